@@ -1,0 +1,36 @@
+package io.cq.core;
+
+/**
+ * Adds excerpts to the end of a queue. Many appenders (threads or processes) may append at once: each excerpt
+ * is written whole under the queue's write lock, so excerpts never interleave and every tailer sees them in
+ * one total order, each appender's own in the order it wrote them.
+ *
+ * <p>An appender belongs to one thread at a time ({@link MappedQueue#acquireAppender()} gives each thread its
+ * own). Appending allocates nothing and makes no system call, except when a new block of the file is mapped
+ * or a new cycle file is created.
+ */
+public interface ExcerptAppender extends AutoCloseable {
+    /**
+     * Opens an excerpt for writing and takes the write lock, waiting while another appender holds it. Close
+     * the returned context (try-with-resources) to publish the excerpt.
+     *
+     * @throws IllegalStateException if this appender already has an open context
+     */
+    WriteContext writingDocument();
+
+    /** Appends the text's UTF-8 bytes as one excerpt (read back whole by {@link ExcerptTailer#readText()}). */
+    long writeText(CharSequence text);
+
+    /** Appends the bytes as one excerpt and returns its index. */
+    long writeBytes(byte[] bytes);
+
+    /** Index of the last excerpt this appender published, or -1 when it has published none. */
+    long lastIndexAppended();
+
+    /** The queue this appender writes to. */
+    MappedQueue queue();
+
+    /** Releases the appender's files; an open context is rolled back. */
+    @Override
+    void close();
+}

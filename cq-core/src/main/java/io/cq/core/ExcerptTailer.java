@@ -1,0 +1,57 @@
+package io.cq.core;
+
+/**
+ * Reads a queue's excerpts in order, from any position, following the end as new excerpts arrive. Every
+ * tailer sees every excerpt. A named tailer ({@link MappedQueue#createTailer(String)}) persists its position
+ * whenever a read context closes without rollback, and resumes there after a restart.
+ *
+ * <p>A tailer belongs to one thread at a time. Reading allocates nothing and makes no system call, except when
+ * moving to another block or cycle file.
+ */
+public interface ExcerptTailer extends AutoCloseable {
+    /**
+     * The next excerpt, or a context whose {@link ReadContext#isPresent()} is false when there is none yet.
+     * Close the context (try-with-resources) to move past the excerpt.
+     */
+    ReadContext readingDocument();
+
+    /** The next excerpt's bytes decoded as UTF-8, or null when there is none. */
+    String readText();
+
+    /** A copy of the next excerpt's bytes, or null when there is none. */
+    byte[] readBytes();
+
+    /** Index of the next excerpt this tailer would read (it need not exist yet). */
+    long index();
+
+    /** Moves before the first excerpt of the queue (or, going backward, onto it). */
+    ExcerptTailer toStart();
+
+    /** Moves after the last excerpt, so that only new excerpts are read (going backward: onto the last one). */
+    ExcerptTailer toEnd();
+
+    /**
+     * Moves onto the excerpt with this index, so it is the next one read.
+     *
+     * @return false, leaving the position unchanged, when the queue holds no excerpt with that index
+     */
+    boolean moveToIndex(long index);
+
+    /** Changes the direction of reading; the position stays on the next excerpt to read. */
+    ExcerptTailer direction(TailerDirection direction);
+
+    TailerDirection direction();
+
+    /** The name of a named tailer, or null. */
+    String name();
+
+    /** Number of excerpts after this tailer's position up to the end of the queue (for forward reading). */
+    long lag();
+
+    /** The queue this tailer reads. */
+    MappedQueue queue();
+
+    /** Releases the tailer's files and, for a named tailer, the name. */
+    @Override
+    void close();
+}

@@ -1,0 +1,336 @@
+package io.cq.core;
+
+import io.cq.core.internal.queue.QueueContext;
+import io.cq.core.internal.queue.QueueDumper;
+import io.cq.core.internal.queue.StoreAppender;
+import io.cq.core.internal.queue.StoreTailer;
+import io.cq.core.internal.store.CycleFile;
+import io.cq.core.internal.store.CycleFiles;
+import io.cq.core.internal.store.Position;
+import io.cq.core.internal.store.ProcessIdentity;
+import io.cq.core.internal.store.TableStore;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * A persisted queue in memory-mapped files under one directory: one file per {@link RollCycle cycle} plus a
+ * table store ({@code metadata.cq4t}) with the queue's settings, its write lock and its named tailers. Any
+ * number of threads and processes on the machine may append to and tail the same directory at once. The file
+ * format and the protocol are described in {@code docs/file-format.md}.
+ *
+ * <p>Thread-safe. Appenders and tailers are not: {@link #acquireAppender()} gives each thread its own appender,
+ * and a tailer belongs to the thread that uses it. Close the queue after its appenders and tailers are done;
+ * closing it closes them.
+ */
+public final class MappedQueue implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(MappedQueue.class.getName());
+    private static final Pattern TAILER_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+    private final Path directory;
+    private final boolean readOnly;
+    private final long blockSize;
+    private final int indexSpacing;
+    private final TableStore tableStore;
+    private final CycleFiles files;
+    private final QueueContext context;
+    private final Set<AutoCloseable> resources = ConcurrentHashMap.newKeySet();
+    private final ThreadLocal<StoreAppender> appenders = new ThreadLocal<>();
+    private volatile boolean closed;
+
+    MappedQueue(Path directory, RollCycle requestedRollCycle, Clock clock, long blockSize, int indexSpacing,
+                boolean readOnly) {
+        this.directory = directory;
+        this.readOnly = readOnly;
+        this.blockSize = blockSize;
+        this.indexSpacing = indexSpacing;
+        prepareDirectory(directory, readOnly);
+        this.tableStore = TableStore.open(directory, readOnly, requestedRollCycle, clock.millis());
+        RollCycle rollCycle = tableStore.rollCycle();
+        if (rollCycle != requestedRollCycle) {
+            LOG.log(System.Logger.Level.WARNING, "queue {0} was created with roll cycle {1}; using it instead of the "
+                    + "requested {2}", directory, rollCycle, requestedRollCycle);
+        }
+        this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, indexSpacing);
+        this.context = new QueueContext(this, files, tableStore, rollCycle, clock, resources);
+    }
+
+    /** Starts the settings for a queue in {@code directory}. */
+    public static MappedQueueBuilder builder(Path directory) {
+        return new MappedQueueBuilder(directory);
+    }
+
+    private static void prepareDirectory(Path directory, boolean readOnly) {
+        if (Files.isDirectory(directory)) {
+            if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
+                throw new QueueException("queue directory " + directory + " is not " + (readOnly ? "readable" : "readable and writable")
+                        + " by this process");
+            }
+            return;
+        }
+        if (Files.exists(directory)) {
+            throw new QueueException("queue path " + directory + " exists but is not a directory");
+        }
+        if (readOnly) {
+            throw new QueueException("queue directory " + directory + " does not exist; a queue opened read-only must "
+                    + "already exist");
+        }
+        try {
+            if (directory.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+                Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx------")));
+            } else {
+                Files.createDirectories(directory);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create queue directory " + directory + ": " + e, e);
+        }
+    }
+
+    /**
+     * The calling thread's appender, created on first use. Appending from several threads needs nothing more:
+     * each gets its own appender and the write lock orders their excerpts.
+     *
+     * @throws QueueException when the queue was opened read-only
+     */
+    public ExcerptAppender acquireAppender() {
+        ensureOpen();
+        if (readOnly) {
+            throw new QueueException("queue " + directory + " was opened read-only; it cannot be appended to");
+        }
+        StoreAppender appender = appenders.get();
+        if (appender == null || appender.isClosed()) {
+            appender = new StoreAppender(context);
+            resources.add(appender);
+            appenders.set(appender);
+        }
+        return appender;
+    }
+
+    /** A new tailer at the start of the queue. */
+    public ExcerptTailer createTailer() {
+        ensureOpen();
+        StoreTailer tailer = new StoreTailer(context, null, -1);
+        resources.add(tailer);
+        return tailer;
+    }
+
+    /**
+     * A named tailer: it starts where the last tailer of that name stopped, in this or an earlier process, and
+     * persists its position each time a read context closes. One live tailer may hold a name at a time.
+     *
+     * @param name 1 to 64 characters: letters, digits, '.', '_' and '-', starting with a letter or digit;
+     *             case-sensitive
+     * @throws IllegalArgumentException   when the name is not valid
+     * @throws NamedTailerInUseException  when another live tailer, in any process, holds the name
+     * @throws QueueException             when the queue is read-only
+     */
+    public ExcerptTailer createTailer(String name) {
+        ensureOpen();
+        validateTailerName(name);
+        int slot = tableStore.claimSlot(directory.toString(), name, ProcessIdentity.describeCurrentThread());
+        try {
+            StoreTailer tailer = new StoreTailer(context, name, slot);
+            resources.add(tailer);
+            return tailer;
+        } catch (RuntimeException | Error e) {
+            tableStore.releaseSlot(slot);
+            throw e;
+        }
+    }
+
+    private static void validateTailerName(String name) {
+        if (name == null || !TAILER_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("tailer name '" + name + "' is not valid: use 1 to 64 letters, digits, "
+                    + "'.', '_' or '-', starting with a letter or digit");
+        }
+    }
+
+    /** The positions of all named tailers, with who holds each one now. */
+    public List<NamedTailerPosition> namedTailers() {
+        ensureOpen();
+        return tableStore.positions();
+    }
+
+    /** The position of one named tailer, or empty when no tailer of that name was ever created. */
+    public Optional<NamedTailerPosition> namedTailer(String name) {
+        ensureOpen();
+        validateTailerName(name);
+        return tableStore.position(name);
+    }
+
+    /**
+     * Sets where a named tailer will resume: the index of the next excerpt it reads, or -1 for the start.
+     *
+     * @throws NamedTailerInUseException when a live tailer holds the name (move that tailer instead)
+     */
+    public void setNamedTailerIndex(String name, long nextIndex) {
+        ensureOpen();
+        validateTailerName(name);
+        if (nextIndex < -1) {
+            throw new IllegalArgumentException("nextIndex=" + nextIndex + " must be -1 (start) or an index");
+        }
+        tableStore.setPosition(directory.toString(), name, nextIndex);
+    }
+
+    /** Index of the first excerpt, or -1 when the queue is empty. Lists the directory. */
+    public long firstIndex() {
+        ensureOpen();
+        Position scratch = new Position();
+        for (long cycle = files.firstCycle(); cycle != CycleFiles.NO_CYCLE; cycle = files.nextCycle(cycle)) {
+            if (excerptsIn(cycle, scratch) > 0) {
+                return rollCycle().toIndex(cycle, 0);
+            }
+        }
+        return -1;
+    }
+
+    /** Index of the last excerpt published, or -1 when the queue is empty. */
+    public long lastIndex() {
+        ensureOpen();
+        Position scratch = new Position();
+        for (long cycle = files.lastCycle(); cycle != CycleFiles.NO_CYCLE; cycle = files.previousCycle(cycle)) {
+            long count = excerptsIn(cycle, scratch);
+            if (count > 0) {
+                return rollCycle().toIndex(cycle, count - 1);
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Number of excerpts whose index is at least {@code fromIndex} and below {@code toIndex}, across cycles.
+     * Indexes need not exist: the count is of the excerpts that do.
+     */
+    public long countExcerpts(long fromIndex, long toIndex) {
+        ensureOpen();
+        if (fromIndex < 0 || toIndex < 0) {
+            throw new IllegalArgumentException("fromIndex=" + fromIndex + " and toIndex=" + toIndex + " must not be negative");
+        }
+        if (toIndex <= fromIndex) {
+            return 0;
+        }
+        RollCycle roll = rollCycle();
+        long fromCycle = roll.toCycle(fromIndex);
+        long toCycle = roll.toCycle(toIndex);
+        Position scratch = new Position();
+        long total = 0;
+        for (long cycle = files.nextCycle(fromCycle - 1); cycle != CycleFiles.NO_CYCLE && cycle <= toCycle;
+             cycle = files.nextCycle(cycle)) {
+            long count = excerptsIn(cycle, scratch);
+            long low = cycle == fromCycle ? roll.toSequenceNumber(fromIndex) : 0;
+            long high = cycle == toCycle ? Math.min(count, roll.toSequenceNumber(toIndex)) : count;
+            total += Math.max(0, high - low);
+        }
+        return total;
+    }
+
+    private long excerptsIn(long cycle, Position scratch) {
+        CycleFile file = files.acquire(cycle);
+        if (file == null) {
+            return 0;
+        }
+        try {
+            return file.excerptCount(scratch);
+        } finally {
+            files.release(file);
+        }
+    }
+
+    /** The roll cycle in force: the one the queue was created with. */
+    public RollCycle rollCycle() {
+        return files.rollCycle();
+    }
+
+    /** The cycle the queue's clock is in now. */
+    public long currentCycle() {
+        return rollCycle().cycleAt(context.clock().millis());
+    }
+
+    /** The queue's directory. */
+    public Path path() {
+        return directory;
+    }
+
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** Block size used for new cycle files. */
+    public long blockSize() {
+        return blockSize;
+    }
+
+    /** Index spacing used for new cycle files. */
+    public int indexSpacing() {
+        return indexSpacing;
+    }
+
+    /** The cycles that have a file, oldest first. Lists the directory. */
+    public List<Long> cycles() {
+        ensureOpen();
+        return new ArrayList<>(files.cycles());
+    }
+
+    /** A readable listing of the whole queue: table store, then every cycle file's header and records. */
+    public String dump() {
+        StringBuilder out = new StringBuilder();
+        dump(out);
+        return out.toString();
+    }
+
+    /** Writes the listing of {@link #dump()} to {@code out}. */
+    public void dump(Appendable out) {
+        ensureOpen();
+        try {
+            new QueueDumper(context, out).dumpQueue();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the dump of " + directory, e);
+        }
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes every appender and tailer of this queue, then unmaps its files. Closing twice does nothing. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (AutoCloseable resource : List.copyOf(resources)) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.log(System.Logger.Level.WARNING, "failed to close " + resource + " of queue " + directory, e);
+            }
+        }
+        files.close();
+        tableStore.release();
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new QueueException("queue " + directory + " is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MappedQueue[" + directory + ", " + rollCycle() + (readOnly ? ", read-only" : "") + "]";
+    }
+}

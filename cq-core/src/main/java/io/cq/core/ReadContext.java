@@ -1,0 +1,26 @@
+package io.cq.core;
+
+/**
+ * One excerpt being read, or the absence of one ({@link #isPresent()} false). {@link #close()} moves the
+ * tailer past the excerpt and, for a named tailer, persists the new position; after
+ * {@link #rollbackOnClose()} the tailer stays on the excerpt and reads it again next time.
+ *
+ * <p>Reused by its tailer for the next excerpt; not thread-safe.
+ */
+public interface ReadContext extends AutoCloseable {
+    /** Whether an excerpt was there to read. */
+    boolean isPresent();
+
+    /** The cursor over the excerpt's memory (read-only); empty when nothing is present. */
+    ExcerptBytes bytes();
+
+    /** Index of the excerpt being read; -1 when nothing is present. */
+    long index();
+
+    /** Keep the tailer on this excerpt: the next read returns it again. */
+    void rollbackOnClose();
+
+    /** Moves the tailer past the excerpt unless rolled back. Closing twice does nothing. */
+    @Override
+    void close();
+}

@@ -1,0 +1,48 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.internal.format.ExcerptHeader;
+import io.cq.core.internal.store.CycleFile;
+import io.cq.core.internal.store.CycleFiles;
+import io.cq.core.internal.store.Position;
+import io.cq.core.internal.store.TableStore;
+
+/** Marks written under the write lock at the end of a cycle file's records. */
+final class CycleFileMarks {
+    static final long NO_CYCLE = TableStore.NO_CYCLE;
+    private static final System.Logger LOG = System.getLogger(CycleFileMarks.class.getName());
+
+    private CycleFileMarks() {
+    }
+
+    /** Closes a cycle with the end-of-cycle mark, so tailers move on to the next file. */
+    static void finish(CycleFiles files, long cycle) {
+        CycleFile file = files.acquire(cycle);
+        if (file == null) {
+            return;
+        }
+        try {
+            Position end = new Position();
+            file.locateEnd(end);
+            int header = file.headerAt(end.position());
+            if (header == ExcerptHeader.END_OF_CYCLE) {
+                return;
+            }
+            discardUnfinished(file, end.position(), header);
+            file.mapped().putIntRelease(end.position(), ExcerptHeader.END_OF_CYCLE);
+        } finally {
+            files.release(file);
+        }
+    }
+
+    /**
+     * The write lock is held, so a record still marked in progress was left by a writer that stopped while
+     * holding it: it was never published and no reader has seen it. Its space is reused.
+     */
+    static void discardUnfinished(CycleFile file, long position, int header) {
+        if (ExcerptHeader.isWorking(header)) {
+            LOG.log(System.Logger.Level.WARNING, "discarding an unfinished excerpt at position {0} of {1}, left by a writer "
+                    + "that stopped while writing it", position, file.path());
+            file.mapped().putIntRelease(position, ExcerptHeader.EMPTY);
+        }
+    }
+}

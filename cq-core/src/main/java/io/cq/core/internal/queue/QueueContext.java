@@ -1,0 +1,20 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.MappedQueue;
+import io.cq.core.RollCycle;
+import io.cq.core.internal.store.CycleFiles;
+import io.cq.core.internal.store.TableStore;
+
+import java.time.Clock;
+import java.util.Set;
+
+/**
+ * What the appenders and tailers of one open queue share: its files, its settled configuration, and the set of
+ * appenders and tailers still open (closed with the queue).
+ */
+public record QueueContext(MappedQueue queue, CycleFiles files, TableStore tableStore, RollCycle rollCycle, Clock clock,
+                           Set<AutoCloseable> resources) {
+    public String describe() {
+        return files.directory().toString();
+    }
+}

@@ -1,0 +1,289 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptTooLargeException;
+import io.cq.core.MappedQueue;
+import io.cq.core.QueueException;
+import io.cq.core.WriteContext;
+import io.cq.core.internal.format.ExcerptHeader;
+import io.cq.core.internal.store.CycleFile;
+import io.cq.core.internal.store.Memory;
+import io.cq.core.internal.store.Position;
+import io.cq.core.internal.store.WriteLock;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The appender: takes the write lock, writes one record at the end of the current cycle file and publishes
+ * it with a release store of its header (docs/file-format.md, "Appending"). The common case is
+ * {@link #writingDocument()} and {@link AppendContext#close()}; rolling, index blocks and recovery of stale hints
+ * are separate slow-path methods.
+ */
+public final class StoreAppender implements ExcerptAppender {
+    private final QueueContext queue;
+    private final WriteLock lock;
+    private final SegmentCursor cursor = new SegmentCursor();
+    private final AppendContext context = new AppendContext();
+    private final Position scratch = new Position();
+
+    private CycleFile file;
+    private long cycle = Long.MIN_VALUE;
+    private long cycleEndMillis = Long.MIN_VALUE;
+    private MemorySegment chunk;
+    private long chunkStart;
+    private long chunkEnd = Long.MIN_VALUE;
+    private long position;
+    private long sequence;
+    private long lastIndexAppended = -1;
+    private boolean closed;
+
+    public StoreAppender(QueueContext queue) {
+        this.queue = queue;
+        this.lock = new WriteLock(queue.tableStore());
+    }
+
+    @Override
+    public WriteContext writingDocument() {
+        if (context.open) {
+            throw new IllegalStateException("this appender already has an open write context: close it first");
+        }
+        if (closed) {
+            throw new IllegalStateException("appender of queue " + queue.describe() + " is closed");
+        }
+        lock.acquire();
+        try {
+            prepareRecord();
+        } catch (RuntimeException | Error e) {
+            lock.release();
+            throw e;
+        }
+        context.open = true;
+        context.rollback = false;
+        return context;
+    }
+
+    private void prepareRecord() {
+        long now = queue.clock().millis();
+        if (now >= cycleEndMillis || queue.tableStore().maxCycle() != cycle) {
+            roll(now);
+        }
+        final CycleFile f = file;
+        long p = f.writePositionHint();
+        long s = f.sequenceHint();
+        if (p < chunkStart || p >= chunkEnd) {
+            mapChunkFor(p);
+        }
+        if (Memory.getIntAcquire(chunk, p - chunkStart) != ExcerptHeader.EMPTY) {
+            p = catchUpWithStaleHints(p, s);
+            s = scratch.sequence();
+        }
+        if (s % f.indexSpacing() == 0) {
+            p = writeIndexBlockIfNeeded(p, s);
+        }
+        if (s > queue.rollCycle().maxSequenceNumber()) {
+            throw new QueueException("cycle " + cycle + " of queue " + queue.describe() + " holds its maximum of "
+                    + (s) + " excerpts; use a roll cycle with more sequence bits (e.g. LARGE_" + "DAILY) or a shorter one");
+        }
+        position = p;
+        sequence = s;
+        long offset = p - chunkStart;
+        // Marks the record as in progress; readers treat it like free space until the header is published.
+        Memory.putInt(chunk, offset, ExcerptHeader.WORKING);
+        cursor.bindForWrite(chunk, offset + ExcerptHeader.SIZE, f.maxExcerptSize(), f.blockSize());
+    }
+
+    private void publish() {
+        final long p = position;
+        final long offset = p - chunkStart;
+        final int length = (int) cursor.position();
+        final long next = ExcerptHeader.next(p, length);
+        // The word after the record must read as free before the record becomes visible: readers step onto it.
+        Memory.putInt(chunk, next - chunkStart, ExcerptHeader.EMPTY);
+        // Publishes the excerpt: everything written above happens-before a reader's acquire of this header.
+        Memory.putIntRelease(chunk, offset, ExcerptHeader.data(length));
+        final long s = sequence;
+        if (s % file.indexSpacing() == 0) {
+            file.publishIndexEntry(s, p);
+        }
+        file.updateHints(next, s + 1);
+        lastIndexAppended = queue.rollCycle().toIndex(cycle, s);
+    }
+
+    private void discard() {
+        Memory.putIntRelease(chunk, position - chunkStart, ExcerptHeader.EMPTY);
+    }
+
+    // ---- slow paths -------------------------------------------------------------------------------------
+
+    private void mapChunkFor(long p) {
+        int index = file.mapped().chunkIndex(p);
+        chunk = file.mapped().chunk(index);
+        chunkStart = file.mapped().chunkStart(index);
+        chunkEnd = chunkStart + file.blockSize();
+    }
+
+    /**
+     * The hints trail the records only when a holder of the lock stopped between publishing a record and
+     * updating them; walk to the real end.
+     */
+    private long catchUpWithStaleHints(long p, long s) {
+        scratch.set(p, s);
+        file.locate(Long.MAX_VALUE, scratch);
+        long end = scratch.position();
+        int header = file.headerAt(end);
+        if (ExcerptHeader.isEndOfCycle(header)) {
+            throw new QueueException("cannot append to " + file.path() + ": the cycle is already finished at position "
+                    + end + " although the clock and the table store still name it current");
+        }
+        CycleFileMarks.discardUnfinished(file, end, header);
+        mapChunkFor(end);
+        return end;
+    }
+
+    /** Writes the secondary index block that will hold this excerpt's entry, when it does not exist yet. */
+    private long writeIndexBlockIfNeeded(long p, long s) {
+        final CycleFile f = file;
+        long entry = s / f.indexSpacing();
+        if (entry >= f.indexCapacity()) {
+            return p;
+        }
+        int block = (int) (entry / f.indexCount());
+        if (f.primaryEntry(block) != 0) {
+            return p;
+        }
+        int length = f.indexCount() * Long.BYTES;
+        long offset = p - chunkStart;
+        Memory.putInt(chunk, offset, ExcerptHeader.WORKING);
+        chunk.asSlice(offset + ExcerptHeader.SIZE, length).fill((byte) 0);
+        long next = ExcerptHeader.next(p, length);
+        Memory.putInt(chunk, next - chunkStart, ExcerptHeader.EMPTY);
+        Memory.putIntRelease(chunk, offset, ExcerptHeader.meta(length));
+        f.publishPrimaryEntry(block, p);
+        f.updateHints(next, s);
+        if (next >= chunkEnd) {
+            mapChunkFor(next);
+        }
+        return next;
+    }
+
+    /**
+     * Moves to the cycle the clock gives, or to a later one another appender has started; creates its file,
+     * then marks the previous newest cycle finished and publishes the new one (docs/file-format.md, "Rolling").
+     */
+    private void roll(long now) {
+        long target = Math.max(queue.rollCycle().cycleAt(now), queue.tableStore().maxCycle());
+        if (target != cycle || file == null) {
+            CycleFile next = queue.files().acquireOrCreate(target, now);
+            long previousNewest = queue.tableStore().maxCycle();
+            if (previousNewest != CycleFileMarks.NO_CYCLE && previousNewest < target) {
+                CycleFileMarks.finish(queue.files(), previousNewest);
+            }
+            queue.tableStore().publishCycle(target);
+            queue.files().release(file);
+            file = next;
+            cycle = target;
+            chunk = null;
+            chunkStart = 0;
+            chunkEnd = Long.MIN_VALUE;
+        }
+        cycleEndMillis = queue.rollCycle().cycleStartMillis(cycle + 1);
+    }
+
+    // ---- conveniences -----------------------------------------------------------------------------------
+
+    @Override
+    public long writeText(CharSequence text) {
+        long length = Utf8.encodedLength(text);
+        try (WriteContext dc = writingDocument()) {
+            if (length > cursor.remaining()) {
+                dc.rollbackOnClose();
+                throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
+            }
+            Utf8.encode(text, chunk, position - chunkStart + ExcerptHeader.SIZE);
+            cursor.position(length);
+        }
+        return lastIndexAppended;
+    }
+
+    @Override
+    public long writeBytes(byte[] bytes) {
+        try (WriteContext dc = writingDocument()) {
+            dc.bytes().writeBytes(bytes);
+        }
+        return lastIndexAppended;
+    }
+
+    @Override
+    public long lastIndexAppended() {
+        return lastIndexAppended;
+    }
+
+    @Override
+    public MappedQueue queue() {
+        return queue.queue();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (context.open) {
+            context.rollbackOnClose();
+            context.close();
+        }
+        closed = true;
+        queue.files().release(file);
+        file = null;
+        chunk = null;
+        queue.resources().remove(this);
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    private final class AppendContext implements WriteContext {
+        boolean open;
+        boolean rollback;
+
+        @Override
+        public ExcerptBytes bytes() {
+            return cursor;
+        }
+
+        @Override
+        public long index() {
+            return queue.rollCycle().toIndex(cycle, sequence);
+        }
+
+        @Override
+        public void rollbackOnClose() {
+            rollback = true;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            if (!open) {
+                return;
+            }
+            open = false;
+            try {
+                if (rollback || cursor.overflowed()) {
+                    discard();
+                } else {
+                    publish();
+                }
+            } finally {
+                cursor.unbind();
+                lock.release();
+            }
+        }
+    }
+}

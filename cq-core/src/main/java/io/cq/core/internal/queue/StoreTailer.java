@@ -1,0 +1,442 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.CorruptQueueException;
+import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import io.cq.core.TailerDirection;
+import io.cq.core.internal.format.ExcerptHeader;
+import io.cq.core.internal.store.CycleFile;
+import io.cq.core.internal.store.Memory;
+import io.cq.core.internal.store.Position;
+import io.cq.core.internal.store.TableStore;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The tailer. Reading forward is one acquire load of the next record's header and, when it is published, a
+ * cursor bound over its payload (docs/file-format.md, "Reading"); metadata, end-of-cycle marks, block edges
+ * and cycle changes are slow-path methods. Reading backward locates each excerpt through the index.
+ */
+public final class StoreTailer implements ExcerptTailer {
+    private static final long NO_CYCLE = TableStore.NO_CYCLE;
+
+    private final QueueContext queue;
+    private final String name;
+    private final int slot;
+    private final SegmentCursor cursor = new SegmentCursor();
+    private final TailContext context = new TailContext();
+    private final Position scratch = new Position();
+
+    private TailerDirection direction = TailerDirection.FORWARD;
+    /** Without a file, the tailer waits for the first cycle at or after this one. */
+    private long startCycle = Long.MIN_VALUE;
+    private CycleFile file;
+    private long cycle = NO_CYCLE;
+    private MemorySegment chunk;
+    private long chunkStart;
+    private long chunkEnd = Long.MIN_VALUE;
+    private long position;
+    private long sequence;
+    private int readLength;
+    private boolean closed;
+
+    public StoreTailer(QueueContext queue, String name, int slot) {
+        this.queue = queue;
+        this.name = name;
+        this.slot = slot;
+        if (slot >= 0) {
+            resume(queue.tableStore().slotNextIndex(slot));
+        }
+    }
+
+    @Override
+    public ReadContext readingDocument() {
+        if (closed) {
+            throw new IllegalStateException("tailer of queue " + queue.describe() + " is closed");
+        }
+        if (context.open) {
+            throw new IllegalStateException("this tailer already has an open read context: close it first");
+        }
+        return direction == TailerDirection.FORWARD ? readForward() : readBackward();
+    }
+
+    private ReadContext readForward() {
+        while (true) {
+            if (file == null && !enterFirstCycle()) {
+                return absent();
+            }
+            if (position >= chunkEnd && !mapChunkFor(position)) {
+                return absent();
+            }
+            int header = Memory.getIntAcquire(chunk, position - chunkStart);
+            if (ExcerptHeader.isData(header)) {
+                return present(header);
+            }
+            if (!stepOver(header)) {
+                return absent();
+            }
+        }
+    }
+
+    private ReadContext present(int header) {
+        int length = ExcerptHeader.length(header);
+        if (length > file.maxExcerptSize()) {
+            throw new CorruptQueueException(file.path(), position, "excerpt length " + length
+                    + " exceeds the file's largest excerpt of " + file.maxExcerptSize() + " bytes");
+        }
+        readLength = length;
+        cursor.bindForRead(chunk, position - chunkStart + ExcerptHeader.SIZE, length);
+        context.open = true;
+        context.present = true;
+        context.rollback = false;
+        return context;
+    }
+
+    private ReadContext absent() {
+        cursor.unbind();
+        context.open = true;
+        context.present = false;
+        return context;
+    }
+
+    private void commit() {
+        if (direction == TailerDirection.FORWARD) {
+            position = ExcerptHeader.next(position, readLength);
+            sequence++;
+            persist(queue.rollCycle().toIndex(cycle, sequence));
+        } else {
+            sequence--;
+            if (sequence >= 0) {
+                persist(queue.rollCycle().toIndex(cycle, sequence));
+            }
+        }
+    }
+
+    private void persist(long nextIndex) {
+        if (slot >= 0) {
+            queue.tableStore().storeSlotNextIndex(slot, nextIndex);
+        }
+    }
+
+    // ---- slow paths: metadata, cycle ends, block edges --------------------------------------------------
+
+    /** Moves past a record that is not an excerpt; false when there is nothing further to read yet. */
+    private boolean stepOver(int header) {
+        if (ExcerptHeader.isEndOfCycle(header)) {
+            return moveToNextCycle();
+        }
+        if (ExcerptHeader.isMeta(header)) {
+            position = file.next(position, header);
+            return true;
+        }
+        if (header == ExcerptHeader.EMPTY || ExcerptHeader.isWorking(header)) {
+            // A newer cycle is published only after this one got its end mark, so look once more.
+            if (queue.tableStore().maxCycle() > cycle) {
+                int again = Memory.getIntAcquire(chunk, position - chunkStart);
+                return again != header && (ExcerptHeader.isEndOfCycle(again) ? moveToNextCycle() : true);
+            }
+            return false;
+        }
+        throw new CorruptQueueException(file.path(), position, "expected a record header, found "
+                + ExcerptHeader.describe(header));
+    }
+
+    private boolean mapChunkFor(long p) {
+        int index = file.mapped().chunkIndex(p);
+        MemorySegment mapped = file.mapped().chunk(index);
+        if (mapped == null) {
+            return false;
+        }
+        chunk = mapped;
+        chunkStart = file.mapped().chunkStart(index);
+        chunkEnd = chunkStart + file.blockSize();
+        return true;
+    }
+
+    private boolean enterFirstCycle() {
+        long max = queue.tableStore().maxCycle();
+        if (max == NO_CYCLE || max < startCycle) {
+            return false;
+        }
+        long first = queue.files().nextCycle(startCycle == Long.MIN_VALUE ? Long.MIN_VALUE : startCycle - 1);
+        return first != NO_CYCLE && switchTo(first) && atStartOfCycle();
+    }
+
+    private boolean moveToNextCycle() {
+        long next = queue.files().nextCycle(cycle);
+        return next != NO_CYCLE && switchTo(next) && atStartOfCycle();
+    }
+
+    private boolean atStartOfCycle() {
+        moveWithinCycle(file.dataStart(), 0);
+        return true;
+    }
+
+    /** Makes {@code target} the current cycle file; false (nothing changed) when it has no file. */
+    private boolean switchTo(long target) {
+        if (file != null && target == cycle) {
+            return true;
+        }
+        CycleFile next = queue.files().acquire(target);
+        if (next == null) {
+            return false;
+        }
+        queue.files().release(file);
+        file = next;
+        cycle = target;
+        chunk = null;
+        chunkStart = 0;
+        chunkEnd = Long.MIN_VALUE;
+        return true;
+    }
+
+    private void leaveCycles(long waitForCycle) {
+        queue.files().release(file);
+        file = null;
+        cycle = NO_CYCLE;
+        chunk = null;
+        chunkEnd = Long.MIN_VALUE;
+        startCycle = waitForCycle;
+    }
+
+    // ---- backward ---------------------------------------------------------------------------------------
+
+    private ReadContext readBackward() {
+        while (true) {
+            if (file == null) {
+                return absent();
+            }
+            if (sequence < 0) {
+                long previous = queue.files().previousCycle(cycle);
+                if (previous == NO_CYCLE || !switchTo(previous)) {
+                    return absent();
+                }
+                sequence = file.excerptCount(scratch) - 1;
+                continue;
+            }
+            CycleFile.Found found = file.locate(sequence, scratch);
+            if (found == CycleFile.Found.EXCERPT) {
+                position = scratch.position();
+                if (!mapChunkFor(position)) {
+                    return absent();
+                }
+                return present(Memory.getIntAcquire(chunk, position - chunkStart));
+            }
+            // Past the end: the last excerpt is the next one going backward.
+            long count = scratch.sequence();
+            sequence = count - 1;
+            if (count == 0) {
+                continue;
+            }
+        }
+    }
+
+    // ---- positioning ------------------------------------------------------------------------------------
+
+    private void resume(long nextIndex) {
+        if (nextIndex < 0) {
+            toStart();
+            return;
+        }
+        long target = queue.rollCycle().toCycle(nextIndex);
+        long targetSequence = queue.rollCycle().toSequenceNumber(nextIndex);
+        if (!switchTo(target)) {
+            leaveCycles(target);
+            return;
+        }
+        file.locate(targetSequence, scratch);
+        moveWithinCycle(scratch.position(), scratch.sequence());
+    }
+
+    /** Jumps within the current file; the chunk is looked up again, since the jump may go backward. */
+    private void moveWithinCycle(long newPosition, long newSequence) {
+        position = newPosition;
+        sequence = newSequence;
+        chunk = null;
+        chunkEnd = Long.MIN_VALUE;
+    }
+
+    @Override
+    public ExcerptTailer toStart() {
+        if (direction == TailerDirection.FORWARD) {
+            leaveCycles(Long.MIN_VALUE);
+            persist(-1);
+            return this;
+        }
+        long first = queue.files().firstCycle();
+        if (first == NO_CYCLE || !switchTo(first)) {
+            leaveCycles(Long.MIN_VALUE);
+        } else {
+            atStartOfCycle();
+        }
+        return this;
+    }
+
+    @Override
+    public ExcerptTailer toEnd() {
+        long last = queue.files().lastCycle();
+        if (last == NO_CYCLE || !switchTo(last)) {
+            leaveCycles(Long.MIN_VALUE);
+            return this;
+        }
+        file.locateEnd(scratch);
+        moveWithinCycle(scratch.position(),
+                direction == TailerDirection.FORWARD ? scratch.sequence() : scratch.sequence() - 1);
+        if (direction == TailerDirection.FORWARD) {
+            persist(queue.rollCycle().toIndex(cycle, sequence));
+        }
+        return this;
+    }
+
+    @Override
+    public boolean moveToIndex(long index) {
+        if (index < 0) {
+            return false;
+        }
+        long target = queue.rollCycle().toCycle(index);
+        long targetSequence = queue.rollCycle().toSequenceNumber(index);
+        CycleFile candidate = target == cycle && file != null ? file : queue.files().acquire(target);
+        if (candidate == null) {
+            return false;
+        }
+        if (candidate.locate(targetSequence, scratch) != CycleFile.Found.EXCERPT) {
+            if (candidate != file) {
+                queue.files().release(candidate);
+            }
+            return false;
+        }
+        if (candidate != file) {
+            queue.files().release(file);
+            file = candidate;
+            cycle = target;
+        }
+        moveWithinCycle(scratch.position(), targetSequence);
+        persist(index);
+        return true;
+    }
+
+    @Override
+    public ExcerptTailer direction(TailerDirection newDirection) {
+        if (newDirection == TailerDirection.FORWARD && direction == TailerDirection.BACKWARD && file != null) {
+            // Going backward only the sequence is kept; find the record it stands for.
+            long from = Math.max(sequence, 0);
+            file.locate(from, scratch);
+            moveWithinCycle(scratch.position(), scratch.sequence());
+        }
+        this.direction = newDirection;
+        return this;
+    }
+
+    @Override
+    public TailerDirection direction() {
+        return direction;
+    }
+
+    @Override
+    public long index() {
+        if (file == null) {
+            long min = queue.tableStore().minCycle();
+            return min == NO_CYCLE ? 0 : queue.rollCycle().toIndex(Math.max(min, startCycle), 0);
+        }
+        if (sequence < 0) {
+            return queue.rollCycle().toIndex(cycle, 0) - 1;
+        }
+        return queue.rollCycle().toIndex(cycle, sequence);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public long lag() {
+        long last = queue.queue().lastIndex();
+        return last < 0 ? 0 : queue.queue().countExcerpts(index(), last + 1);
+    }
+
+    @Override
+    public MappedQueue queue() {
+        return queue.queue();
+    }
+
+    @Override
+    public String readText() {
+        try (ReadContext dc = readingDocument()) {
+            if (!dc.isPresent()) {
+                return null;
+            }
+            return new String(copyPayload(), StandardCharsets.UTF_8);
+        }
+    }
+
+    @Override
+    public byte[] readBytes() {
+        try (ReadContext dc = readingDocument()) {
+            return dc.isPresent() ? copyPayload() : null;
+        }
+    }
+
+    private byte[] copyPayload() {
+        return chunk.asSlice(position - chunkStart + ExcerptHeader.SIZE, readLength).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        context.open = false;
+        queue.files().release(file);
+        file = null;
+        chunk = null;
+        if (slot >= 0) {
+            queue.tableStore().releaseSlot(slot);
+        }
+        queue.resources().remove(this);
+    }
+
+    private final class TailContext implements ReadContext {
+        boolean open;
+        boolean present;
+        boolean rollback;
+
+        @Override
+        public boolean isPresent() {
+            return present;
+        }
+
+        @Override
+        public ExcerptBytes bytes() {
+            return cursor;
+        }
+
+        @Override
+        public long index() {
+            return present ? queue.rollCycle().toIndex(cycle, sequence) : -1;
+        }
+
+        @Override
+        public void rollbackOnClose() {
+            rollback = true;
+        }
+
+        @Override
+        public void close() {
+            if (!open) {
+                return;
+            }
+            open = false;
+            if (present && !rollback) {
+                commit();
+            }
+            present = false;
+            cursor.unbind();
+        }
+    }
+}

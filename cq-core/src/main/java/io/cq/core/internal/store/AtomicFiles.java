@@ -1,0 +1,53 @@
+package io.cq.core.internal.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Creates files so that no process ever sees one half-initialised: the content goes to a temporary file that
+ * is then hard-linked to its name, which fails if the name exists (so two creators cannot replace each
+ * other's file, as a rename would), and the temporary name is removed.
+ */
+final class AtomicFiles {
+    private AtomicFiles() {
+    }
+
+    /**
+     * @return true when this call created the file, false when another process had created it first
+     */
+    static boolean createWithContent(Path file, ByteBuffer content, long size) throws IOException {
+        Path temporary = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + System.nanoTime() + ".tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                content.rewind();
+                while (content.hasRemaining()) {
+                    channel.write(content, content.position());
+                }
+                if (size > channel.size()) {
+                    channel.write(ByteBuffer.allocate(1), size - 1);
+                }
+            }
+            try {
+                Files.createLink(file, temporary);
+                return true;
+            } catch (FileAlreadyExistsException e) {
+                return false;
+            } catch (UnsupportedOperationException | IOException linkFailure) {
+                if (Files.exists(file)) {
+                    return false;
+                }
+                // Some file systems have no hard links; the caller holds a lock that excludes other creators.
+                Files.move(temporary, file);
+                return true;
+            }
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+    }
+}

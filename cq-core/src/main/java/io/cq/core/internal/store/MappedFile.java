@@ -1,0 +1,144 @@
+package io.cq.core.internal.store;
+
+import io.cq.core.QueueException;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * A file mapped in chunks: chunk {@code i} maps {@code [i * blockSize, (i + 1) * blockSize + overlap)}, so a
+ * record that starts in a chunk always lies whole inside it (docs/file-format.md, "Mapping"). Chunks are mapped
+ * on first use and all unmapped together when the file is closed; mapping a chunk read-write grows the file.
+ *
+ * <p>Thread-safe: chunks are published through a volatile copy-on-write array.
+ */
+public final class MappedFile implements AutoCloseable {
+    private final Path path;
+    private final FileChannel channel;
+    private final boolean writable;
+    private final long blockSize;
+    private final long mappingSize;
+    private final Arena arena = Arena.ofShared();
+    private volatile MemorySegment[] chunks = new MemorySegment[0];
+    private volatile boolean closed;
+
+    public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap) {
+        this.path = path;
+        this.channel = channel;
+        this.writable = writable;
+        this.blockSize = blockSize;
+        this.mappingSize = blockSize + overlap;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public long blockSize() {
+        return blockSize;
+    }
+
+    public boolean writable() {
+        return writable;
+    }
+
+    public int chunkIndex(long position) {
+        return (int) (position / blockSize);
+    }
+
+    public long chunkStart(int chunk) {
+        return chunk * blockSize;
+    }
+
+    /**
+     * The mapping of a chunk, or null when the file is read-only and does not reach the chunk's end yet (its
+     * writer has not got there).
+     */
+    public MemorySegment chunk(int index) {
+        MemorySegment[] current = chunks;
+        if (index < current.length && current[index] != null) {
+            return current[index];
+        }
+        return mapChunk(index);
+    }
+
+    /** The chunk that holds a position, for one-off access away from a cursor (index entries, headers). */
+    public MemorySegment chunkAt(long position) {
+        MemorySegment chunk = chunk(chunkIndex(position));
+        if (chunk == null) {
+            throw new QueueException(path + " is too short to hold position " + position);
+        }
+        return chunk;
+    }
+
+    public int getIntAcquire(long position) {
+        return Memory.getIntAcquire(chunkAt(position), position % blockSize);
+    }
+
+    public long getLongAcquire(long position) {
+        return Memory.getLongAcquire(chunkAt(position), position % blockSize);
+    }
+
+    public void putLongRelease(long position, long value) {
+        Memory.putLongRelease(chunkAt(position), position % blockSize, value);
+    }
+
+    public void putIntRelease(long position, int value) {
+        Memory.putIntRelease(chunkAt(position), position % blockSize, value);
+    }
+
+    public long size() {
+        try {
+            return channel.size();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the size of " + path, e);
+        }
+    }
+
+    private synchronized MemorySegment mapChunk(int index) {
+        if (closed) {
+            throw new QueueException(path + " is already closed");
+        }
+        MemorySegment[] current = chunks;
+        if (index < current.length && current[index] != null) {
+            return current[index];
+        }
+        long start = chunkStart(index);
+        try {
+            if (!writable && channel.size() < start + mappingSize) {
+                return null;
+            }
+            MemorySegment segment = channel.map(
+                    writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, mappingSize, arena);
+            MemorySegment[] grown = Arrays.copyOf(current, Math.max(current.length, index + 1));
+            grown[index] = segment;
+            chunks = grown;
+            return segment;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map " + mappingSize + " bytes at " + start + " of " + path, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        chunks = new MemorySegment[0];
+        try {
+            arena.close();
+        } finally {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + path, e);
+            }
+        }
+    }
+}

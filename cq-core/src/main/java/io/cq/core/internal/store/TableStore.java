@@ -1,0 +1,402 @@
+package io.cq.core.internal.store;
+
+import io.cq.core.CorruptQueueException;
+import io.cq.core.NamedTailerInUseException;
+import io.cq.core.NamedTailerPosition;
+import io.cq.core.QueueException;
+import io.cq.core.RollCycle;
+import io.cq.core.internal.format.TableStoreLayout;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The queue's table store, {@code metadata.cq4t}: roll cycle, write lock, cycle range and named tailer slots
+ * (layout in {@link TableStoreLayout}).
+ *
+ * <p>One instance per file per JVM, shared by every queue opened on the directory: POSIX record locks belong
+ * to a process and are all dropped when any descriptor of the file is closed, so the JVM keeps one channel
+ * open until the last queue on the file closes. Thread-safe.
+ */
+public final class TableStore {
+    private static final System.Logger LOG = System.getLogger(TableStore.class.getName());
+    private static final Map<Path, TableStore> OPEN = new HashMap<>();
+
+    public static final long NO_CYCLE = -1;
+
+    private final Path path;
+    private final FileChannel channel;
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment memory;
+    private final boolean writable;
+    private final int slotCount;
+    private final RollCycle rollCycle;
+    private final Map<Integer, FileLock> heldSlots = new HashMap<>();
+    private int references;
+
+    private TableStore(Path path, FileChannel channel, boolean writable) throws IOException {
+        this.path = path;
+        this.channel = channel;
+        this.writable = writable;
+        long size = channel.size();
+        if (size < TableStoreLayout.SLOTS_OFFSET) {
+            throw new CorruptQueueException(path, size, "table store is " + size + " bytes long, shorter than its "
+                    + TableStoreLayout.SLOTS_OFFSET + "-byte header");
+        }
+        MemorySegment head = channel.map(FileChannel.MapMode.READ_ONLY, 0, TableStoreLayout.SLOTS_OFFSET, arena);
+        long magic = Memory.getLong(head, TableStoreLayout.MAGIC_OFFSET);
+        if (magic != TableStoreLayout.MAGIC) {
+            throw new CorruptQueueException(path, 0, String.format(
+                    "not a cq table store: expected magic 'cq.table' (0x%016x), found 0x%016x", TableStoreLayout.MAGIC, magic));
+        }
+        int version = Memory.getInt(head, TableStoreLayout.FORMAT_VERSION_OFFSET);
+        if (version != TableStoreLayout.FORMAT_VERSION) {
+            throw new CorruptQueueException(path, TableStoreLayout.FORMAT_VERSION_OFFSET, "unsupported table store version "
+                    + version + "; this cq reads version " + TableStoreLayout.FORMAT_VERSION);
+        }
+        this.slotCount = Memory.getInt(head, TableStoreLayout.SLOT_COUNT_OFFSET);
+        if (slotCount <= 0 || slotCount > 1 << 16 || size < TableStoreLayout.fileSize(slotCount)) {
+            throw new CorruptQueueException(path, TableStoreLayout.SLOT_COUNT_OFFSET, "slot count " + slotCount
+                    + " does not fit a file of " + size + " bytes");
+        }
+        this.rollCycle = readRollCycle(head);
+        this.memory = channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY,
+                0, TableStoreLayout.fileSize(slotCount), arena);
+    }
+
+    /**
+     * Opens (creating it when the queue is writable and has none) the table store of a queue directory, shared
+     * with any other queue of this JVM on the same directory.
+     */
+    public static TableStore open(Path directory, boolean readOnly, RollCycle rollCycle, long nowMillis) {
+        Path file = directory.resolve(TableStoreLayout.FILE_NAME).toAbsolutePath().normalize();
+        synchronized (OPEN) {
+            TableStore open = OPEN.get(file);
+            if (open != null && (open.writable || readOnly)) {
+                open.references++;
+                return open;
+            }
+            if (open != null) {
+                throw new QueueException("queue " + directory + " is open read-only in this JVM; close it before opening it "
+                        + "for writing");
+            }
+            try {
+                if (!readOnly && !Files.exists(file)) {
+                    create(file, rollCycle, nowMillis);
+                }
+                FileChannel channel = readOnly
+                        ? FileChannel.open(file, StandardOpenOption.READ)
+                        : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                TableStore store;
+                try {
+                    store = new TableStore(file, channel, !readOnly);
+                } catch (RuntimeException | IOException e) {
+                    channel.close();
+                    throw e;
+                }
+                store.references = 1;
+                OPEN.put(file, store);
+                return store;
+            } catch (NoSuchFileException e) {
+                throw new QueueException("queue " + directory + " has no table store " + TableStoreLayout.FILE_NAME
+                        + (readOnly ? "; a read-only queue must already exist" : ""), e);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot open the table store " + file + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void create(Path file, RollCycle rollCycle, long nowMillis) throws IOException {
+        int slots = TableStoreLayout.DEFAULT_SLOT_COUNT;
+        ByteBuffer head = ByteBuffer.allocate((int) TableStoreLayout.SLOTS_OFFSET).order(ByteOrder.LITTLE_ENDIAN);
+        head.putLong((int) TableStoreLayout.MAGIC_OFFSET, TableStoreLayout.MAGIC);
+        head.putInt((int) TableStoreLayout.FORMAT_VERSION_OFFSET, TableStoreLayout.FORMAT_VERSION);
+        head.putInt((int) TableStoreLayout.SLOT_COUNT_OFFSET, slots);
+        head.putLong((int) TableStoreLayout.ROLL_LENGTH_OFFSET, rollCycle.lengthMillis());
+        head.putLong((int) TableStoreLayout.ROLL_EPOCH_OFFSET, rollCycle.epochOffsetMillis());
+        head.putInt((int) TableStoreLayout.SEQUENCE_BITS_OFFSET, rollCycle.sequenceBits());
+        byte[] name = rollCycle.name().getBytes(StandardCharsets.US_ASCII);
+        head.putInt((int) TableStoreLayout.ROLL_NAME_LENGTH_OFFSET, name.length);
+        head.put((int) TableStoreLayout.ROLL_NAME_OFFSET, name);
+        head.putLong((int) TableStoreLayout.CREATED_MILLIS_OFFSET, nowMillis);
+        head.putLong((int) TableStoreLayout.MAX_CYCLE_OFFSET, NO_CYCLE);
+        head.putLong((int) TableStoreLayout.MIN_CYCLE_OFFSET, NO_CYCLE);
+        AtomicFiles.createWithContent(file, head, TableStoreLayout.fileSize(slots));
+    }
+
+    private RollCycle readRollCycle(MemorySegment head) {
+        int length = Memory.getInt(head, TableStoreLayout.ROLL_NAME_LENGTH_OFFSET);
+        if (length <= 0 || length > TableStoreLayout.ROLL_NAME_CAPACITY) {
+            throw new CorruptQueueException(path, TableStoreLayout.ROLL_NAME_LENGTH_OFFSET, "roll cycle name length "
+                    + length + " is out of range 1.." + TableStoreLayout.ROLL_NAME_CAPACITY);
+        }
+        String name = new String(head.asSlice(TableStoreLayout.ROLL_NAME_OFFSET, length).toArray(ValueLayout.JAVA_BYTE),
+                StandardCharsets.US_ASCII);
+        try {
+            RollCycle cycle = RollCycle.valueOf(name);
+            if (cycle.lengthMillis() != Memory.getLong(head, TableStoreLayout.ROLL_LENGTH_OFFSET)
+                    || cycle.sequenceBits() != Memory.getInt(head, TableStoreLayout.SEQUENCE_BITS_OFFSET)) {
+                throw new CorruptQueueException(path, TableStoreLayout.ROLL_LENGTH_OFFSET, "roll cycle " + name
+                        + " is recorded with a length or sequence bits that differ from this cq's " + name);
+            }
+            return cycle;
+        } catch (IllegalArgumentException e) {
+            throw new CorruptQueueException(path, TableStoreLayout.ROLL_NAME_OFFSET, "unknown roll cycle '" + name + "'");
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public boolean writable() {
+        return writable;
+    }
+
+    /** The roll cycle the queue was created with. */
+    public RollCycle rollCycle() {
+        return rollCycle;
+    }
+
+    // ---- write lock and cycle range (docs/file-format.md, "Appending") ----------------------------------
+
+    public long writeLockOwner() {
+        return Memory.getLongVolatile(memory, TableStoreLayout.WRITE_LOCK_OFFSET);
+    }
+
+    public boolean tryTakeWriteLock(long token) {
+        return Memory.casLong(memory, TableStoreLayout.WRITE_LOCK_OFFSET, 0, token);
+    }
+
+    public void releaseWriteLock(long token) {
+        // Release store: publishes every record, index entry and hint written under the lock to the next holder.
+        Memory.putLongRelease(memory, TableStoreLayout.WRITE_LOCK_OFFSET, 0);
+    }
+
+    public long maxCycle() {
+        return Memory.getLongAcquire(memory, TableStoreLayout.MAX_CYCLE_OFFSET);
+    }
+
+    public long minCycle() {
+        return Memory.getLongAcquire(memory, TableStoreLayout.MIN_CYCLE_OFFSET);
+    }
+
+    /** Under the write lock, after the cycle's file exists and the previous cycle is marked finished. */
+    public void publishCycle(long cycle) {
+        if (cycle > maxCycle()) {
+            Memory.putLongRelease(memory, TableStoreLayout.MAX_CYCLE_OFFSET, cycle);
+        }
+        long min = minCycle();
+        if (min == NO_CYCLE || cycle < min) {
+            Memory.putLongRelease(memory, TableStoreLayout.MIN_CYCLE_OFFSET, cycle);
+        }
+    }
+
+    // ---- named tailer slots -----------------------------------------------------------------------------
+
+    /**
+     * Takes a named tailer slot for this process, creating it on first use.
+     *
+     * @throws NamedTailerInUseException when a live tailer in this or another process holds the name
+     */
+    public synchronized int claimSlot(String queue, String name, String holder) {
+        requireWritable("named tailers");
+        int slot = findOrAddSlot(queue, name);
+        FileLock lock;
+        try {
+            lock = heldSlots.containsKey(slot) ? null : channel.tryLock(TableStoreLayout.slotLockRegion(slot), 1, false);
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock named tailer slot " + slot + " of " + path, e);
+        }
+        if (lock == null) {
+            String recorded = readString(slot, TableStoreLayout.SLOT_HOLDER_LENGTH, TableStoreLayout.SLOT_HOLDER_CAPACITY);
+            throw new NamedTailerInUseException(queue, name, recorded.isEmpty() ? "another process" : recorded);
+        }
+        heldSlots.put(slot, lock);
+        writeString(slot, TableStoreLayout.SLOT_HOLDER_LENGTH, TableStoreLayout.SLOT_HOLDER_CAPACITY, holder);
+        return slot;
+    }
+
+    public synchronized void releaseSlot(int slot) {
+        FileLock lock = heldSlots.remove(slot);
+        if (lock == null) {
+            return;
+        }
+        writeString(slot, TableStoreLayout.SLOT_HOLDER_LENGTH, TableStoreLayout.SLOT_HOLDER_CAPACITY, "");
+        try {
+            lock.release();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unlock named tailer slot " + slot + " of " + path, e);
+        }
+    }
+
+    public long slotNextIndex(int slot) {
+        return Memory.getLongAcquire(memory, TableStoreLayout.slotOffset(slot) + TableStoreLayout.SLOT_NEXT_INDEX);
+    }
+
+    /** Persists a named tailer's position; a plain ordered store into the mapped file (no system call). */
+    public void storeSlotNextIndex(int slot, long nextIndex) {
+        Memory.putLongRelease(memory, TableStoreLayout.slotOffset(slot) + TableStoreLayout.SLOT_NEXT_INDEX, nextIndex);
+    }
+
+    /** The persisted position of a named tailer, or empty when no tailer of that name was ever created. */
+    public synchronized Optional<NamedTailerPosition> position(String name) {
+        int slot = findSlot(name);
+        return slot < 0 ? Optional.empty() : Optional.of(positionOf(slot));
+    }
+
+    /** All named tailers, in the order they were first created. */
+    public synchronized List<NamedTailerPosition> positions() {
+        List<NamedTailerPosition> result = new ArrayList<>();
+        for (int slot = 0; slot < slotCount; slot++) {
+            if (slotState(slot) == TableStoreLayout.SLOT_USED) {
+                result.add(positionOf(slot));
+            }
+        }
+        return result;
+    }
+
+    /** Sets the position of a named tailer that no live tailer holds, creating the slot if needed. */
+    public synchronized void setPosition(String queue, String name, long nextIndex) {
+        int slot = claimSlot(queue, name, "position update by " + ProcessIdentity.describeCurrentThread());
+        try {
+            storeSlotNextIndex(slot, nextIndex);
+        } finally {
+            releaseSlot(slot);
+        }
+    }
+
+    private NamedTailerPosition positionOf(int slot) {
+        String name = readString(slot, TableStoreLayout.SLOT_NAME_LENGTH, TableStoreLayout.SLOT_NAME_CAPACITY);
+        String holder = "";
+        if (isSlotHeld(slot)) {
+            holder = readString(slot, TableStoreLayout.SLOT_HOLDER_LENGTH, TableStoreLayout.SLOT_HOLDER_CAPACITY);
+            if (holder.isEmpty()) {
+                holder = "another process";
+            }
+        }
+        return new NamedTailerPosition(name, slotNextIndex(slot), holder);
+    }
+
+    private boolean isSlotHeld(int slot) {
+        if (heldSlots.containsKey(slot)) {
+            return true;
+        }
+        if (!writable) {
+            return !readString(slot, TableStoreLayout.SLOT_HOLDER_LENGTH, TableStoreLayout.SLOT_HOLDER_CAPACITY).isEmpty();
+        }
+        try (FileLock probe = channel.tryLock(TableStoreLayout.slotLockRegion(slot), 1, false)) {
+            return probe == null;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot probe named tailer slot " + slot + " of " + path, e);
+        }
+    }
+
+    private int findOrAddSlot(String queue, String name) {
+        try (FileLock ignored = channel.lock(TableStoreLayout.SLOT_ALLOCATION_LOCK, 1, false)) {
+            int slot = findSlot(name);
+            if (slot >= 0) {
+                return slot;
+            }
+            for (slot = 0; slot < slotCount; slot++) {
+                if (slotState(slot) == TableStoreLayout.SLOT_FREE) {
+                    long base = TableStoreLayout.slotOffset(slot);
+                    Memory.putLong(memory, base + TableStoreLayout.SLOT_NEXT_INDEX, -1L);
+                    writeString(slot, TableStoreLayout.SLOT_NAME_LENGTH, TableStoreLayout.SLOT_NAME_CAPACITY, name);
+                    Memory.putIntRelease(memory, base + TableStoreLayout.SLOT_STATE, TableStoreLayout.SLOT_USED);
+                    return slot;
+                }
+            }
+            throw new QueueException("queue " + queue + " has no free named tailer slot: all " + slotCount + " are used");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock the named tailer slots of " + path, e);
+        }
+    }
+
+    private int findSlot(String name) {
+        for (int slot = 0; slot < slotCount; slot++) {
+            if (slotState(slot) == TableStoreLayout.SLOT_USED
+                    && name.equals(readString(slot, TableStoreLayout.SLOT_NAME_LENGTH, TableStoreLayout.SLOT_NAME_CAPACITY))) {
+                return slot;
+            }
+        }
+        return -1;
+    }
+
+    private int slotState(int slot) {
+        return Memory.getIntAcquire(memory, TableStoreLayout.slotOffset(slot) + TableStoreLayout.SLOT_STATE);
+    }
+
+    private String readString(int slot, long lengthOffset, int capacity) {
+        long base = TableStoreLayout.slotOffset(slot);
+        int length = Memory.getInt(memory, base + lengthOffset);
+        if (length < 0 || length > capacity) {
+            throw new CorruptQueueException(path, base + lengthOffset, "string length " + length
+                    + " is out of range 0.." + capacity);
+        }
+        byte[] bytes = memory.asSlice(base + lengthOffset + Integer.BYTES, length).toArray(ValueLayout.JAVA_BYTE);
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private void writeString(int slot, long lengthOffset, int capacity, String value) {
+        byte[] bytes = Strings.truncateUtf8(value, capacity);
+        long base = TableStoreLayout.slotOffset(slot);
+        MemorySegment.copy(bytes, 0, memory, ValueLayout.JAVA_BYTE, base + lengthOffset + Integer.BYTES, bytes.length);
+        Memory.putInt(memory, base + lengthOffset, bytes.length);
+    }
+
+    private void requireWritable(String what) {
+        if (!writable) {
+            throw new QueueException(what + " need a writable queue, but " + path.getParent() + " was opened read-only");
+        }
+    }
+
+    /** Gives up this queue's share; the JVM's last share unmaps the file and drops its locks. */
+    public void release() {
+        synchronized (OPEN) {
+            if (--references > 0) {
+                return;
+            }
+            OPEN.remove(path);
+        }
+        synchronized (this) {
+            heldSlots.clear();
+            try {
+                arena.close();
+            } finally {
+                try {
+                    channel.close();
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.WARNING, "cannot close " + path, e);
+                }
+            }
+        }
+    }
+
+    /** Support for tests and tools: whether a file name is the table store's. */
+    public static boolean isTableStore(Path file) {
+        return file.getFileName().toString().equals(TableStoreLayout.FILE_NAME);
+    }
+}

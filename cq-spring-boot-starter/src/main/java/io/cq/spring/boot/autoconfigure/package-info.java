@@ -1,0 +1,4 @@
+/**
+ * Spring Boot auto-configuration for cq.
+ */
+package io.cq.spring.boot.autoconfigure;

@@ -1,0 +1,4 @@
+/**
+ * Spring Integration channel adapters for cq.
+ */
+package io.cq.integration;
