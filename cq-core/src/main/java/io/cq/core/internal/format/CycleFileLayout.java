@@ -21,7 +21,8 @@ package io.cq.core.internal.format;
  *    | records from dataStart ...    |
  * </pre>
  *
- * A secondary index block is a metadata record whose body holds {@code indexCount} longs: the position of
+ * A secondary index block is a metadata record whose body holds {@code indexCount} longs (from the first
+ * 8-aligned position after the record header): the position of
  * every {@code indexSpacing}-th excerpt. Entry {@code e} covers sequence {@code e * indexSpacing}; entry
  * {@code e} lives in block {@code e / indexCount}, slot {@code e % indexCount}.
  */
@@ -58,13 +59,17 @@ public final class CycleFileLayout {
         return PRIMARY_INDEX_OFFSET + (long) block * Long.BYTES;
     }
 
-    /** Payload length of a secondary index block record. */
+    /**
+     * Payload length of a secondary index block record: its entries plus 4 bytes of slack, because records are
+     * 4-aligned and the entries must be 8-aligned for atomic access.
+     */
     public static int indexBlockLength(int indexCount) {
-        return indexCount * Long.BYTES;
+        return indexCount * Long.BYTES + Integer.BYTES;
     }
 
     /** Position of a slot inside a secondary index block that starts (header included) at blockPosition. */
     public static long secondaryEntryPosition(long blockPosition, int slot) {
-        return blockPosition + ExcerptHeader.SIZE + (long) slot * Long.BYTES;
+        long entries = (blockPosition + ExcerptHeader.SIZE + Long.BYTES - 1) & -Long.BYTES;
+        return entries + (long) slot * Long.BYTES;
     }
 }

@@ -6,6 +6,7 @@ import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
+import io.cq.core.internal.format.CycleFileLayout;
 import io.cq.core.internal.format.ExcerptHeader;
 import io.cq.core.internal.store.CycleFile;
 import io.cq.core.internal.store.Memory;
@@ -152,7 +153,7 @@ public final class StoreAppender implements ExcerptAppender {
         if (f.primaryEntry(block) != 0) {
             return p;
         }
-        int length = f.indexCount() * Long.BYTES;
+        int length = CycleFileLayout.indexBlockLength(f.indexCount());
         long offset = p - chunkStart;
         Memory.putInt(chunk, offset, ExcerptHeader.WORKING);
         chunk.asSlice(offset + ExcerptHeader.SIZE, length).fill((byte) 0);

@@ -1,0 +1,319 @@
+package io.cq.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AppendAndTailTest {
+    @TempDir
+    Path dir;
+
+    private MappedQueue open() {
+        return MappedQueue.builder(dir).build();
+    }
+
+    @Test
+    void shouldReadBackTextAndBytesInTheOrderTheyWereAppended() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            long first = appender.writeText("hello");
+            long second = appender.writeBytes(new byte[] {1, 2, 3});
+            long third = appender.writeText("wörld ✓ \uD83D\uDE00");
+
+            assertThat(second).isEqualTo(first + 1);
+            assertThat(third).isEqualTo(first + 2);
+            assertThat(appender.lastIndexAppended()).isEqualTo(third);
+
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readText()).isEqualTo("hello");
+            assertThat(tailer.readBytes()).containsExactly(1, 2, 3);
+            assertThat(tailer.readText()).isEqualTo("wörld ✓ \uD83D\uDE00");
+            assertThat(tailer.readText()).isNull();
+            assertThat(tailer.readBytes()).isNull();
+        }
+    }
+
+    @Test
+    void shouldRoundTripEveryCursorTypeThroughOneExcerpt() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            long index;
+            try (WriteContext dc = appender.writingDocument()) {
+                index = dc.index();
+                dc.bytes().writeByte((byte) -7).writeBoolean(true).writeShort((short) 300).writeChar('λ')
+                        .writeInt(-123456).writeLong(Long.MIN_VALUE + 1).writeFloat(1.5f).writeDouble(Math.PI)
+                        .writeUtf8("naïve").writeUtf8(null).writeUtf8("").writeBytes(new byte[] {9, 8});
+                dc.bytes().writeLong(0).writeLongAt(dc.bytes().position() - 8, 42L);
+            }
+            ExcerptTailer tailer = queue.createTailer();
+            try (ReadContext dc = tailer.readingDocument()) {
+                assertThat(dc.isPresent()).isTrue();
+                assertThat(dc.index()).isEqualTo(index);
+                ExcerptBytes in = dc.bytes();
+                assertThat(in.readByte()).isEqualTo((byte) -7);
+                assertThat(in.readBoolean()).isTrue();
+                assertThat(in.readShort()).isEqualTo((short) 300);
+                assertThat(in.readChar()).isEqualTo('λ');
+                assertThat(in.readInt()).isEqualTo(-123456);
+                assertThat(in.readLong()).isEqualTo(Long.MIN_VALUE + 1);
+                assertThat(in.readFloat()).isEqualTo(1.5f);
+                assertThat(in.readDouble()).isEqualTo(Math.PI);
+                assertThat(in.readUtf8()).isEqualTo("naïve");
+                assertThat(in.readUtf8()).isNull();
+                StringBuilder empty = new StringBuilder();
+                assertThat(in.readUtf8(empty)).isTrue();
+                assertThat(empty).isEmpty();
+                byte[] two = new byte[2];
+                in.readBytes(two);
+                assertThat(two).containsExactly(9, 8);
+                assertThat(in.readLong()).isEqualTo(42L);
+                assertThat(in.remaining()).isZero();
+                assertThatThrownBy(in::readByte).isInstanceOf(IndexOutOfBoundsException.class)
+                        .hasMessageContaining("the excerpt has");
+                assertThatThrownBy(() -> in.writeInt(1)).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("being read");
+            }
+        }
+    }
+
+    @Test
+    void shouldGiveAnEmptyQueueNoIndexesAndNothingToRead() {
+        try (MappedQueue queue = open()) {
+            assertThat(queue.lastIndex()).isEqualTo(-1);
+            assertThat(queue.firstIndex()).isEqualTo(-1);
+            ExcerptTailer tailer = queue.createTailer().toEnd();
+            assertThat(tailer.readText()).isNull();
+            try (ReadContext dc = tailer.readingDocument()) {
+                assertThat(dc.isPresent()).isFalse();
+                assertThat(dc.index()).isEqualTo(-1);
+            }
+            assertThat(tailer.toStart().readText()).isNull();
+            assertThat(queue.countExcerpts(0, Long.MAX_VALUE)).isZero();
+            assertThat(tailer.lag()).isZero();
+        }
+    }
+
+    @Test
+    void shouldReadOnlyNewExcerptsAfterToEnd() {
+        try (MappedQueue queue = open()) {
+            ExcerptTailer atEndOfEmpty = queue.createTailer().toEnd();
+            queue.acquireAppender().writeText("old");
+            ExcerptTailer atEnd = queue.createTailer().toEnd();
+            queue.acquireAppender().writeText("new");
+
+            assertThat(atEnd.readText()).isEqualTo("new");
+            assertThat(atEnd.readText()).isNull();
+            assertThat(atEndOfEmpty.readText()).isEqualTo("old");
+        }
+    }
+
+    @Test
+    void shouldDiscardARolledBackWriteAndGiveItsIndexToTheNextExcerpt() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            long rolledBackIndex;
+            try (WriteContext dc = appender.writingDocument()) {
+                rolledBackIndex = dc.index();
+                dc.bytes().writeUtf8("a long text that must not leave anything behind when it is rolled back");
+                dc.rollbackOnClose();
+            }
+            long kept = appender.writeText("kept");
+            assertThat(kept).isEqualTo(rolledBackIndex);
+            assertThat(appender.lastIndexAppended()).isEqualTo(kept);
+
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readText()).isEqualTo("kept");
+            assertThat(tailer.readText()).isNull();
+        }
+    }
+
+    @Test
+    void shouldReadAnExcerptAgainAfterARolledBackRead() {
+        try (MappedQueue queue = open()) {
+            queue.acquireAppender().writeText("one");
+            queue.acquireAppender().writeText("two");
+            ExcerptTailer tailer = queue.createTailer();
+            try (ReadContext dc = tailer.readingDocument()) {
+                assertThat(dc.isPresent()).isTrue();
+                dc.rollbackOnClose();
+            }
+            assertThat(tailer.readText()).isEqualTo("one");
+            assertThat(tailer.readText()).isEqualTo("two");
+        }
+    }
+
+    @Test
+    void shouldPublishAnEmptyExcerpt() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            try (WriteContext ignored = appender.writingDocument()) {
+                // nothing written: still an excerpt
+            }
+            appender.writeText("after");
+            ExcerptTailer tailer = queue.createTailer();
+            try (ReadContext dc = tailer.readingDocument()) {
+                assertThat(dc.isPresent()).isTrue();
+                assertThat(dc.bytes().length()).isZero();
+            }
+            assertThat(tailer.readText()).isEqualTo("after");
+            assertThat(queue.lastIndex() - queue.firstIndex()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldCarryExcerptsLargerThanOneMegabyte() {
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(16 << 20).build()) {
+            byte[] big = new byte[3 << 20];
+            new Random(1).nextBytes(big);
+            ExcerptAppender appender = queue.acquireAppender();
+            for (int i = 0; i < 7; i++) {
+                big[0] = (byte) i;
+                appender.writeBytes(big);
+            }
+            ExcerptTailer tailer = queue.createTailer();
+            for (int i = 0; i < 7; i++) {
+                byte[] read = tailer.readBytes();
+                big[0] = (byte) i;
+                assertThat(Arrays.equals(read, big)).as("excerpt %d", i).isTrue();
+            }
+            assertThat(tailer.readBytes()).isNull();
+        }
+    }
+
+    @Test
+    void shouldCarryA64MebibyteExcerptWithAMatchingBlockSize() {
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(256L << 20).build()) {
+            byte[] huge = new byte[64 << 20];
+            huge[0] = 1;
+            huge[huge.length - 1] = 2;
+            queue.acquireAppender().writeBytes(huge);
+            byte[] read = queue.createTailer().readBytes();
+            assertThat(read).hasSize(64 << 20);
+            assertThat(read[0]).isEqualTo((byte) 1);
+            assertThat(read[read.length - 1]).isEqualTo((byte) 2);
+        }
+    }
+
+    @Test
+    void shouldRefuseAnExcerptTooLargeForTheBlockSizeAndStayUsable() {
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64 * 1024).rollCycle(RollCycle.TEST_SECONDLY).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            appender.writeText("before");
+            assertThatThrownBy(() -> appender.writeBytes(new byte[20_000]))
+                    .isInstanceOf(ExcerptTooLargeException.class)
+                    .hasMessageContaining("limit of 16384 bytes")
+                    .hasMessageContaining("blockSize=65536")
+                    .hasMessageContaining("blockSize(..) to at least 131072");
+            assertThatThrownBy(() -> appender.writeText("x".repeat(20_000)))
+                    .isInstanceOf(ExcerptTooLargeException.class);
+            try (WriteContext dc = appender.writingDocument()) {
+                dc.bytes().writeLong(1);
+                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[20_000])).isInstanceOf(ExcerptTooLargeException.class);
+            }
+            appender.writeText("after");
+
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readText()).isEqualTo("before");
+            assertThat(tailer.readText()).isEqualTo("after");
+            assertThat(tailer.readText()).isNull();
+        }
+    }
+
+    @Test
+    void shouldCrossBlockBoundariesWithExcerptsOfEverySize() {
+        Random random = new Random(7);
+        List<byte[]> written = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64 * 1024).rollCycle(RollCycle.TEST_SECONDLY)
+                .clock(new io.cq.core.support.MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"))).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            for (int i = 0; i < 3_000; i++) {
+                byte[] payload = new byte[random.nextInt(i % 50 == 0 ? 16_000 : 300)];
+                random.nextBytes(payload);
+                written.add(payload);
+                appender.writeBytes(payload);
+            }
+            ExcerptTailer tailer = queue.createTailer();
+            for (int i = 0; i < written.size(); i++) {
+                assertThat(tailer.readBytes()).as("excerpt %d", i).isEqualTo(written.get(i));
+            }
+            assertThat(tailer.readBytes()).isNull();
+        }
+    }
+
+    @Test
+    void shouldGiveEachThreadItsOwnAppenderAndKeepEachThreadsOrder() throws Exception {
+        int threads = 4;
+        int perThread = 20_000;
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1 << 20).build()) {
+            List<Thread> writers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                writers.add(Thread.ofPlatform().start(() -> {
+                    ExcerptAppender appender = queue.acquireAppender();
+                    assertThat(queue.acquireAppender()).isSameAs(appender);
+                    for (int i = 0; i < perThread; i++) {
+                        try (WriteContext dc = appender.writingDocument()) {
+                            dc.bytes().writeInt(id).writeInt(i);
+                        }
+                    }
+                }));
+            }
+            for (Thread writer : writers) {
+                writer.join();
+            }
+            int[] next = new int[threads];
+            ExcerptTailer tailer = queue.createTailer();
+            int total = 0;
+            while (true) {
+                try (ReadContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        break;
+                    }
+                    int id = dc.bytes().readInt();
+                    assertThat(dc.bytes().readInt()).isEqualTo(next[id]);
+                    next[id]++;
+                    total++;
+                }
+            }
+            assertThat(total).isEqualTo(threads * perThread);
+            assertThat(next).containsOnly(perThread);
+        }
+    }
+
+    @Test
+    void shouldRefuseASecondWriteContextFromTheSameAppender() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            try (WriteContext dc = appender.writingDocument()) {
+                dc.bytes().writeInt(1);
+                assertThatThrownBy(appender::writingDocument).isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("already has an open write context");
+            }
+            assertThat(queue.createTailer().readBytes()).hasSize(4);
+        }
+    }
+
+    @Test
+    void shouldDecodeTextWrittenWithTheCursorWithoutAllocatingIntoAReusedBuilder() {
+        try (MappedQueue queue = open()) {
+            try (WriteContext dc = queue.acquireAppender().writingDocument()) {
+                dc.bytes().writeUtf8("price=101.5");
+            }
+            StringBuilder into = new StringBuilder(64);
+            try (ReadContext dc = queue.createTailer().readingDocument()) {
+                assertThat(dc.bytes().readUtf8(into)).isTrue();
+            }
+            assertThat(into.toString()).isEqualTo("price=101.5");
+            assertThat(new String(queue.createTailer().readBytes(), StandardCharsets.UTF_8)).endsWith("price=101.5");
+        }
+    }
+}

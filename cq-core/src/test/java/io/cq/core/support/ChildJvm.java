@@ -1,0 +1,95 @@
+package io.cq.core.support;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A second JVM running a main class from the test class path, with the same JDK. Its standard output is
+ * collected line by line so a test can wait for what the child says.
+ */
+public final class ChildJvm implements AutoCloseable {
+    private final Process process;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final List<String> transcript = new ArrayList<>();
+
+    private ChildJvm(Process process) {
+        this.process = process;
+        Thread reader = new Thread(() -> {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    synchronized (transcript) {
+                        transcript.add(line);
+                    }
+                    lines.add(line);
+                }
+            } catch (IOException ignored) {
+                // the child is gone; what it printed is kept
+            }
+        }, "child-jvm-output-" + process.pid());
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    public static ChildJvm start(Class<?> mainClass, String... args) throws IOException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+        command.addAll(List.of(args));
+        return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /** Waits for a line that starts with {@code prefix}; fails with what the child printed if it never comes. */
+    public String awaitLine(String prefix, long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+            if (line == null) {
+                throw new AssertionError("child " + process.pid() + " did not print a line starting with '" + prefix
+                        + "' within " + timeout + " " + unit + "; alive=" + process.isAlive() + ", output:\n" + transcript());
+            }
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+    }
+
+    public int awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
+        if (!process.waitFor(timeout, unit)) {
+            throw new AssertionError("child " + process.pid() + " did not exit within " + timeout + " " + unit
+                    + "; output:\n" + transcript());
+        }
+        return process.exitValue();
+    }
+
+    /** kill -9: the child gets no chance to clean up. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public String transcript() {
+        synchronized (transcript) {
+            return String.join("\n", transcript);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}

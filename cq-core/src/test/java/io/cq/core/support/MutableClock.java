@@ -1,0 +1,45 @@
+package io.cq.core.support;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A clock that tests move by hand, to drive roll cycles. */
+public final class MutableClock extends Clock {
+    private final AtomicLong millis;
+
+    public MutableClock(Instant start) {
+        this.millis = new AtomicLong(start.toEpochMilli());
+    }
+
+    public void advance(Duration by) {
+        millis.addAndGet(by.toMillis());
+    }
+
+    public void set(Instant instant) {
+        millis.set(instant.toEpochMilli());
+    }
+
+    @Override
+    public long millis() {
+        return millis.get();
+    }
+
+    @Override
+    public Instant instant() {
+        return Instant.ofEpochMilli(millis.get());
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        throw new IllegalArgumentException("a MutableClock stays in UTC");
+    }
+}
