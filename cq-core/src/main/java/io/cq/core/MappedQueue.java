@@ -60,6 +60,12 @@ public final class MappedQueue implements AutoCloseable {
         if (rollCycle != requestedRollCycle) {
             LOG.log(System.Logger.Level.WARNING, "queue {0} was created with roll cycle {1}; using it instead of the "
                     + "requested {2}", directory, rollCycle, requestedRollCycle);
+            try {
+                MappedQueueBuilder.requireBlockSizeFits(blockSize, rollCycle);
+            } catch (IllegalArgumentException e) {
+                tableStore.release();
+                throw e;
+            }
         }
         this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, indexSpacing);
         this.context = new QueueContext(this, files, tableStore, rollCycle, clock, resources);

@@ -75,16 +75,21 @@ public final class MappedQueueBuilder {
      * @throws QueueException           when the directory cannot be used as a queue, saying why
      */
     public MappedQueue build() {
+        requireBlockSizeFits(blockSize, rollCycle);
+        if (indexSpacing < 1 || indexSpacing > 1 << 20) {
+            throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be from 1 to " + (1 << 20));
+        }
+        return new MappedQueue(directory, rollCycle, clock, blockSize, indexSpacing, readOnly);
+    }
+
+    /** Also checked once the queue's persisted roll cycle is known, which may differ from the requested one. */
+    static void requireBlockSizeFits(long blockSize, RollCycle rollCycle) {
         long indexBlock = CycleFileLayout.indexBlockLength(rollCycle.indexCount()) + 64L;
         long smallestBlock = Math.max(Limits.MIN_BLOCK_SIZE, roundUpToPage(indexBlock * 4));
         if (blockSize < smallestBlock || blockSize % Limits.PAGE != 0 || blockSize > 1L << 40) {
             throw new IllegalArgumentException("blockSize=" + blockSize + " must be a multiple of " + Limits.PAGE
                     + " from " + smallestBlock + " (for rollCycle=" + rollCycle + ") to 2^40");
         }
-        if (indexSpacing < 1 || indexSpacing > 1 << 20) {
-            throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be from 1 to " + (1 << 20));
-        }
-        return new MappedQueue(directory, rollCycle, clock, blockSize, indexSpacing, readOnly);
     }
 
     private static long roundUpToPage(long bytes) {

@@ -1,0 +1,65 @@
+package io.cq.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RollCycleTest {
+    private static final long NOW = Instant.parse("2026-11-22T13:47:31.250Z").toEpochMilli();
+
+    @ParameterizedTest
+    @EnumSource(RollCycle.class)
+    void shouldNameEachCycleFileSoTheNameParsesBackToTheSameCycle(RollCycle rollCycle) {
+        long cycle = rollCycle.cycleAt(NOW);
+        String name = rollCycle.fileName(cycle);
+        assertThat(rollCycle.parseCycle(name)).contains(cycle);
+        assertThat(rollCycle.parseCycle(rollCycle.fileName(cycle + 1))).contains(cycle + 1);
+        assertThat(rollCycle.fileName(cycle + 1)).isGreaterThan(name);
+        assertThat(rollCycle.parseCycle("metadata")).isEmpty();
+    }
+
+    @ParameterizedTest
+    @EnumSource(RollCycle.class)
+    void shouldSplitAnIndexIntoCycleAndSequence(RollCycle rollCycle) {
+        long cycle = rollCycle.cycleAt(NOW);
+        long index = rollCycle.toIndex(cycle, 12345);
+        assertThat(rollCycle.toCycle(index)).isEqualTo(cycle);
+        assertThat(rollCycle.toSequenceNumber(index)).isEqualTo(12345);
+        assertThat(rollCycle.toIndex(cycle, rollCycle.maxSequenceNumber()) + 1).isEqualTo(rollCycle.toIndex(cycle + 1, 0));
+        assertThat(index).isPositive();
+    }
+
+    @ParameterizedTest
+    @EnumSource(RollCycle.class)
+    void shouldPlaceTheClockInsideItsCycle(RollCycle rollCycle) {
+        long cycle = rollCycle.cycleAt(NOW);
+        assertThat(rollCycle.cycleStartMillis(cycle)).isLessThanOrEqualTo(NOW);
+        assertThat(rollCycle.cycleStartMillis(cycle + 1)).isGreaterThan(NOW);
+        assertThat(rollCycle.cycleStartMillis(cycle + 1) - rollCycle.cycleStartMillis(cycle)).isEqualTo(rollCycle.lengthMillis());
+    }
+
+    @Test
+    void shouldUseUtcDateNamesForTheCommonCycles() {
+        assertThat(RollCycle.DAILY.fileName(RollCycle.DAILY.cycleAt(NOW))).isEqualTo("20261122");
+        assertThat(RollCycle.HOURLY.fileName(RollCycle.HOURLY.cycleAt(NOW))).isEqualTo("20261122-13");
+        assertThat(RollCycle.FIVE_MINUTELY.fileName(RollCycle.FIVE_MINUTELY.cycleAt(NOW))).isEqualTo("20261122-1345");
+        assertThat(RollCycle.TEST_SECONDLY.fileName(RollCycle.TEST_SECONDLY.cycleAt(NOW))).isEqualTo("20261122-134731");
+    }
+
+    @Test
+    void shouldStartWeeksOnMonday() {
+        // 2026-11-22 is a Sunday: its week started on Monday 2026-11-16.
+        assertThat(RollCycle.WEEKLY.fileName(RollCycle.WEEKLY.cycleAt(NOW))).isEqualTo("20261116W");
+    }
+
+    @Test
+    void shouldGiveTheLargeVariantsMoreSequenceBits() {
+        assertThat(RollCycle.LARGE_DAILY.sequenceBits()).isGreaterThan(RollCycle.DAILY.sequenceBits());
+        assertThat(RollCycle.XLARGE_DAILY.sequenceBits()).isGreaterThan(RollCycle.LARGE_DAILY.sequenceBits());
+        assertThat(RollCycle.LARGE_HOURLY.sequenceBits()).isGreaterThan(RollCycle.HOURLY.sequenceBits());
+    }
+}

@@ -1,0 +1,141 @@
+package io.cq.core;
+
+import io.cq.core.support.MutableClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RollingTest {
+    @TempDir
+    Path dir;
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
+
+    private MappedQueue open(RollCycle rollCycle) {
+        return MappedQueue.builder(dir).rollCycle(rollCycle).clock(clock).blockSize(rollCycle == RollCycle.TEST_SECONDLY ? 64 * 1024 : 1 << 20).build();
+    }
+
+    private long cycleFiles() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.toString().endsWith(".cq4")).count();
+        }
+    }
+
+    @Test
+    void shouldStartANewFileEachCycleAndLetTailersCrossThem() throws IOException {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            ExcerptAppender appender = queue.acquireAppender();
+            ExcerptTailer tailer = queue.createTailer();
+            long a = appender.writeText("a");
+            appender.writeText("b");
+            assertThat(tailer.readText()).isEqualTo("a");
+            clock.advance(Duration.ofSeconds(1));
+            long c = appender.writeText("c");
+            assertThat(queue.rollCycle().toCycle(c)).isEqualTo(queue.rollCycle().toCycle(a) + 1);
+            assertThat(queue.rollCycle().toSequenceNumber(c)).isZero();
+
+            assertThat(tailer.readText()).isEqualTo("b");
+            assertThat(tailer.readText()).isEqualTo("c");
+            assertThat(tailer.readText()).isNull();
+            assertThat(cycleFiles()).isEqualTo(2);
+            assertThat(queue.dump()).contains("end of cycle");
+        }
+    }
+
+    @Test
+    void shouldSkipCyclesThatHaveNoFile() throws IOException {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            ExcerptAppender appender = queue.acquireAppender();
+            appender.writeText("monday");
+            clock.advance(Duration.ofSeconds(5));
+            appender.writeText("saturday");
+            clock.advance(Duration.ofHours(1));
+            appender.writeText("next hour");
+
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readText()).isEqualTo("monday");
+            assertThat(tailer.readText()).isEqualTo("saturday");
+            assertThat(tailer.readText()).isEqualTo("next hour");
+            assertThat(tailer.readText()).isNull();
+            assertThat(cycleFiles()).isEqualTo(3);
+            assertThat(queue.cycles()).hasSize(3);
+        }
+    }
+
+    @Test
+    void shouldFollowAWriterIntoANewCycleWhileTailing() {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            ExcerptAppender appender = queue.acquireAppender();
+            ExcerptTailer tailer = queue.createTailer();
+            for (int second = 0; second < 5; second++) {
+                appender.writeText("tick " + second);
+                assertThat(tailer.readText()).isEqualTo("tick " + second);
+                assertThat(tailer.readText()).isNull();
+                clock.advance(Duration.ofSeconds(1));
+            }
+        }
+    }
+
+    @Test
+    void shouldMarkTheOlderFileFinishedWhenAWriterStartsInALaterCycle() {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            queue.acquireAppender().writeText("before restart");
+        }
+        clock.advance(Duration.ofMinutes(3));
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            queue.acquireAppender().writeText("after restart");
+            String dump = queue.dump();
+            assertThat(dump.indexOf("end of cycle")).isBetween(dump.indexOf("before restart"), dump.indexOf("after restart"));
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readText()).isEqualTo("before restart");
+            assertThat(tailer.readText()).isEqualTo("after restart");
+        }
+    }
+
+    @Test
+    void shouldKeepThePersistedRollCycleWhenOpenedWithAnother() {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            queue.acquireAppender().writeText("x");
+        }
+        try (MappedQueue queue = open(RollCycle.HOURLY)) {
+            assertThat(queue.rollCycle()).isEqualTo(RollCycle.TEST_SECONDLY);
+            assertThat(queue.createTailer().readText()).isEqualTo("x");
+        }
+    }
+
+    @Test
+    void shouldNeverWriteIntoAnOlderCycleWhenTheClockGoesBack() {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            ExcerptAppender appender = queue.acquireAppender();
+            long first = appender.writeText("first");
+            clock.advance(Duration.ofSeconds(-10));
+            long second = appender.writeText("second");
+            assertThat(second).isEqualTo(first + 1);
+        }
+    }
+
+    @Test
+    void shouldRollForOneAppenderWhenAnotherAlreadyMovedOn() throws Exception {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            ExcerptAppender main = queue.acquireAppender();
+            main.writeText("main 1");
+            clock.advance(Duration.ofSeconds(1));
+            Thread other = Thread.ofPlatform().start(() -> queue.acquireAppender().writeText("other"));
+            other.join();
+            long mainIndex = main.writeText("main 2");
+            assertThat(queue.rollCycle().toSequenceNumber(mainIndex)).isEqualTo(1);
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readText()).isEqualTo("main 1");
+            assertThat(tailer.readText()).isEqualTo("other");
+            assertThat(tailer.readText()).isEqualTo("main 2");
+        }
+    }
+}
