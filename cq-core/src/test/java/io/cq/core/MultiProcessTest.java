@@ -1,0 +1,132 @@
+package io.cq.core;
+
+import io.cq.core.idle.IdleStrategy;
+import io.cq.core.support.AppendingProcess;
+import io.cq.core.support.ChildJvm;
+import io.cq.core.support.NamedTailerProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Real second and third JVMs on the test class path, appending and tailing the same directory. */
+class MultiProcessTest {
+    @TempDir
+    Path dir;
+
+    private Path queueDir() {
+        return dir.resolve("queue");
+    }
+
+    @Test
+    void shouldTailExcerptsWhileAnotherJvmAppendsThem() throws Exception {
+        int count = 50_000;
+        Path go = dir.resolve("go");
+        try (MappedQueue queue = MappedQueue.builder(queueDir()).blockSize(1 << 20).build();
+             ChildJvm writer = ChildJvm.start(AppendingProcess.class, queueDir().toString(), "7", Integer.toString(count),
+                     go.toString())) {
+            ExcerptTailer tailer = queue.createTailer();
+            writer.awaitLine("ready", 60, TimeUnit.SECONDS);
+            Files.createFile(go);
+            IdleStrategy idle = IdleStrategy.backoff();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            int next = 0;
+            while (next < count) {
+                assertThat(System.nanoTime()).as("still waiting for excerpt %d; child output:%n%s", next, writer.transcript())
+                        .isLessThan(deadline);
+                try (ReadContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        idle.idle();
+                        continue;
+                    }
+                    idle.reset();
+                    assertThat(dc.bytes().readInt()).isEqualTo(7);
+                    assertThat(dc.bytes().readInt()).isEqualTo(next);
+                    assertThat(dc.bytes().readLong()).isEqualTo(AppendingProcess.checksum(7, next));
+                    next++;
+                }
+            }
+            writer.awaitLine("done", 60, TimeUnit.SECONDS);
+            assertThat(tailer.readBytes()).isNull();
+        }
+    }
+
+    @Test
+    void shouldAccountForEveryExcerptWhenThreeJvmsAppendAtOnce() throws Exception {
+        int writers = 3;
+        int perWriter = 30_000;
+        Path go = dir.resolve("go");
+        List<ChildJvm> children = new ArrayList<>();
+        try {
+            for (int w = 0; w < writers; w++) {
+                children.add(ChildJvm.start(AppendingProcess.class, queueDir().toString(), Integer.toString(w),
+                        Integer.toString(perWriter), go.toString()));
+            }
+            for (ChildJvm child : children) {
+                child.awaitLine("ready", 60, TimeUnit.SECONDS);
+            }
+            Files.createFile(go);
+            for (ChildJvm child : children) {
+                child.awaitLine("done", 180, TimeUnit.SECONDS);
+                assertThat(child.awaitExit(60, TimeUnit.SECONDS)).as(child.transcript()).isZero();
+            }
+        } finally {
+            for (ChildJvm child : children) {
+                child.close();
+            }
+        }
+        try (MappedQueue queue = MappedQueue.builder(queueDir()).readOnly(true).build()) {
+            int[] next = new int[writers];
+            int total = 0;
+            ExcerptTailer tailer = queue.createTailer();
+            long previousIndex = -1;
+            while (true) {
+                try (ReadContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        break;
+                    }
+                    assertThat(dc.index()).isGreaterThan(previousIndex);
+                    previousIndex = dc.index();
+                    int writer = dc.bytes().readInt();
+                    int sequence = dc.bytes().readInt();
+                    assertThat(sequence).as("writer %d", writer).isEqualTo(next[writer]);
+                    assertThat(dc.bytes().readLong()).isEqualTo(AppendingProcess.checksum(writer, sequence));
+                    next[writer]++;
+                    total++;
+                }
+            }
+            assertThat(next).containsOnly(perWriter);
+            assertThat(total).isEqualTo(writers * perWriter);
+            assertThat(queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1)).isEqualTo(total);
+        }
+    }
+
+    @Test
+    void shouldResumeANamedTailerAfterItsJvmIsKilled() throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(queueDir()).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            for (int i = 0; i < 100; i++) {
+                appender.writeText("event " + i);
+            }
+            try (ChildJvm reader = ChildJvm.start(NamedTailerProcess.class, queueDir().toString(), "billing", "37")) {
+                reader.awaitLine("holding", 60, TimeUnit.SECONDS);
+                assertThatThrownBy(() -> queue.createTailer("billing"))
+                        .isInstanceOf(NamedTailerInUseException.class)
+                        .hasMessageContaining("pid " + reader.pid());
+                assertThat(queue.namedTailer("billing").orElseThrow().held()).isTrue();
+                reader.kill();
+            }
+            assertThat(queue.namedTailer("billing").orElseThrow().held()).isFalse();
+            try (ExcerptTailer resumed = queue.createTailer("billing")) {
+                assertThat(resumed.readText()).isEqualTo("event 37");
+            }
+        }
+    }
+}

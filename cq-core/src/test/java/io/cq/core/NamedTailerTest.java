@@ -1,0 +1,155 @@
+package io.cq.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class NamedTailerTest {
+    @TempDir
+    Path dir;
+
+    private MappedQueue open() {
+        return MappedQueue.builder(dir).blockSize(1 << 20).build();
+    }
+
+    private static void append(MappedQueue queue, String... texts) {
+        for (String text : texts) {
+            queue.acquireAppender().writeText(text);
+        }
+    }
+
+    @Test
+    void shouldResumeRightAfterTheLastCommittedExcerptWhenReopened() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a", "b", "c", "d");
+            try (ExcerptTailer billing = queue.createTailer("billing")) {
+                assertThat(billing.readText()).isEqualTo("a");
+                assertThat(billing.readText()).isEqualTo("b");
+                try (ReadContext dc = billing.readingDocument()) {
+                    assertThat(dc.isPresent()).isTrue();
+                    dc.rollbackOnClose();
+                }
+            }
+        }
+        try (MappedQueue queue = open()) {
+            ExcerptTailer billing = queue.createTailer("billing");
+            assertThat(billing.readText()).isEqualTo("c");
+            ExcerptTailer other = queue.createTailer("audit");
+            assertThat(other.readText()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void shouldAllowOneLiveTailerPerNameAndNameTheHolder() {
+        try (MappedQueue queue = open()) {
+            ExcerptTailer first = queue.createTailer("billing");
+            assertThatThrownBy(() -> queue.createTailer("billing"))
+                    .isInstanceOf(NamedTailerInUseException.class)
+                    .hasMessageContaining("'billing'")
+                    .hasMessageContaining("pid " + ProcessHandle.current().pid())
+                    .hasMessageContaining("thread '" + Thread.currentThread().getName() + "'");
+            try (MappedQueue sameDirectory = open()) {
+                assertThatThrownBy(() -> sameDirectory.createTailer("billing")).isInstanceOf(NamedTailerInUseException.class);
+            }
+            first.close();
+            assertThat(queue.createTailer("billing")).isNotNull();
+        }
+    }
+
+    @Test
+    void shouldTreatNamesAsCaseSensitive() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a", "b");
+            ExcerptTailer lower = queue.createTailer("billing");
+            ExcerptTailer upper = queue.createTailer("Billing");
+            assertThat(lower.readText()).isEqualTo("a");
+            assertThat(upper.readText()).isEqualTo("a");
+            assertThat(queue.namedTailers()).extracting(NamedTailerPosition::name).containsExactly("billing", "Billing");
+        }
+    }
+
+    @Test
+    void shouldRejectInvalidNames() {
+        try (MappedQueue queue = open()) {
+            for (String bad : new String[] {"", "../escape", "a/b", "with space", "-leading", "x".repeat(65), "naïve"}) {
+                assertThatThrownBy(() -> queue.createTailer(bad))
+                        .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not valid");
+            }
+            assertThatThrownBy(() -> queue.createTailer((String) null)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(queue.createTailer("ok.name_1-2")).isNotNull();
+        }
+    }
+
+    @Test
+    void shouldReportAndSetPositionsOfNamedTailers() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a", "b", "c");
+            long second = queue.firstIndex() + 1;
+            try (ExcerptTailer tailer = queue.createTailer("billing")) {
+                tailer.readText();
+                NamedTailerPosition held = queue.namedTailer("billing").orElseThrow();
+                assertThat(held.nextIndex()).isEqualTo(second);
+                assertThat(held.held()).isTrue();
+                assertThatThrownBy(() -> queue.setNamedTailerIndex("billing", 0)).isInstanceOf(NamedTailerInUseException.class);
+            }
+            assertThat(queue.namedTailer("billing").orElseThrow().held()).isFalse();
+            assertThat(queue.namedTailer("nobody")).isEmpty();
+
+            queue.setNamedTailerIndex("billing", second + 1);
+            assertThat(queue.createTailer("billing").readText()).isEqualTo("c");
+            queue.setNamedTailerIndex("fresh", -1);
+            assertThat(queue.createTailer("fresh").readText()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void shouldPersistMovesOfANamedTailer() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a", "b", "c");
+            try (ExcerptTailer tailer = queue.createTailer("replay")) {
+                tailer.toEnd();
+            }
+            append(queue, "d");
+            try (ExcerptTailer tailer = queue.createTailer("replay")) {
+                assertThat(tailer.readText()).isEqualTo("d");
+                assertThat(tailer.moveToIndex(queue.firstIndex() + 1)).isTrue();
+            }
+            try (ExcerptTailer tailer = queue.createTailer("replay")) {
+                assertThat(tailer.readText()).isEqualTo("b");
+                tailer.toStart();
+            }
+            assertThat(queue.createTailer("replay").readText()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void shouldWaitForDataWhenResumingAtTheEnd() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a");
+            try (ExcerptTailer tailer = queue.createTailer("t")) {
+                assertThat(tailer.readText()).isEqualTo("a");
+            }
+            try (ExcerptTailer tailer = queue.createTailer("t")) {
+                assertThat(tailer.readText()).isNull();
+                append(queue, "b");
+                assertThat(tailer.readText()).isEqualTo("b");
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseNamedTailersOnAReadOnlyQueue() {
+        try (MappedQueue writable = open()) {
+            append(writable, "a");
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build()) {
+            assertThatThrownBy(() -> queue.createTailer("t")).isInstanceOf(QueueException.class)
+                    .hasMessageContaining("read-only");
+            assertThat(queue.createTailer().readText()).isEqualTo("a");
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.cq.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class QueueErrorsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRefuseToOpenAMissingQueueReadOnly() {
+        Path missing = dir.resolve("nothing-here");
+        assertThatThrownBy(() -> MappedQueue.builder(missing).readOnly(true).build())
+                .isInstanceOf(QueueException.class)
+                .hasMessageContaining(missing.toString())
+                .hasMessageContaining("does not exist");
+        assertThat(missing).doesNotExist();
+    }
+
+    @Test
+    void shouldRefuseAPathThatIsAFile() throws IOException {
+        Path file = Files.writeString(dir.resolve("plain.txt"), "hello");
+        assertThatThrownBy(() -> MappedQueue.builder(file).build())
+                .isInstanceOf(QueueException.class).hasMessageContaining("is not a directory");
+    }
+
+    @Test
+    void shouldRefuseATableStoreWrittenByAnotherProgram() throws IOException {
+        Files.write(dir.resolve("metadata.cq4t"), new byte[4096]);
+        assertThatThrownBy(() -> MappedQueue.builder(dir).build())
+                .isInstanceOf(CorruptQueueException.class)
+                .hasMessageContaining("metadata.cq4t")
+                .hasMessageContaining("not a cq table store");
+        Files.write(dir.resolve("metadata.cq4t"), new byte[10]);
+        assertThatThrownBy(() -> MappedQueue.builder(dir).build())
+                .isInstanceOf(CorruptQueueException.class).hasMessageContaining("shorter than its 1024-byte header");
+    }
+
+    @Test
+    void shouldRefuseACycleFileThatIsNotOurs() throws IOException {
+        String name;
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().writeText("x");
+            name = queue.rollCycle().fileName(queue.currentCycle()) + ".cq4";
+        }
+        try (var channel = java.nio.channels.FileChannel.open(dir.resolve(name), StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap("GARBAGE!".getBytes()), 0);
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            assertThatThrownBy(() -> queue.createTailer().readText())
+                    .isInstanceOf(CorruptQueueException.class)
+                    .hasMessageContaining(name)
+                    .hasMessageContaining("at position 0")
+                    .hasMessageContaining("not a cq cycle file");
+        }
+    }
+
+    @Test
+    void shouldRefuseACycleFileCutShorterThanItsHeader() throws IOException {
+        String name;
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().writeText("x");
+            name = queue.rollCycle().fileName(queue.currentCycle()) + ".cq4";
+        }
+        try (var channel = java.nio.channels.FileChannel.open(dir.resolve(name), StandardOpenOption.WRITE)) {
+            channel.truncate(100);
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            assertThatThrownBy(() -> queue.createTailer().readText())
+                    .isInstanceOf(CorruptQueueException.class).hasMessageContaining("shorter than its 256-byte header");
+        }
+    }
+
+    @Test
+    void shouldReportAGarbageRecordHeaderWithFileAndPosition() throws IOException {
+        String name;
+        long position;
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().writeText("x");
+            name = queue.rollCycle().fileName(queue.currentCycle()) + ".cq4";
+            String dump = queue.dump();
+            position = Long.parseLong(dump.replaceAll("(?s).*0x[0-9a-f]+ @(\\d+) .*", "$1"));
+        }
+        try (var channel = java.nio.channels.FileChannel.open(dir.resolve(name), StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3, 4}), position);
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            assertThatThrownBy(() -> queue.createTailer().readText())
+                    .isInstanceOf(CorruptQueueException.class)
+                    .hasMessageContaining(name)
+                    .hasMessageContaining("at position " + position)
+                    .hasMessageContaining("expected a record header");
+        }
+    }
+
+    @Test
+    void shouldNameTheSettingWhenABuilderValueIsOutOfRange() {
+        assertThatThrownBy(() -> MappedQueue.builder(dir).blockSize(1000).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("blockSize=1000 ");
+        assertThatThrownBy(() -> MappedQueue.builder(dir).indexSpacing(0).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("indexSpacing=0 ");
+    }
+
+    @Test
+    void shouldRefuseToAppendToAReadOnlyQueue() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().writeText("x");
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build()) {
+            assertThatThrownBy(queue::acquireAppender).isInstanceOf(QueueException.class).hasMessageContaining("read-only");
+        }
+    }
+
+    @Test
+    void shouldSayTheQueueIsClosedWhenUsedAfterClose() {
+        MappedQueue queue = MappedQueue.builder(dir).build();
+        ExcerptAppender appender = queue.acquireAppender();
+        queue.close();
+        queue.close();
+        assertThatThrownBy(queue::createTailer).isInstanceOf(QueueException.class).hasMessageContaining("is closed");
+        assertThatThrownBy(appender::writingDocument).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    @Test
+    void shouldCreateTheQueueDirectoryForItsOwnerOnly() throws IOException {
+        Path queueDir = dir.resolve("private");
+        try (MappedQueue ignored = MappedQueue.builder(queueDir).build()) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(queueDir)))
+                    .isEqualTo("rwx------");
+        }
+    }
+}
