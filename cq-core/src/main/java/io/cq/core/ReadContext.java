@@ -5,6 +5,10 @@ package io.cq.core;
  * tailer past the excerpt and, for a named tailer, persists the new position; after
  * {@link #rollbackOnClose()} the tailer stays on the excerpt and reads it again next time.
  *
+ * <p>Closing commits even when the code inside {@code try (ReadContext dc = tailer.readingDocument())} threw:
+ * Java does not tell {@code close()} about the exception. To read an excerpt again after a failure, call
+ * {@link #rollbackOnClose()} in a {@code catch} block.
+ *
  * <p>Reused by its tailer for the next excerpt; not thread-safe.
  */
 public interface ReadContext extends AutoCloseable {
