@@ -262,16 +262,14 @@ public final class StoreTailer implements ExcerptTailer {
 
     @Override
     public ExcerptTailer toStart() {
-        if (direction == TailerDirection.FORWARD) {
-            leaveCycles(Long.MIN_VALUE);
-            persist(-1);
-            return this;
-        }
         long first = queue.files().firstCycle();
         if (first == NO_CYCLE || !switchTo(first)) {
             leaveCycles(Long.MIN_VALUE);
         } else {
             atStartOfCycle();
+        }
+        if (direction == TailerDirection.FORWARD) {
+            persist(-1);
         }
         return this;
     }
