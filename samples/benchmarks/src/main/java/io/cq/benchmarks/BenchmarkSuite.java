@@ -1,0 +1,137 @@
+package io.cq.benchmarks;
+
+import io.cq.benchmarks.jmh.AppendBenchmark;
+import io.cq.benchmarks.jmh.MoveToIndexBenchmark;
+import io.cq.benchmarks.jmh.ReadBenchmark;
+import io.cq.benchmarks.latency.LatencyHarness;
+import io.cq.benchmarks.startup.StartupHarness;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs every benchmark for cq and Chronicle Queue in one invocation and writes the side-by-side table
+ * (docs/performance.md explains the method). {@code quick} takes a few minutes for a check; {@code full}
+ * repeats everything for the published table.
+ *
+ * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
+ * the sections named (comma-separated: append, read, seek, latency, startup).
+ */
+public final class BenchmarkSuite {
+    private record Settings(int forks, int warmups, int measurements, int latencyRuns, int latencyWarmup,
+                            int latencySeconds, int startupRuns) {
+    }
+
+    private static final Settings QUICK = new Settings(1, 2, 3, 1, 2, 4, 3);
+    private static final Settings FULL = new Settings(3, 3, 5, 3, 5, 20, 7);
+
+    private BenchmarkSuite() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "quick";
+        Settings settings = switch (mode) {
+            case "quick" -> QUICK;
+            case "full" -> FULL;
+            default -> throw new IllegalArgumentException("mode=" + mode + " must be quick or full");
+        };
+        Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
+        List<String> only = List.of(System.getProperty("cq.bench.only", "append,read,seek,latency,startup").split(","));
+        List<String> jvmArgs = forkJvmArgs();
+        Report report = new Report(mode, jvmArgs);
+
+        if (only.contains("append")) {
+            report.throughput("Append", "excerpts/s", jmh(settings, AppendBenchmark.class, Mode.Throughput, jvmArgs, true));
+        }
+        if (only.contains("read")) {
+            report.throughput("Sequential read", "excerpts/s", jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true));
+        }
+        if (only.contains("seek")) {
+            report.seek(jmh(settings, MoveToIndexBenchmark.class, Mode.SampleTime, jvmArgs, false));
+        }
+        if (only.contains("latency")) {
+            for (boolean crossProcess : new boolean[] {false, true}) {
+                for (int rate : new int[] {100_000, 1_000_000}) {
+                    for (int run = 0; run < settings.latencyRuns(); run++) {
+                        for (String implementation : new String[] {"cq", "chronicle"}) {
+                            Path directory = Files.createTempDirectory("latency-" + implementation);
+                            try {
+                                report.latency(LatencyHarness.run(implementation, crossProcess, rate,
+                                        settings.latencyWarmup(), settings.latencySeconds(), directory, jvmArgs));
+                            } finally {
+                                Directories.delete(directory);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if (only.contains("startup")) {
+            for (int run = 0; run < settings.startupRuns(); run++) {
+                for (String implementation : new String[] {"cq", "chronicle"}) {
+                    Path directory = Files.createTempDirectory("startup-" + implementation);
+                    try {
+                        report.startup(implementation, StartupHarness.run(implementation, directory.resolve("queue"), jvmArgs));
+                    } finally {
+                        Directories.delete(directory);
+                    }
+                }
+            }
+        }
+        String text = report.render();
+        Files.createDirectories(reportFile.toAbsolutePath().getParent());
+        Files.writeString(reportFile, text);
+        System.out.println(text);
+        System.out.println("written to " + reportFile.toAbsolutePath());
+    }
+
+    /** Flags of every forked JVM: the same for both libraries, Chronicle's module openings included. */
+    static List<String> forkJvmArgs() {
+        List<String> args = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xms2g", "-Xmx2g"));
+        args.addAll(ChronicleDriver.JVM_ARGS);
+        return args;
+    }
+
+    private static Collection<RunResult> jmh(Settings settings, Class<?> benchmark, Mode mode, List<String> jvmArgs,
+                                             boolean gcProfiler) throws Exception {
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .include(benchmark.getName())
+                .forks(settings.forks())
+                .warmupIterations(settings.warmups())
+                .warmupTime(TimeValue.seconds(1))
+                .measurementIterations(settings.measurements())
+                .measurementTime(TimeValue.seconds(mode == Mode.SampleTime ? 2 : 1))
+                .mode(mode)
+                .timeUnit(mode == Mode.SampleTime ? TimeUnit.NANOSECONDS : TimeUnit.SECONDS)
+                .jvmArgsAppend(jvmArgs.toArray(String[]::new))
+                .shouldFailOnError(true);
+        if (gcProfiler) {
+            options.addProfiler(GCProfiler.class);
+        }
+        return new Runner(options.build()).run();
+    }
+
+    static String format(double value) {
+        if (value >= 1e6) {
+            return String.format(Locale.ROOT, "%.2fM", value / 1e6);
+        }
+        if (value >= 1e3) {
+            return String.format(Locale.ROOT, "%.1fK", value / 1e3);
+        }
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+
+}

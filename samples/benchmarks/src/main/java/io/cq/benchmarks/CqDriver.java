@@ -1,0 +1,67 @@
+package io.cq.benchmarks;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import io.cq.core.RollCycle;
+import io.cq.core.WriteContext;
+
+import java.nio.file.Path;
+
+/** cq through its write and read contexts. */
+public final class CqDriver implements QueueDriver {
+    private final MappedQueue queue;
+    private ExcerptAppender appender;
+    private ExcerptTailer tailer;
+
+    public CqDriver(Path directory) {
+        this.queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).build();
+    }
+
+    @Override
+    public long append(long value, byte[] payload) {
+        ExcerptAppender a = appender;
+        if (a == null) {
+            a = appender = queue.acquireAppender();
+        }
+        try (WriteContext dc = a.writingDocument()) {
+            dc.bytes().writeLong(value).writeBytes(payload, 8, payload.length - 8);
+        }
+        return a.lastIndexAppended();
+    }
+
+    @Override
+    public long read() {
+        ExcerptTailer t = tailer();
+        try (ReadContext dc = t.readingDocument()) {
+            if (!dc.isPresent()) {
+                return -1;
+            }
+            return dc.bytes().readLong() + dc.bytes().length();
+        }
+    }
+
+    @Override
+    public boolean moveToIndex(long index) {
+        return tailer().moveToIndex(index);
+    }
+
+    @Override
+    public void toStart() {
+        tailer().toStart();
+    }
+
+    private ExcerptTailer tailer() {
+        ExcerptTailer t = tailer;
+        if (t == null) {
+            t = tailer = queue.createTailer();
+        }
+        return t;
+    }
+
+    @Override
+    public void close() {
+        queue.close();
+    }
+}

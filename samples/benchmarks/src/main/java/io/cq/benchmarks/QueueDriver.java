@@ -1,0 +1,34 @@
+package io.cq.benchmarks;
+
+import java.nio.file.Path;
+
+/**
+ * One queue implementation as the benchmarks drive it: the same operations, with the fastest raw-bytes API
+ * each library offers, so that cq and Chronicle Queue run the same workload. Not thread-safe: one appender
+ * thread and one reader thread each use their own driver method set.
+ */
+public interface QueueDriver extends AutoCloseable {
+    /** Appends one excerpt: an 8-byte value followed by the rest of {@code payload}. Returns its index. */
+    long append(long value, byte[] payload);
+
+    /** Reads the next excerpt and returns its first 8 bytes plus its length, or -1 when there is none. */
+    long read();
+
+    /** Moves the reader to an index; false when there is no such excerpt. */
+    boolean moveToIndex(long index);
+
+    /** Moves the reader to the start. */
+    void toStart();
+
+    @Override
+    void close();
+
+    /** The implementations, by the name benchmarks take as a parameter. */
+    static QueueDriver open(String implementation, Path directory) {
+        return switch (implementation) {
+            case "cq" -> new CqDriver(directory);
+            case "chronicle" -> new ChronicleDriver(directory);
+            default -> throw new IllegalArgumentException("implementation=" + implementation + " must be cq or chronicle");
+        };
+    }
+}

@@ -1,0 +1,183 @@
+package io.cq.benchmarks;
+
+import io.cq.benchmarks.latency.LatencyHarness;
+import io.cq.benchmarks.startup.StartupHarness;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.util.Statistics;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Collects the suite's results and renders them as Markdown tables, cq and Chronicle Queue side by side. */
+final class Report {
+    private static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99};
+
+    private final String mode;
+    private final List<String> jvmArgs;
+    private final StringBuilder sections = new StringBuilder();
+    private final Map<String, List<LatencyHarness.Result>> latencies = new LinkedHashMap<>();
+    private final Map<String, List<StartupHarness.Result>> startups = new TreeMap<>();
+
+    Report(String mode, List<String> jvmArgs) {
+        this.mode = mode;
+        this.jvmArgs = jvmArgs;
+    }
+
+    void throughput(String title, String unit, Collection<RunResult> results) {
+        Map<Integer, Map<String, RunResult>> bySize = new TreeMap<>();
+        for (RunResult result : results) {
+            bySize.computeIfAbsent(Integer.parseInt(result.getParams().getParam("size")), k -> new TreeMap<>())
+                    .put(result.getParams().getParam("implementation"), result);
+        }
+        sections.append("\n### ").append(title).append(" (one thread, ").append(unit).append(")\n\n");
+        sections.append("| size | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle | cq MB/s | Chronicle MB/s "
+                + "| cq B/op | Chronicle B/op |\n|---|---|---|---|---|---|---|---|\n");
+        for (Map.Entry<Integer, Map<String, RunResult>> row : bySize.entrySet()) {
+            int size = row.getKey();
+            Statistics cq = stats(row.getValue().get("cq"));
+            Statistics chronicle = stats(row.getValue().get("chronicle"));
+            sections.append(String.format(Locale.ROOT, "| %d B | %s | %s | %s | %.0f | %.0f | %s | %s |%n", size,
+                    spread(cq), spread(chronicle), ratio(median(cq), median(chronicle)),
+                    median(cq) * size / 1e6, median(chronicle) * size / 1e6,
+                    allocation(row.getValue().get("cq")), allocation(row.getValue().get("chronicle"))));
+        }
+    }
+
+    void seek(Collection<RunResult> results) {
+        Map<String, Statistics> byImplementation = new TreeMap<>();
+        for (RunResult result : results) {
+            byImplementation.put(result.getParams().getParam("implementation"), result.getPrimaryResult().getStatistics());
+        }
+        Statistics cq = byImplementation.get("cq");
+        Statistics chronicle = byImplementation.get("chronicle");
+        sections.append("\n### Random access: moveToIndex in a queue of 10M 40-byte excerpts (ns)\n\n");
+        sections.append("| percentile | cq | Chronicle | Chronicle / cq (times faster) |\n|---|---|---|---|\n");
+        for (double p : new double[] {50, 99}) {
+            double a = cq == null ? Double.NaN : cq.getPercentile(p);
+            double b = chronicle == null ? Double.NaN : chronicle.getPercentile(p);
+            sections.append(String.format(Locale.ROOT, "| p%s | %.0f | %.0f | %s |%n", trim(p), a, b, ratio(b, a)));
+        }
+    }
+
+    void latency(LatencyHarness.Result result) {
+        latencies.computeIfAbsent(result.mode() + "|" + result.rate(), k -> new ArrayList<>()).add(result);
+    }
+
+    void startup(String implementation, StartupHarness.Result result) {
+        startups.computeIfAbsent(implementation, k -> new ArrayList<>()).add(result);
+    }
+
+    String render() {
+        StringBuilder out = new StringBuilder();
+        out.append("## cq vs Chronicle Queue (").append(mode).append(" mode)\n\n");
+        out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
+                .append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
+                .append(' ').append(System.getProperty("os.arch")).append('\n');
+        out.append("- JDK: ").append(System.getProperty("java.vm.name")).append(' ').append(Runtime.version()).append('\n');
+        out.append("- forked JVM flags: `").append(String.join(" ", jvmArgs)).append("`\n");
+        out.append("- Chronicle Queue: ").append(ChronicleDriver.VERSION).append('\n');
+        out.append(sections);
+        renderLatency(out);
+        renderStartup(out);
+        return out.toString();
+    }
+
+    private void renderLatency(StringBuilder out) {
+        if (latencies.isEmpty()) {
+            return;
+        }
+        out.append("\n### End-to-end latency, 40-byte messages, coordinated omission corrected (µs)\n\n");
+        out.append("Each cell: median over runs, [min-max] when there were several.\n\n");
+        out.append("| setup | rate | implementation | p50 | p90 | p99 | p99.9 | p99.99 | max |\n|---|---|---|---|---|---|---|---|---|\n");
+        for (Map.Entry<String, List<LatencyHarness.Result>> group : latencies.entrySet()) {
+            Map<String, List<LatencyHarness.Result>> byImplementation = new TreeMap<>();
+            for (LatencyHarness.Result result : group.getValue()) {
+                byImplementation.computeIfAbsent(result.implementation(), k -> new ArrayList<>()).add(result);
+            }
+            for (Map.Entry<String, List<LatencyHarness.Result>> row : byImplementation.entrySet()) {
+                LatencyHarness.Result first = row.getValue().getFirst();
+                out.append(String.format(Locale.ROOT, "| %s | %s/s | %s |", first.mode(), BenchmarkSuite.format(first.rate()),
+                        row.getKey()));
+                for (double p : PERCENTILES) {
+                    out.append(' ').append(micros(row.getValue(), p)).append(" |");
+                }
+                out.append(' ').append(micros(row.getValue(), 100)).append(" |\n");
+            }
+        }
+    }
+
+    private static String micros(List<LatencyHarness.Result> runs, double percentile) {
+        double[] values = runs.stream().mapToDouble(r -> (percentile >= 100 ? r.histogram().getMaxValue()
+                : r.histogram().getValueAtPercentile(percentile)) / 1_000.0).sorted().toArray();
+        String median = String.format(Locale.ROOT, "%.1f", values[values.length / 2]);
+        return values.length == 1 ? median
+                : median + String.format(Locale.ROOT, " [%.1f-%.1f]", values[0], values[values.length - 1]);
+    }
+
+    private void renderStartup(StringBuilder out) {
+        if (startups.isEmpty()) {
+            return;
+        }
+        out.append("\n### Time to the first appended excerpt (ms), median [min-max]\n\n");
+        out.append("| implementation | process start to first excerpt | main() to first excerpt |\n|---|---|---|\n");
+        for (Map.Entry<String, List<StartupHarness.Result>> row : startups.entrySet()) {
+            out.append("| ").append(row.getKey()).append(" | ")
+                    .append(millis(row.getValue().stream().mapToLong(StartupHarness.Result::processToFirstExcerpt).toArray()))
+                    .append(" | ")
+                    .append(millis(row.getValue().stream().mapToLong(StartupHarness.Result::mainToFirstExcerpt).toArray()))
+                    .append(" |\n");
+        }
+    }
+
+    private static String millis(long[] nanos) {
+        long[] sorted = nanos.clone();
+        java.util.Arrays.sort(sorted);
+        return String.format(Locale.ROOT, "%.1f [%.1f-%.1f]", sorted[sorted.length / 2] / 1e6, sorted[0] / 1e6,
+                sorted[sorted.length - 1] / 1e6);
+    }
+
+    private static Statistics stats(RunResult result) {
+        return result == null ? null : result.getPrimaryResult().getStatistics();
+    }
+
+    private static double median(Statistics statistics) {
+        return statistics == null ? Double.NaN : statistics.getPercentile(50);
+    }
+
+    private static String spread(Statistics statistics) {
+        if (statistics == null) {
+            return "n/a";
+        }
+        return BenchmarkSuite.format(statistics.getPercentile(50)) + " [" + BenchmarkSuite.format(statistics.getMin()) + "-"
+                + BenchmarkSuite.format(statistics.getMax()) + "]";
+    }
+
+    private static String ratio(double numerator, double denominator) {
+        if (Double.isNaN(numerator) || Double.isNaN(denominator) || denominator == 0) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%.2fx", numerator / denominator);
+    }
+
+    private static String allocation(RunResult result) {
+        if (result == null) {
+            return "n/a";
+        }
+        for (Map.Entry<String, Result> secondary : result.getSecondaryResults().entrySet()) {
+            if (secondary.getKey().endsWith("gc.alloc.rate.norm")) {
+                return String.format(Locale.ROOT, "%.2f", secondary.getValue().getScore());
+            }
+        }
+        return "n/a";
+    }
+
+    private static String trim(double p) {
+        return p == Math.rint(p) ? Long.toString((long) p) : Double.toString(p);
+    }
+}

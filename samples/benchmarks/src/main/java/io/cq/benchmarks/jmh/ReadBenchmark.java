@@ -1,0 +1,54 @@
+package io.cq.benchmarks.jmh;
+
+import io.cq.benchmarks.QueueDriver;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.nio.file.Path;
+
+/** One thread reading a queue of fixed-size excerpts from start to end, then again from the start. */
+@State(Scope.Thread)
+public class ReadBenchmark {
+    @Param({"cq", "chronicle"})
+    public String implementation;
+
+    @Param({"40", "96", "1024"})
+    public int size;
+
+    private Path directory;
+    private QueueDriver driver;
+
+    @Setup(Level.Trial)
+    public void fillQueue() {
+        directory = BenchmarkDirectories.create("read-" + implementation);
+        driver = QueueDriver.open(implementation, directory);
+        byte[] payload = new byte[size];
+        long bytes = size <= 100 ? 256L << 20 : 1L << 30;
+        long count = bytes / size;
+        for (long i = 0; i < count; i++) {
+            driver.append(i, payload);
+        }
+        driver.toStart();
+    }
+
+    @TearDown(Level.Trial)
+    public void deleteQueue() {
+        driver.close();
+        BenchmarkDirectories.delete(directory);
+    }
+
+    @Benchmark
+    public long read() {
+        long value = driver.read();
+        if (value < 0) {
+            driver.toStart();
+            value = driver.read();
+        }
+        return value;
+    }
+}

@@ -1,0 +1,171 @@
+package io.cq.benchmarks.latency;
+
+import io.cq.benchmarks.QueueDriver;
+import org.HdrHistogram.Histogram;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.zip.DataFormatException;
+
+/**
+ * End-to-end latency, corrected for coordinated omission: an appender sends 40-byte messages on a fixed
+ * schedule, each carrying the {@link System#nanoTime()} at which it <em>should</em> have been sent; a tailer
+ * busy-reads and records {@code now - scheduled}. A late appender therefore shows up as latency instead of
+ * silently sending fewer messages.
+ *
+ * <p>Every measurement runs in a fresh JVM (the reader, with the appender as a thread in it, or, across
+ * processes, as a second JVM: nanoTime is one monotonic clock for every process of a Linux machine).
+ */
+public final class LatencyHarness {
+    public static final int MESSAGE_SIZE = 40;
+    /** What reading the appender's first excerpt returns (value 0 plus length): it only creates the files early. */
+    private static final long PRIMING = MESSAGE_SIZE;
+
+    /** What one run measured. */
+    public record Result(String implementation, String mode, int rate, Histogram histogram) {
+    }
+
+    private LatencyHarness() {
+    }
+
+    /** Runs one measurement in a new JVM started with {@code jvmArgs}. */
+    public static Result run(String implementation, boolean crossProcess, int rate, int warmupSeconds, int seconds,
+                             Path directory, List<String> jvmArgs) throws Exception {
+        Process reader = startJvm(jvmArgs, "reader", implementation, directory.toString(), Integer.toString(rate),
+                Boolean.toString(crossProcess), Integer.toString(warmupSeconds), Integer.toString(seconds));
+        String histogramLine = null;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(reader.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith("histogram ")) {
+                    histogramLine = line.substring("histogram ".length());
+                }
+            }
+        }
+        if (!reader.waitFor(120, TimeUnit.SECONDS) || reader.exitValue() != 0 || histogramLine == null) {
+            throw new IllegalStateException("latency run of " + implementation + " at " + rate + "/s failed");
+        }
+        return new Result(implementation, crossProcess ? "2 JVMs" : "1 JVM", rate, decode(histogramLine));
+    }
+
+    /** Entry point of the measuring JVMs: {@code reader ...} or {@code appender ...}. */
+    public static void main(String[] args) throws Exception {
+        if (args[0].equals("reader")) {
+            Histogram histogram = measure(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Boolean.parseBoolean(args[4]),
+                    Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+            System.out.println("histogram " + encode(histogram));
+        } else {
+            appendForReader(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
+        }
+    }
+
+    private static Histogram measure(String implementation, Path directory, int rate, boolean crossProcess,
+                                     int warmupSeconds, int seconds) throws Exception {
+        long warmup = (long) rate * warmupSeconds;
+        long total = warmup + (long) rate * seconds;
+        Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        try (QueueDriver driver = QueueDriver.open(implementation, directory)) {
+            driver.append(0, new byte[MESSAGE_SIZE]);
+            driver.toStart();
+            Thread appender = null;
+            Process child = null;
+            long start;
+            if (crossProcess) {
+                child = startJvm(ManagementFactory.getRuntimeMXBean().getInputArguments(), "appender", implementation,
+                        directory.toString(), Integer.toString(rate), Long.toString(total));
+                BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                String line = out.readLine();
+                if (line == null || !line.startsWith("ready")) {
+                    throw new IllegalStateException("child appender did not start: " + line);
+                }
+                start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8);
+                in.write(start + "\n");
+                in.flush();
+            } else {
+                start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                long startAt = start;
+                appender = Thread.ofPlatform().name("latency-appender").start(() -> sendOnSchedule(driver, rate, total, startAt));
+            }
+            long received = 0;
+            while (received < total) {
+                long value = driver.read();
+                if (value < 0) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                if (value == PRIMING) {
+                    continue;
+                }
+                long latency = System.nanoTime() - (value - MESSAGE_SIZE);
+                if (received >= warmup) {
+                    histogram.recordValue(Math.min(Math.max(latency, 0), histogram.getHighestTrackableValue()));
+                }
+                received++;
+            }
+            if (appender != null) {
+                appender.join();
+            }
+            if (child != null && !child.waitFor(60, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
+        }
+        return histogram;
+    }
+
+    private static void appendForReader(String implementation, Path directory, int rate, long total) throws IOException {
+        PrintStream out = System.out;
+        try (QueueDriver driver = QueueDriver.open(implementation, directory)) {
+            driver.append(0, new byte[MESSAGE_SIZE]);
+            out.println("ready");
+            out.flush();
+            long start = Long.parseLong(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine());
+            sendOnSchedule(driver, rate, total, start);
+        }
+    }
+
+    static void sendOnSchedule(QueueDriver driver, int rate, long total, long start) {
+        byte[] payload = new byte[MESSAGE_SIZE];
+        double interval = 1e9 / rate;
+        for (long i = 0; i < total; i++) {
+            long scheduled = start + (long) (i * interval);
+            while (System.nanoTime() < scheduled) {
+                Thread.onSpinWait();
+            }
+            driver.append(scheduled, payload);
+        }
+    }
+
+    private static Process startJvm(List<String> jvmArgs, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), LatencyHarness.class.getName()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    }
+
+    private static String encode(Histogram histogram) {
+        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+        byte[] bytes = new byte[length];
+        buffer.flip();
+        buffer.get(bytes);
+        return Base64.getEncoder().encodeToString(bytes);
+    }
+
+    private static Histogram decode(String text) throws DataFormatException {
+        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(text)), 0);
+    }
+}
