@@ -111,9 +111,7 @@ public final class MappedQueue implements AutoCloseable {
      */
     public ExcerptAppender acquireAppender() {
         ensureOpen();
-        if (readOnly) {
-            throw new QueueException("queue " + directory + " was opened read-only; it cannot be appended to");
-        }
+        requireWritable("appenders");
         StoreAppender appender = appenders.get();
         if (appender == null || appender.isClosed()) {
             appender = new StoreAppender(context);
@@ -144,6 +142,7 @@ public final class MappedQueue implements AutoCloseable {
     public ExcerptTailer createTailer(String name) {
         ensureOpen();
         validateTailerName(name);
+        requireWritable("named tailers");
         int slot = tableStore.claimSlot(directory.toString(), name, ProcessIdentity.describeCurrentThread());
         try {
             StoreTailer tailer = new StoreTailer(context, name, slot);
@@ -186,6 +185,7 @@ public final class MappedQueue implements AutoCloseable {
         if (nextIndex < -1) {
             throw new IllegalArgumentException("nextIndex=" + nextIndex + " must be -1 (start) or an index");
         }
+        requireWritable("setting a named tailer's position");
         tableStore.setPosition(directory.toString(), name, nextIndex);
     }
 
@@ -327,6 +327,12 @@ public final class MappedQueue implements AutoCloseable {
         }
         files.close();
         tableStore.release();
+    }
+
+    private void requireWritable(String what) {
+        if (readOnly) {
+            throw new QueueException(what + " need a writable queue, but " + directory + " was opened read-only");
+        }
     }
 
     private void ensureOpen() {

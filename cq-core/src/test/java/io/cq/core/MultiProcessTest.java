@@ -121,6 +121,9 @@ class MultiProcessTest {
                         .isInstanceOf(NamedTailerInUseException.class)
                         .hasMessageContaining("pid " + reader.pid());
                 assertThat(queue.namedTailer("billing").orElseThrow().held()).isTrue();
+                try (MappedQueue readOnly = MappedQueue.builder(queueDir()).readOnly(true).build()) {
+                    assertThat(readOnly.namedTailer("billing").orElseThrow().held()).isTrue();
+                }
                 reader.kill();
             }
             assertThat(queue.namedTailer("billing").orElseThrow().held()).isFalse();

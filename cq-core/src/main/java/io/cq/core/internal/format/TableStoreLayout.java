@@ -12,9 +12,10 @@ package io.cq.core.internal.format;
  *   40 | rollCycle name (24 bytes)    |
  *   64 | createdEpochMillis           | 8
  *  128 | writeLock owner token        | 8   0 = free; CAS to take, release-store 0 to give back
- *  136 | maxCycle                     | 8   highest cycle that has a file, -1 = none
- *  144 | minCycle                     | 8   lowest cycle that has a file, -1 = none
- *  192 | (reserved up to 1024)        |
+ *  192 | maxCycle                     | 8   highest cycle that has a file, -1 = none
+ *  200 | minCycle                     | 8   lowest cycle that has a file, -1 = none
+ *      | (reserved up to 1024)        |     the lock and the cycle range sit on separate cache lines, so that
+ *      |                              |     idle tailers reading the range do not slow appenders taking the lock
  * 1024 | named tailer slots: slotCount x 256 bytes
  * </pre>
  *
@@ -49,8 +50,8 @@ public final class TableStoreLayout {
     public static final int ROLL_NAME_CAPACITY = 24;
     public static final long CREATED_MILLIS_OFFSET = 64;
     public static final long WRITE_LOCK_OFFSET = 128;
-    public static final long MAX_CYCLE_OFFSET = 136;
-    public static final long MIN_CYCLE_OFFSET = 144;
+    public static final long MAX_CYCLE_OFFSET = 192;
+    public static final long MIN_CYCLE_OFFSET = 200;
 
     public static final long SLOTS_OFFSET = 1024;
     public static final int SLOT_SIZE = 256;

@@ -6,6 +6,7 @@ import io.cq.core.ExcerptTooLargeException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Objects;
 
 /**
  * The {@link ExcerptBytes} flyweight: a window {@code [base, base + limit)} of a mapped chunk. Bound to the next
@@ -182,6 +183,7 @@ final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public ExcerptBytes writeBytes(byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
         MemorySegment.copy(bytes, offset, segment, ValueLayout.JAVA_BYTE, claim(length), length);
         return this;
     }
@@ -220,7 +222,7 @@ final class SegmentCursor implements ExcerptBytes {
 
     private long take(long bytes) {
         long p = position;
-        if (p + bytes > limit) {
+        if (bytes < 0 || p + bytes > limit) {
             throw new IndexOutOfBoundsException("cannot read " + bytes + " bytes at " + p + ": the excerpt has " + limit);
         }
         position = p + bytes;
@@ -286,7 +288,7 @@ final class SegmentCursor implements ExcerptBytes {
             return null;
         }
         long length = encoded - 1;
-        if (length > Integer.MAX_VALUE - 16) {
+        if (length < 0 || length > Integer.MAX_VALUE - 16) {
             throw new IndexOutOfBoundsException("text of " + length + " bytes is longer than a String can be");
         }
         long offset = take(length);
@@ -314,6 +316,7 @@ final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public ExcerptBytes readBytes(byte[] into, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, into.length);
         MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, take(length), into, offset, length);
         return this;
     }

@@ -176,11 +176,16 @@ public final class StoreAppender implements ExcerptAppender {
         long target = Math.max(queue.rollCycle().cycleAt(now), queue.tableStore().maxCycle());
         if (target != cycle || file == null) {
             CycleFile next = queue.files().acquireOrCreate(target, now);
-            long previousNewest = queue.tableStore().maxCycle();
-            if (previousNewest != CycleFileMarks.NO_CYCLE && previousNewest < target) {
-                CycleFileMarks.finish(queue.files(), previousNewest);
+            try {
+                long previousNewest = queue.tableStore().maxCycle();
+                if (previousNewest != CycleFileMarks.NO_CYCLE && previousNewest < target) {
+                    CycleFileMarks.finish(queue.files(), previousNewest);
+                }
+                queue.tableStore().publishCycle(target);
+            } catch (RuntimeException | Error e) {
+                queue.files().release(next);
+                throw e;
             }
-            queue.tableStore().publishCycle(target);
             queue.files().release(file);
             file = next;
             cycle = target;

@@ -49,7 +49,12 @@ public final class StoreTailer implements ExcerptTailer {
         this.name = name;
         this.slot = slot;
         if (slot >= 0) {
-            resume(queue.tableStore().slotNextIndex(slot));
+            try {
+                resume(queue.tableStore().slotNextIndex(slot));
+            } catch (RuntimeException | Error e) {
+                queue.files().release(file);
+                throw e;
+            }
         }
     }
 

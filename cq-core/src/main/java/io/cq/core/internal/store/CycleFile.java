@@ -38,7 +38,8 @@ public final class CycleFile {
         this.cycle = cycle;
         this.header = file.chunk(0);
         if (header == null) {
-            throw new CorruptQueueException(file.path(), file.size(), "cycle file ends before its first block");
+            throw new CorruptQueueException(file.path(), file.size(), "cycle file is " + file.size()
+                    + " bytes long, shorter than its first block of " + file.blockSize() + " bytes (cut short?)");
         }
         this.indexCount = Memory.getInt(header, CycleFileLayout.INDEX_COUNT_OFFSET);
         this.indexSpacing = Memory.getInt(header, CycleFileLayout.INDEX_SPACING_OFFSET);
@@ -129,6 +130,12 @@ public final class CycleFile {
         }
     }
 
+    /** A long written with release semantics, or 0 where a read-only file does not reach yet. */
+    private long longAt(long position) {
+        MemorySegment chunk = file.chunk(file.chunkIndex(position));
+        return chunk == null ? 0 : Memory.getLongAcquire(chunk, position % file.blockSize());
+    }
+
     /**
      * Moves {@code cursor} to the indexed excerpt at or before {@code sequence}, or to the first record when
      * nothing before it is indexed yet.
@@ -143,7 +150,7 @@ public final class CycleFile {
                 continue;
             }
             for (; slot >= 0; slot--) {
-                long position = file.getLongAcquire(CycleFileLayout.secondaryEntryPosition(blockPosition, slot));
+                long position = longAt(CycleFileLayout.secondaryEntryPosition(blockPosition, slot));
                 if (position != 0) {
                     cursor.set(position, ((long) block * indexCount + slot) * indexSpacing);
                     return;

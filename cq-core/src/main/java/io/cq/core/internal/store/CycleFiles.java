@@ -38,6 +38,10 @@ public final class CycleFiles implements AutoCloseable {
     private final int indexSpacing;
     private final Map<Long, CycleFile> open = new HashMap<>();
     private final TreeSet<Long> listed = new TreeSet<>();
+    /** The table store's cycle range when the directory was last listed; a change means the listing is stale. */
+    private long listedMinCycle;
+    private long listedMaxCycle;
+    private boolean everListed;
     private boolean closed;
 
     public CycleFiles(Path directory, RollCycle rollCycle, TableStore tableStore, boolean writable, long blockSize,
@@ -101,36 +105,27 @@ public final class CycleFiles implements AutoCloseable {
 
     /** The first cycle after {@code cycle} that has a file, or {@link #NO_CYCLE}. */
     public synchronized long nextCycle(long cycle) {
+        ensureListingCurrent();
         Long next = listed.higher(cycle);
-        if (next == null && tableStore.maxCycle() > (listed.isEmpty() ? NO_CYCLE : listed.last())) {
-            refresh();
-            next = listed.higher(cycle);
-        }
         return next == null ? NO_CYCLE : next;
     }
 
     /** The last cycle before {@code cycle} that has a file, or {@link #NO_CYCLE}. */
     public synchronized long previousCycle(long cycle) {
+        ensureListingCurrent();
         Long previous = listed.lower(cycle);
-        if (previous == null) {
-            refresh();
-            previous = listed.lower(cycle);
-        }
         return previous == null ? NO_CYCLE : previous;
     }
 
-    /** The oldest cycle with a file, or {@link #NO_CYCLE}; lists the directory. */
+    /** The oldest cycle with a file, or {@link #NO_CYCLE}. */
     public synchronized long firstCycle() {
-        refresh();
+        ensureListingCurrent();
         return listed.isEmpty() ? NO_CYCLE : listed.first();
     }
 
     /** The newest cycle with a file, or {@link #NO_CYCLE}. */
     public synchronized long lastCycle() {
-        long max = tableStore.maxCycle();
-        if (max == NO_CYCLE || !listed.contains(max)) {
-            refresh();
-        }
+        ensureListingCurrent();
         return listed.isEmpty() ? NO_CYCLE : listed.last();
     }
 
@@ -140,7 +135,21 @@ public final class CycleFiles implements AutoCloseable {
         return new TreeSet<>(listed);
     }
 
+    /**
+     * Cycle files appear only under the write lock, before the table store's range is widened to include them,
+     * so a listing taken after reading the range holds every file of that range: it is current while the range
+     * has not changed. No system call unless it has.
+     */
+    private void ensureListingCurrent() {
+        if (!everListed || tableStore.maxCycle() != listedMaxCycle || tableStore.minCycle() != listedMinCycle) {
+            refresh();
+        }
+    }
+
     private void refresh() {
+        listedMaxCycle = tableStore.maxCycle();
+        listedMinCycle = tableStore.minCycle();
+        everListed = true;
         listed.clear();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + SUFFIX)) {
             for (Path path : stream) {
@@ -173,7 +182,6 @@ public final class CycleFiles implements AutoCloseable {
             CycleFile file = new CycleFile(new MappedFile(path, channel, writable, fileBlockSize,
                     Limits.overlap(fileBlockSize)), cycle);
             open.put(cycle, file);
-            listed.add(cycle);
             return file;
         } catch (RuntimeException e) {
             closeQuietly(channel);
@@ -201,7 +209,8 @@ public final class CycleFiles implements AutoCloseable {
         header.putLong((int) CycleFileLayout.WRITE_POSITION_OFFSET, dataStart);
         header.putLong((int) CycleFileLayout.SEQUENCE_OFFSET, 0);
         try {
-            AtomicFiles.createWithContent(pathOf(cycle), header, dataStart);
+            // Created with its whole first chunk, so a reader can always map the header and first records.
+            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + Limits.overlap(blockSize));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create cycle file " + pathOf(cycle) + ": " + e.getMessage(), e);
         }

@@ -80,10 +80,6 @@ public final class MappedFile implements AutoCloseable {
         return Memory.getIntAcquire(chunkAt(position), position % blockSize);
     }
 
-    public long getLongAcquire(long position) {
-        return Memory.getLongAcquire(chunkAt(position), position % blockSize);
-    }
-
     public void putLongRelease(long position, long value) {
         Memory.putLongRelease(chunkAt(position), position % blockSize, value);
     }

@@ -22,11 +22,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The queue's table store, {@code metadata.cq4t}: roll cycle, write lock, cycle range and named tailer slots
@@ -38,7 +40,7 @@ import java.util.Optional;
  */
 public final class TableStore {
     private static final System.Logger LOG = System.getLogger(TableStore.class.getName());
-    private static final Map<Path, TableStore> OPEN = new HashMap<>();
+    private static final Map<Object, TableStore> OPEN = new HashMap<>();
 
     public static final long NO_CYCLE = -1;
 
@@ -50,6 +52,7 @@ public final class TableStore {
     private final int slotCount;
     private final RollCycle rollCycle;
     private final Map<Integer, FileLock> heldSlots = new HashMap<>();
+    private Object key;
     private int references;
 
     private TableStore(Path path, FileChannel channel, boolean writable) throws IOException {
@@ -61,18 +64,21 @@ public final class TableStore {
             throw new CorruptQueueException(path, size, "table store is " + size + " bytes long, shorter than its "
                     + TableStoreLayout.SLOTS_OFFSET + "-byte header");
         }
-        MemorySegment head = channel.map(FileChannel.MapMode.READ_ONLY, 0, TableStoreLayout.SLOTS_OFFSET, arena);
-        long magic = Memory.getLong(head, TableStoreLayout.MAGIC_OFFSET);
+        ByteBuffer head = ByteBuffer.allocate((int) TableStoreLayout.SLOTS_OFFSET).order(ByteOrder.LITTLE_ENDIAN);
+        while (head.hasRemaining() && channel.read(head, head.position()) >= 0) {
+            // read the whole header
+        }
+        long magic = head.getLong((int) TableStoreLayout.MAGIC_OFFSET);
         if (magic != TableStoreLayout.MAGIC) {
             throw new CorruptQueueException(path, 0, String.format(
                     "not a cq table store: expected magic 'cq.table' (0x%016x), found 0x%016x", TableStoreLayout.MAGIC, magic));
         }
-        int version = Memory.getInt(head, TableStoreLayout.FORMAT_VERSION_OFFSET);
+        int version = head.getInt((int) TableStoreLayout.FORMAT_VERSION_OFFSET);
         if (version != TableStoreLayout.FORMAT_VERSION) {
             throw new CorruptQueueException(path, TableStoreLayout.FORMAT_VERSION_OFFSET, "unsupported table store version "
                     + version + "; this cq reads version " + TableStoreLayout.FORMAT_VERSION);
         }
-        this.slotCount = Memory.getInt(head, TableStoreLayout.SLOT_COUNT_OFFSET);
+        this.slotCount = head.getInt((int) TableStoreLayout.SLOT_COUNT_OFFSET);
         if (slotCount <= 0 || slotCount > 1 << 16 || size < TableStoreLayout.fileSize(slotCount)) {
             throw new CorruptQueueException(path, TableStoreLayout.SLOT_COUNT_OFFSET, "slot count " + slotCount
                     + " does not fit a file of " + size + " bytes");
@@ -89,18 +95,21 @@ public final class TableStore {
     public static TableStore open(Path directory, boolean readOnly, RollCycle rollCycle, long nowMillis) {
         Path file = directory.resolve(TableStoreLayout.FILE_NAME).toAbsolutePath().normalize();
         synchronized (OPEN) {
-            TableStore open = OPEN.get(file);
-            if (open != null && (open.writable || readOnly)) {
-                open.references++;
-                return open;
-            }
-            if (open != null) {
-                throw new QueueException("queue " + directory + " is open read-only in this JVM; close it before opening it "
-                        + "for writing");
-            }
             try {
                 if (!readOnly && !Files.exists(file)) {
                     create(file, rollCycle, nowMillis);
+                }
+                // Keyed by the file itself (device and inode), so a second path to it (a link, a bind mount)
+                // shares the channel instead of opening one whose close would drop this JVM's locks.
+                Object key = identity(file);
+                TableStore open = OPEN.get(key);
+                if (open != null && (open.writable || readOnly)) {
+                    open.references++;
+                    return open;
+                }
+                if (open != null) {
+                    throw new QueueException("queue " + directory + " is open read-only in this JVM; close it before "
+                            + "opening it for writing");
                 }
                 FileChannel channel = readOnly
                         ? FileChannel.open(file, StandardOpenOption.READ)
@@ -112,8 +121,9 @@ public final class TableStore {
                     channel.close();
                     throw e;
                 }
+                store.key = key;
                 store.references = 1;
-                OPEN.put(file, store);
+                OPEN.put(key, store);
                 return store;
             } catch (NoSuchFileException e) {
                 throw new QueueException("queue " + directory + " has no table store " + TableStoreLayout.FILE_NAME
@@ -122,6 +132,11 @@ public final class TableStore {
                 throw new UncheckedIOException("cannot open the table store " + file + ": " + e.getMessage(), e);
             }
         }
+    }
+
+    private static Object identity(Path file) throws IOException {
+        Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+        return key != null ? key : file.toRealPath();
     }
 
     private static void create(Path file, RollCycle rollCycle, long nowMillis) throws IOException {
@@ -142,18 +157,19 @@ public final class TableStore {
         AtomicFiles.createWithContent(file, head, TableStoreLayout.fileSize(slots));
     }
 
-    private RollCycle readRollCycle(MemorySegment head) {
-        int length = Memory.getInt(head, TableStoreLayout.ROLL_NAME_LENGTH_OFFSET);
+    private RollCycle readRollCycle(ByteBuffer head) {
+        int length = head.getInt((int) TableStoreLayout.ROLL_NAME_LENGTH_OFFSET);
         if (length <= 0 || length > TableStoreLayout.ROLL_NAME_CAPACITY) {
             throw new CorruptQueueException(path, TableStoreLayout.ROLL_NAME_LENGTH_OFFSET, "roll cycle name length "
                     + length + " is out of range 1.." + TableStoreLayout.ROLL_NAME_CAPACITY);
         }
-        String name = new String(head.asSlice(TableStoreLayout.ROLL_NAME_OFFSET, length).toArray(ValueLayout.JAVA_BYTE),
-                StandardCharsets.US_ASCII);
+        byte[] nameBytes = new byte[length];
+        head.get((int) TableStoreLayout.ROLL_NAME_OFFSET, nameBytes);
+        String name = new String(nameBytes, StandardCharsets.US_ASCII);
         try {
             RollCycle cycle = RollCycle.valueOf(name);
-            if (cycle.lengthMillis() != Memory.getLong(head, TableStoreLayout.ROLL_LENGTH_OFFSET)
-                    || cycle.sequenceBits() != Memory.getInt(head, TableStoreLayout.SEQUENCE_BITS_OFFSET)) {
+            if (cycle.lengthMillis() != head.getLong((int) TableStoreLayout.ROLL_LENGTH_OFFSET)
+                    || cycle.sequenceBits() != head.getInt((int) TableStoreLayout.SEQUENCE_BITS_OFFSET)) {
                 throw new CorruptQueueException(path, TableStoreLayout.ROLL_LENGTH_OFFSET, "roll cycle " + name
                         + " is recorded with a length or sequence bits that differ from this cq's " + name);
             }
@@ -219,6 +235,10 @@ public final class TableStore {
      */
     public synchronized int claimSlot(String queue, String name, String holder) {
         requireWritable("named tailers");
+        return underAllocationLock(() -> claimSlotLocked(queue, name, holder));
+    }
+
+    private int claimSlotLocked(String queue, String name, String holder) {
         int slot = findOrAddSlot(queue, name);
         FileLock lock;
         try {
@@ -261,19 +281,33 @@ public final class TableStore {
 
     /** The persisted position of a named tailer, or empty when no tailer of that name was ever created. */
     public synchronized Optional<NamedTailerPosition> position(String name) {
-        int slot = findSlot(name);
-        return slot < 0 ? Optional.empty() : Optional.of(positionOf(slot));
+        return underAllocationLock(() -> {
+            int slot = findSlot(name);
+            return slot < 0 ? Optional.empty() : Optional.of(positionOf(slot));
+        });
     }
 
     /** All named tailers, in the order they were first created. */
     public synchronized List<NamedTailerPosition> positions() {
-        List<NamedTailerPosition> result = new ArrayList<>();
-        for (int slot = 0; slot < slotCount; slot++) {
-            if (slotState(slot) == TableStoreLayout.SLOT_USED) {
-                result.add(positionOf(slot));
+        return underAllocationLock(() -> {
+            List<NamedTailerPosition> result = new ArrayList<>();
+            for (int slot = 0; slot < slotCount; slot++) {
+                if (slotState(slot) == TableStoreLayout.SLOT_USED) {
+                    result.add(positionOf(slot));
+                }
             }
+            return result;
+        });
+    }
+
+    /** Runs an action while holding the slot-allocation lock (shared on a read-only channel, which cannot hold
+     * an exclusive lock), so claims and probes in different processes never interleave. */
+    private <T> T underAllocationLock(Supplier<T> action) {
+        try (FileLock ignored = channel.lock(TableStoreLayout.SLOT_ALLOCATION_LOCK, 1, !writable)) {
+            return action.get();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot lock the named tailer slots of " + path, e);
         }
-        return result;
     }
 
     /** Sets the position of a named tailer that no live tailer holds, creating the slot if needed. */
@@ -298,14 +332,16 @@ public final class TableStore {
         return new NamedTailerPosition(name, slotNextIndex(slot), holder);
     }
 
+    /**
+     * Probes a slot's lock. A shared probe works on a read-only channel too; either kind fails while a live
+     * holder has the exclusive lock. Callers hold the allocation lock, so a claim elsewhere cannot run into
+     * the probe and take it for a live holder.
+     */
     private boolean isSlotHeld(int slot) {
         if (heldSlots.containsKey(slot)) {
             return true;
         }
-        if (!writable) {
-            return !readString(slot, TableStoreLayout.SLOT_HOLDER_LENGTH, TableStoreLayout.SLOT_HOLDER_CAPACITY).isEmpty();
-        }
-        try (FileLock probe = channel.tryLock(TableStoreLayout.slotLockRegion(slot), 1, false)) {
+        try (FileLock probe = channel.tryLock(TableStoreLayout.slotLockRegion(slot), 1, !writable)) {
             return probe == null;
         } catch (OverlappingFileLockException e) {
             return true;
@@ -315,24 +351,20 @@ public final class TableStore {
     }
 
     private int findOrAddSlot(String queue, String name) {
-        try (FileLock ignored = channel.lock(TableStoreLayout.SLOT_ALLOCATION_LOCK, 1, false)) {
-            int slot = findSlot(name);
-            if (slot >= 0) {
+        int slot = findSlot(name);
+        if (slot >= 0) {
+            return slot;
+        }
+        for (slot = 0; slot < slotCount; slot++) {
+            if (slotState(slot) == TableStoreLayout.SLOT_FREE) {
+                long base = TableStoreLayout.slotOffset(slot);
+                Memory.putLong(memory, base + TableStoreLayout.SLOT_NEXT_INDEX, -1L);
+                writeString(slot, TableStoreLayout.SLOT_NAME_LENGTH, TableStoreLayout.SLOT_NAME_CAPACITY, name);
+                Memory.putIntRelease(memory, base + TableStoreLayout.SLOT_STATE, TableStoreLayout.SLOT_USED);
                 return slot;
             }
-            for (slot = 0; slot < slotCount; slot++) {
-                if (slotState(slot) == TableStoreLayout.SLOT_FREE) {
-                    long base = TableStoreLayout.slotOffset(slot);
-                    Memory.putLong(memory, base + TableStoreLayout.SLOT_NEXT_INDEX, -1L);
-                    writeString(slot, TableStoreLayout.SLOT_NAME_LENGTH, TableStoreLayout.SLOT_NAME_CAPACITY, name);
-                    Memory.putIntRelease(memory, base + TableStoreLayout.SLOT_STATE, TableStoreLayout.SLOT_USED);
-                    return slot;
-                }
-            }
-            throw new QueueException("queue " + queue + " has no free named tailer slot: all " + slotCount + " are used");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot lock the named tailer slots of " + path, e);
         }
+        throw new QueueException("queue " + queue + " has no free named tailer slot: all " + slotCount + " are used");
     }
 
     private int findSlot(String name) {
@@ -375,21 +407,23 @@ public final class TableStore {
 
     /** Gives up this queue's share; the JVM's last share unmaps the file and drops its locks. */
     public void release() {
+        // All under OPEN: a new open of the same file must not get a channel while this one is being closed,
+        // since closing it drops every record lock this process holds on the file.
         synchronized (OPEN) {
             if (--references > 0) {
                 return;
             }
-            OPEN.remove(path);
-        }
-        synchronized (this) {
-            heldSlots.clear();
-            try {
-                arena.close();
-            } finally {
+            OPEN.remove(key);
+            synchronized (this) {
+                heldSlots.clear();
                 try {
-                    channel.close();
-                } catch (IOException e) {
-                    LOG.log(System.Logger.Level.WARNING, "cannot close " + path, e);
+                    arena.close();
+                } finally {
+                    try {
+                        channel.close();
+                    } catch (IOException e) {
+                        LOG.log(System.Logger.Level.WARNING, "cannot close " + path, e);
+                    }
                 }
             }
         }

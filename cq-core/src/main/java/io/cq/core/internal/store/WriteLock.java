@@ -50,8 +50,8 @@ public final class WriteLock {
                     warned = true;
                     long owner = store.writeLockOwner();
                     LOG.log(System.Logger.Level.WARNING, "waited more than {0} s for the write lock of {1}, held by pid {2}",
-                            TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS), store.path(),
-                            ProcessIdentity.pidOfToken(owner));
+                            String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)), store.path(),
+                            String.valueOf(ProcessIdentity.pidOfToken(owner)));
                 }
             }
         }
