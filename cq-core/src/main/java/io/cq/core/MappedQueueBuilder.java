@@ -53,7 +53,8 @@ public final class MappedQueueBuilder {
     }
 
     /**
-     * Every how many excerpts the index records a position (default 16). Smaller finds an excerpt with fewer
+     * Every how many excerpts the index records a position (default 16; a power of two, so the hot path tests it
+     * with a mask). Smaller finds an excerpt with fewer
      * steps; larger indexes more excerpts per cycle. Applies to cycle files created from now on.
      */
     public MappedQueueBuilder indexSpacing(int indexSpacing) {
@@ -76,8 +77,9 @@ public final class MappedQueueBuilder {
      */
     public MappedQueue build() {
         requireBlockSizeFits(blockSize, rollCycle);
-        if (indexSpacing < 1 || indexSpacing > 1 << 20) {
-            throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be from 1 to " + (1 << 20));
+        if (indexSpacing < 1 || indexSpacing > 1 << 20 || Integer.bitCount(indexSpacing) != 1) {
+            throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be a power of two from 1 to "
+                    + (1 << 20));
         }
         return new MappedQueue(directory, rollCycle, clock, blockSize, indexSpacing, readOnly);
     }

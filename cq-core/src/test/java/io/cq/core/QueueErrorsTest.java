@@ -107,6 +107,8 @@ class QueueErrorsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("blockSize=1000 ");
         assertThatThrownBy(() -> MappedQueue.builder(dir).indexSpacing(0).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("indexSpacing=0 ");
+        assertThatThrownBy(() -> MappedQueue.builder(dir).indexSpacing(24).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("power of two");
     }
 
     @Test

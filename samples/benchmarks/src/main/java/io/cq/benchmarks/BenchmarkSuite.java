@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * repeats everything for the published table.
  *
  * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
- * the sections named (comma-separated: append, read, seek, latency, startup).
+ * the sections named (comma-separated: append, read, seek, latency, startup), and {@code cq.bench.impl} the JMH
+ * benchmarks to one implementation (cq or chronicle), for quick checks while tuning.
  */
 public final class BenchmarkSuite {
     private record Settings(int forks, int warmups, int measurements, int latencyRuns, int latencyWarmup,
@@ -118,6 +119,10 @@ public final class BenchmarkSuite {
                 .timeUnit(mode == Mode.SampleTime ? TimeUnit.NANOSECONDS : TimeUnit.SECONDS)
                 .jvmArgsAppend(jvmArgs.toArray(String[]::new))
                 .shouldFailOnError(true);
+        String implementations = System.getProperty("cq.bench.impl");
+        if (implementations != null) {
+            options.param("implementation", implementations.split(","));
+        }
         if (gcProfiler) {
             options.addProfiler(GCProfiler.class);
         }

@@ -79,7 +79,7 @@ public final class StoreAppender implements ExcerptAppender {
             p = catchUpWithStaleHints(p, s);
             s = scratch.sequence();
         }
-        if (s % f.indexSpacing() == 0) {
+        if (f.isIndexed(s)) {
             p = writeIndexBlockIfNeeded(p, s);
         }
         if (s > queue.rollCycle().maxSequenceNumber()) {
@@ -104,7 +104,7 @@ public final class StoreAppender implements ExcerptAppender {
         // Publishes the excerpt: everything written above happens-before a reader's acquire of this header.
         Memory.putIntRelease(chunk, offset, ExcerptHeader.data(length));
         final long s = sequence;
-        if (s % file.indexSpacing() == 0) {
+        if (file.isIndexed(s)) {
             file.publishIndexEntry(s, p);
         }
         file.updateHints(next, s + 1);

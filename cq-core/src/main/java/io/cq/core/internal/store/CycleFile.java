@@ -28,6 +28,8 @@ public final class CycleFile {
     private final long cycle;
     private final int indexCount;
     private final int indexSpacing;
+    private final long spacingMask;
+    private final int spacingShift;
     private final long dataStart;
     private final long maxExcerptSize;
     private final MemorySegment header;
@@ -43,6 +45,8 @@ public final class CycleFile {
         }
         this.indexCount = Memory.getInt(header, CycleFileLayout.INDEX_COUNT_OFFSET);
         this.indexSpacing = Memory.getInt(header, CycleFileLayout.INDEX_SPACING_OFFSET);
+        this.spacingMask = indexSpacing - 1L;
+        this.spacingShift = Integer.numberOfTrailingZeros(indexSpacing);
         this.dataStart = Memory.getLong(header, CycleFileLayout.DATA_START_OFFSET);
         this.maxExcerptSize = Limits.maxExcerptSize(file.blockSize());
     }
@@ -65,6 +69,11 @@ public final class CycleFile {
 
     public int indexSpacing() {
         return indexSpacing;
+    }
+
+    /** Whether an excerpt with this sequence number gets an index entry (the spacing is a power of two). */
+    public boolean isIndexed(long sequence) {
+        return (sequence & spacingMask) == 0;
     }
 
     public long dataStart() {
@@ -120,7 +129,7 @@ public final class CycleFile {
 
     /** Records the position of an excerpt whose sequence is a multiple of the spacing. */
     public void publishIndexEntry(long sequence, long position) {
-        long entry = sequence / indexSpacing;
+        long entry = sequence >>> spacingShift;
         if (entry >= indexCapacity()) {
             return;
         }
@@ -141,7 +150,7 @@ public final class CycleFile {
      * nothing before it is indexed yet.
      */
     public void floorIndexEntry(long sequence, Position cursor) {
-        long entry = Math.min(sequence / indexSpacing, indexCapacity() - 1);
+        long entry = Math.min(sequence >>> spacingShift, indexCapacity() - 1);
         int block = (int) (entry / indexCount);
         int slot = (int) (entry % indexCount);
         for (; block >= 0; block--, slot = indexCount - 1) {
@@ -152,7 +161,7 @@ public final class CycleFile {
             for (; slot >= 0; slot--) {
                 long position = longAt(CycleFileLayout.secondaryEntryPosition(blockPosition, slot));
                 if (position != 0) {
-                    cursor.set(position, ((long) block * indexCount + slot) * indexSpacing);
+                    cursor.set(position, ((long) block * indexCount + slot) << spacingShift);
                     return;
                 }
             }

@@ -46,7 +46,8 @@ final class CycleFileHeaders {
         require(indexCount > 0 && indexCount <= 1 << 20, path, CycleFileLayout.INDEX_COUNT_OFFSET,
                 "index count " + indexCount + " is out of range 1.." + (1 << 20));
         int spacing = header.getInt((int) CycleFileLayout.INDEX_SPACING_OFFSET);
-        require(spacing > 0, path, CycleFileLayout.INDEX_SPACING_OFFSET, "index spacing " + spacing + " is not positive");
+        require(spacing > 0 && Integer.bitCount(spacing) == 1, path, CycleFileLayout.INDEX_SPACING_OFFSET,
+                "index spacing " + spacing + " is not a power of two");
         long blockSize = header.getLong((int) CycleFileLayout.BLOCK_SIZE_OFFSET);
         require(blockSize >= Limits.MIN_BLOCK_SIZE && blockSize % Limits.PAGE == 0 && blockSize <= 1L << 40, path,
                 CycleFileLayout.BLOCK_SIZE_OFFSET, "block size " + blockSize + " is not a multiple of " + Limits.PAGE

@@ -109,6 +109,10 @@ public final class MappedFile implements AutoCloseable {
             if (!writable && channel.size() < start + mappingSize) {
                 return null;
             }
+            if (writable && channel.size() < start + mappingSize) {
+                // Reserve the blocks first: a full disk is then an IOException here, not a crash on a later write.
+                NativeIo.reserve(path, start, mappingSize);
+            }
             MemorySegment segment = channel.map(
                     writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, mappingSize, arena);
             MemorySegment[] grown = Arrays.copyOf(current, Math.max(current.length, index + 1));

@@ -1,0 +1,113 @@
+package io.cq.core.internal.store;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The few POSIX calls the JDK does not offer, made through FFM downcalls: {@code posix_fallocate} reserves a
+ * file's blocks before they are mapped, so that a full disk is an {@link IOException} when a block is
+ * allocated instead of a crash on the first write into the mapping.
+ *
+ * <p>Used only when the JVM allows native access for cq ({@code --enable-native-access=ALL-UNNAMED}, or the
+ * cq module named); otherwise every call is a no-op, with one warning, and files stay sparse as mapped.
+ */
+public final class NativeIo {
+    private static final System.Logger LOG = System.getLogger(NativeIo.class.getName());
+    private static final int O_RDWR = 2;
+    private static final int O_CLOEXEC = 0x80000;
+    private static final int ENOSPC = 28;
+
+    private static final MethodHandle OPEN;
+    private static final MethodHandle CLOSE;
+    private static final MethodHandle POSIX_FALLOCATE;
+    private static final String UNAVAILABLE_BECAUSE;
+
+    static {
+        MethodHandle open = null;
+        MethodHandle close = null;
+        MethodHandle fallocate = null;
+        String reason = null;
+        if (!NativeIo.class.getModule().isNativeAccessEnabled()) {
+            reason = "native access is not enabled for cq (add --enable-native-access=ALL-UNNAMED to the java command)";
+        } else if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+            reason = "posix_fallocate is only used on Linux";
+        } else {
+            try {
+                Linker linker = Linker.nativeLinker();
+                SymbolLookup libc = linker.defaultLookup();
+                open = linker.downcallHandle(find(libc, "open"),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+                close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                fallocate = linker.downcallHandle(find(libc, "posix_fallocate"),
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+            } catch (RuntimeException | LinkageError e) {
+                reason = "cannot link posix_fallocate: " + e;
+                open = null;
+            }
+        }
+        OPEN = open;
+        CLOSE = close;
+        POSIX_FALLOCATE = fallocate;
+        UNAVAILABLE_BECAUSE = open == null ? reason : null;
+        if (UNAVAILABLE_BECAUSE != null) {
+            LOG.log(System.Logger.Level.INFO, "cq maps cycle files without reserving their blocks first: {0}; a full disk "
+                    + "then shows as an error when a page is first written rather than when a block is allocated",
+                    UNAVAILABLE_BECAUSE);
+        }
+    }
+
+    private NativeIo() {
+    }
+
+    private static java.lang.foreign.MemorySegment find(SymbolLookup lookup, String name) {
+        Optional<java.lang.foreign.MemorySegment> symbol = lookup.find(name);
+        return symbol.orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name));
+    }
+
+    /** Whether blocks are reserved before mapping; false means files are mapped sparse. */
+    public static boolean canReserveBlocks() {
+        return UNAVAILABLE_BECAUSE == null;
+    }
+
+    /**
+     * Reserves the blocks of {@code [offset, offset + length)} of a file (and grows it to cover them).
+     *
+     * @throws IOException naming the file and the range when the disk is full or the call fails
+     */
+    public static void reserve(Path file, long offset, long length) throws IOException {
+        if (!canReserveBlocks()) {
+            return;
+        }
+        int result;
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = (int) OPEN.invokeExact(arena.allocateFrom(file.toString()), O_RDWR | O_CLOEXEC);
+            if (fd < 0) {
+                throw new IOException("cannot open " + file + " to reserve its blocks");
+            }
+            try {
+                result = (int) POSIX_FALLOCATE.invokeExact(fd, offset, length);
+            } finally {
+                int ignored = (int) CLOSE.invokeExact(fd);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IOException("posix_fallocate failed for " + file, e);
+        }
+        if (result == ENOSPC) {
+            throw new IOException("No space left on device: cannot reserve " + length + " bytes at offset " + offset
+                    + " of " + file);
+        }
+        if (result != 0) {
+            throw new IOException("posix_fallocate returned error " + result + " for " + length + " bytes at offset " + offset
+                    + " of " + file);
+        }
+    }
+}
