@@ -6,6 +6,7 @@ import io.cq.core.internal.queue.StoreAppender;
 import io.cq.core.internal.queue.StoreTailer;
 import io.cq.core.internal.store.CycleFile;
 import io.cq.core.internal.store.CycleFiles;
+import io.cq.core.internal.store.Log;
 import io.cq.core.internal.store.Position;
 import io.cq.core.internal.store.ProcessIdentity;
 import io.cq.core.internal.store.TableStore;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /**
  * A persisted queue in memory-mapped files under one directory: one file per {@link RollCycle cycle} plus a
@@ -34,8 +34,6 @@ import java.util.regex.Pattern;
  * closing it closes them.
  */
 public final class MappedQueue implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(MappedQueue.class.getName());
-    private static final Pattern TAILER_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
     private final Path directory;
     private final boolean readOnly;
@@ -58,7 +56,7 @@ public final class MappedQueue implements AutoCloseable {
         this.tableStore = TableStore.open(directory, readOnly, requestedRollCycle, clock.millis());
         RollCycle rollCycle = tableStore.rollCycle();
         if (rollCycle != requestedRollCycle) {
-            LOG.log(System.Logger.Level.WARNING, "queue {0} was created with roll cycle {1}; using it instead of the "
+            Log.warning(MappedQueue.class, "queue {0} was created with roll cycle {1}; using it instead of the "
                     + "requested {2}", directory, rollCycle, requestedRollCycle);
             try {
                 MappedQueueBuilder.requireBlockSizeFits(blockSize, rollCycle);
@@ -155,10 +153,25 @@ public final class MappedQueue implements AutoCloseable {
     }
 
     private static void validateTailerName(String name) {
-        if (name == null || !TAILER_NAME.matcher(name).matches()) {
+        if (!isValidTailerName(name)) {
             throw new IllegalArgumentException("tailer name '" + name + "' is not valid: use 1 to 64 letters, digits, "
                     + "'.', '_' or '-', starting with a letter or digit");
         }
+    }
+
+    /** 1 to 64 of [A-Za-z0-9._-], the first a letter or digit: safe as a file name, never a path. */
+    private static boolean isValidTailerName(String name) {
+        if (name == null || name.isEmpty() || name.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean alphanumeric = c < 128 && Character.isLetterOrDigit(c);
+            if (!alphanumeric && (i == 0 || (c != '.' && c != '_' && c != '-'))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The positions of all named tailers, with who holds each one now. */
@@ -322,7 +335,7 @@ public final class MappedQueue implements AutoCloseable {
             try {
                 resource.close();
             } catch (Exception e) {
-                LOG.log(System.Logger.Level.WARNING, "failed to close " + resource + " of queue " + directory, e);
+                Log.warning(MappedQueue.class, "failed to close " + resource + " of queue " + directory, e);
             }
         }
         files.close();

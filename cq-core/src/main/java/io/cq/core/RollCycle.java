@@ -45,20 +45,29 @@ public enum RollCycle {
     private final long lengthMillis;
     private final int sequenceBits;
     private final int indexCount;
-    private final DateTimeFormatter formatter;
+    /** Built on first use: formatters for all cycles would cost start-up time that one queue does not need. */
+    private volatile DateTimeFormatter formatter;
 
     RollCycle(String fileNamePattern, long lengthMillis, int sequenceBits, int indexCount) {
         this.fileNamePattern = fileNamePattern;
         this.lengthMillis = lengthMillis;
         this.sequenceBits = sequenceBits;
         this.indexCount = indexCount;
-        this.formatter = new DateTimeFormatterBuilder()
-                .appendPattern(fileNamePattern)
-                .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
-                .parseDefaulting(ChronoField.MINUTE_OF_HOUR, 0)
-                .parseDefaulting(ChronoField.SECOND_OF_MINUTE, 0)
-                .toFormatter()
-                .withZone(ZoneOffset.UTC);
+    }
+
+    private DateTimeFormatter formatter() {
+        DateTimeFormatter current = formatter;
+        if (current == null) {
+            current = new DateTimeFormatterBuilder()
+                    .appendPattern(fileNamePattern)
+                    .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
+                    .parseDefaulting(ChronoField.MINUTE_OF_HOUR, 0)
+                    .parseDefaulting(ChronoField.SECOND_OF_MINUTE, 0)
+                    .toFormatter()
+                    .withZone(ZoneOffset.UTC);
+            formatter = current;
+        }
+        return current;
     }
 
     /** Length of one cycle in milliseconds. */
@@ -118,13 +127,13 @@ public enum RollCycle {
 
     /** The file name (without extension) of a cycle. */
     public String fileName(long cycle) {
-        return formatter.format(Instant.ofEpochMilli(cycleStartMillis(cycle)));
+        return formatter().format(Instant.ofEpochMilli(cycleStartMillis(cycle)));
     }
 
     /** The cycle a file name (without extension) stands for, or empty when the name is not one of ours. */
     public Optional<Long> parseCycle(String name) {
         try {
-            var parsed = formatter.parse(name);
+            var parsed = formatter().parse(name);
             long millis = LocalDateTime.from(parsed).toInstant(ZoneOffset.UTC).toEpochMilli();
             long cycle = cycleAt(millis);
             return fileName(cycle).equals(name) ? Optional.of(cycle) : Optional.empty();

@@ -3,13 +3,13 @@ package io.cq.core.internal.queue;
 import io.cq.core.internal.format.ExcerptHeader;
 import io.cq.core.internal.store.CycleFile;
 import io.cq.core.internal.store.CycleFiles;
+import io.cq.core.internal.store.Log;
 import io.cq.core.internal.store.Position;
 import io.cq.core.internal.store.TableStore;
 
 /** Marks written under the write lock at the end of a cycle file's records. */
 final class CycleFileMarks {
     static final long NO_CYCLE = TableStore.NO_CYCLE;
-    private static final System.Logger LOG = System.getLogger(CycleFileMarks.class.getName());
 
     private CycleFileMarks() {
     }
@@ -40,7 +40,7 @@ final class CycleFileMarks {
      */
     static void discardUnfinished(CycleFile file, long position, int header) {
         if (ExcerptHeader.isWorking(header)) {
-            LOG.log(System.Logger.Level.WARNING, "discarding an unfinished excerpt at position {0} of {1}, left by a writer "
+            Log.warning(CycleFileMarks.class, "discarding an unfinished excerpt at position {0} of {1}, left by a writer "
                     + "that stopped while writing it", position, file.path());
             file.mapped().putIntRelease(position, ExcerptHeader.EMPTY);
         }

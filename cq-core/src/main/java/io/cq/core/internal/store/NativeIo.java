@@ -19,7 +19,6 @@ import java.util.Optional;
  * cq module named); otherwise every call is a no-op, with one warning, and files stay sparse as mapped.
  */
 public final class NativeIo {
-    private static final System.Logger LOG = System.getLogger(NativeIo.class.getName());
     private static final int O_RDWR = 2;
     private static final int O_CLOEXEC = 0x80000;
     private static final int ENOSPC = 28;
@@ -57,7 +56,7 @@ public final class NativeIo {
         POSIX_FALLOCATE = fallocate;
         UNAVAILABLE_BECAUSE = open == null ? reason : null;
         if (UNAVAILABLE_BECAUSE != null) {
-            LOG.log(System.Logger.Level.INFO, "cq maps cycle files without reserving their blocks first: {0}; a full disk "
+            Log.info(NativeIo.class, "cq maps cycle files without reserving their blocks first: {0}; a full disk "
                     + "then shows as an error when a page is first written rather than when a block is allocated",
                     UNAVAILABLE_BECAUSE);
         }

@@ -39,7 +39,6 @@ import java.util.function.Supplier;
  * open until the last queue on the file closes. Thread-safe.
  */
 public final class TableStore {
-    private static final System.Logger LOG = System.getLogger(TableStore.class.getName());
     private static final Map<Object, TableStore> OPEN = new HashMap<>();
 
     public static final long NO_CYCLE = -1;
@@ -422,7 +421,7 @@ public final class TableStore {
                     try {
                         channel.close();
                     } catch (IOException e) {
-                        LOG.log(System.Logger.Level.WARNING, "cannot close " + path, e);
+                        Log.warning(TableStore.class, "cannot close " + path, e);
                     }
                 }
             }

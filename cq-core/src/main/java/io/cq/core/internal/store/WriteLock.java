@@ -12,7 +12,6 @@ import java.util.concurrent.locks.LockSupport;
  * thread-safe.
  */
 public final class WriteLock {
-    private static final System.Logger LOG = System.getLogger(WriteLock.class.getName());
     private static final int SPINS = 200;
     private static final int YIELDS = 50;
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -49,7 +48,7 @@ public final class WriteLock {
                 if (!warned && System.nanoTime() - started > WARN_AFTER_NANOS) {
                     warned = true;
                     long owner = store.writeLockOwner();
-                    LOG.log(System.Logger.Level.WARNING, "waited more than {0} s for the write lock of {1}, held by pid {2}",
+                    Log.warning(WriteLock.class, "waited more than {0} s for the write lock of {1}, held by pid {2}",
                             String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)), store.path(),
                             String.valueOf(ProcessIdentity.pidOfToken(owner)));
                 }

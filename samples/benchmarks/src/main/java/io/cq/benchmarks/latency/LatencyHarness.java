@@ -76,7 +76,6 @@ public final class LatencyHarness {
         long total = warmup + (long) rate * seconds;
         Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
         try (QueueDriver driver = QueueDriver.open(implementation, directory)) {
-            driver.append(0, new byte[MESSAGE_SIZE]);
             driver.toStart();
             Thread appender = null;
             Process child = null;
@@ -96,13 +95,22 @@ public final class LatencyHarness {
             } else {
                 start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
                 long startAt = start;
-                appender = Thread.ofPlatform().name("latency-appender").start(() -> sendOnSchedule(driver, rate, total, startAt));
+                appender = Thread.ofPlatform().name("latency-appender").start(() -> {
+                    // Appenders belong to the thread that creates them; the priming excerpt creates the files.
+                    driver.append(0, new byte[MESSAGE_SIZE]);
+                    sendOnSchedule(driver, rate, total, startAt);
+                });
             }
             long received = 0;
+            // A sender that died must not leave this reader spinning for ever.
+            long deadline = start + TimeUnit.SECONDS.toNanos(warmupSeconds + seconds + 60L);
             while (received < total) {
                 long value = driver.read();
                 if (value < 0) {
                     Thread.onSpinWait();
+                    if ((received & 0xFFF) == 0 && System.nanoTime() > deadline) {
+                        throw new IllegalStateException("received only " + received + " of " + total + " messages");
+                    }
                     continue;
                 }
                 if (value == PRIMING) {
