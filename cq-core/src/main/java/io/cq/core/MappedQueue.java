@@ -6,6 +6,8 @@ import io.cq.core.internal.queue.StoreAppender;
 import io.cq.core.internal.queue.StoreTailer;
 import io.cq.core.internal.store.CycleFile;
 import io.cq.core.internal.store.CycleFiles;
+import io.cq.core.internal.store.DiskSpaceMonitor;
+import io.cq.core.internal.store.FilePermissions;
 import io.cq.core.internal.store.Log;
 import io.cq.core.internal.store.Position;
 import io.cq.core.internal.store.ProcessIdentity;
@@ -15,7 +17,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,20 +41,24 @@ public final class MappedQueue implements AutoCloseable {
     private final long blockSize;
     private final int indexSpacing;
     private final TableStore tableStore;
+    private final DiskSpaceMonitor diskSpace;
     private final CycleFiles files;
     private final QueueContext context;
     private final Set<AutoCloseable> resources = ConcurrentHashMap.newKeySet();
     private final ThreadLocal<StoreAppender> appenders = new ThreadLocal<>();
     private volatile boolean closed;
 
-    MappedQueue(Path directory, RollCycle requestedRollCycle, Clock clock, long blockSize, int indexSpacing,
-                boolean readOnly) {
-        this.directory = directory;
-        this.readOnly = readOnly;
-        this.blockSize = blockSize;
-        this.indexSpacing = indexSpacing;
-        prepareDirectory(directory, readOnly);
-        this.tableStore = TableStore.open(directory, readOnly, requestedRollCycle, clock.millis());
+    MappedQueue(MappedQueueBuilder settings) {
+        this.directory = settings.directory();
+        this.readOnly = settings.readOnlySetting();
+        this.blockSize = settings.blockSizeSetting();
+        this.indexSpacing = settings.indexSpacingSetting();
+        RollCycle requestedRollCycle = settings.requestedRollCycle();
+        Clock clock = settings.clockSetting();
+        FilePermissions permissions = new FilePermissions(settings.filePermissionsSetting());
+        prepareDirectory(directory, readOnly, permissions);
+        this.diskSpace = new DiskSpaceMonitor(directory, settings.diskSpaceWarningBytes(), settings.diskSpaceWarningPercent());
+        this.tableStore = TableStore.open(directory, readOnly, requestedRollCycle, clock.millis(), permissions);
         RollCycle rollCycle = tableStore.rollCycle();
         if (rollCycle != requestedRollCycle) {
             Log.warning(MappedQueue.class, "queue {0} was created with roll cycle {1}; using it instead of the "
@@ -65,8 +70,9 @@ public final class MappedQueue implements AutoCloseable {
                 throw e;
             }
         }
-        this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, indexSpacing);
-        this.context = new QueueContext(this, files, tableStore, rollCycle, clock, resources);
+        this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, indexSpacing, permissions,
+                diskSpace);
+        this.context = new QueueContext(this, files, tableStore, rollCycle, clock, settings.writeLockCheckNanos(), resources);
     }
 
     /** Starts the settings for a queue in {@code directory}. */
@@ -74,7 +80,7 @@ public final class MappedQueue implements AutoCloseable {
         return new MappedQueueBuilder(directory);
     }
 
-    private static void prepareDirectory(Path directory, boolean readOnly) {
+    private static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions) {
         if (Files.isDirectory(directory)) {
             if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
                 throw new QueueException("queue directory " + directory + " is not " + (readOnly ? "readable" : "readable and writable")
@@ -90,12 +96,7 @@ public final class MappedQueue implements AutoCloseable {
                     + "already exist");
         }
         try {
-            if (directory.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-                Files.createDirectories(directory, PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwx------")));
-            } else {
-                Files.createDirectories(directory);
-            }
+            permissions.createDirectories(directory);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create queue directory " + directory + ": " + e, e);
         }
@@ -293,6 +294,15 @@ public final class MappedQueue implements AutoCloseable {
     /** Index spacing used for new cycle files. */
     public int indexSpacing() {
         return indexSpacing;
+    }
+
+    /**
+     * Free space under the queue against its warning thresholds, read from the file system now. Also checked
+     * (and a crossing logged once) whenever a cycle file grows.
+     */
+    public DiskSpace diskSpace() {
+        ensureOpen();
+        return diskSpace.check();
     }
 
     /** The cycles that have a file, oldest first. Lists the directory. */

@@ -5,7 +5,11 @@ import io.cq.core.internal.store.Limits;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Settings for opening a {@link MappedQueue}. Every setting has a default; {@link #build()} checks them all
@@ -16,6 +20,9 @@ public final class MappedQueueBuilder {
     public static final long DEFAULT_BLOCK_SIZE = 64L << 20;
     public static final int DEFAULT_INDEX_SPACING = 16;
     public static final RollCycle DEFAULT_ROLL_CYCLE = RollCycle.DAILY;
+    public static final Duration DEFAULT_WRITE_LOCK_CHECK_INTERVAL = Duration.ofMillis(200);
+    public static final long DEFAULT_DISK_SPACE_WARNING_BYTES = 1L << 30;
+    public static final double DEFAULT_DISK_SPACE_WARNING_PERCENT = 5.0;
 
     private final Path directory;
     private RollCycle rollCycle = DEFAULT_ROLL_CYCLE;
@@ -23,6 +30,10 @@ public final class MappedQueueBuilder {
     private long blockSize = DEFAULT_BLOCK_SIZE;
     private int indexSpacing = DEFAULT_INDEX_SPACING;
     private boolean readOnly;
+    private Duration writeLockCheckInterval = DEFAULT_WRITE_LOCK_CHECK_INTERVAL;
+    private Set<PosixFilePermission> filePermissions = PosixFilePermissions.fromString("rw-------");
+    private long diskSpaceWarningBytes = DEFAULT_DISK_SPACE_WARNING_BYTES;
+    private double diskSpaceWarningPercent = DEFAULT_DISK_SPACE_WARNING_PERCENT;
 
     MappedQueueBuilder(Path directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
@@ -69,6 +80,37 @@ public final class MappedQueueBuilder {
     }
 
     /**
+     * How long an appender waits for the write lock before it checks whether the holder is still alive, and how
+     * often it checks again (default 200 ms). A holder whose process has died (by any signal, even in another
+     * container sharing the volume) or whose thread has ended loses the lock, and the excerpt it left unfinished
+     * is discarded; a live holder is waited for, however slow. So a dead writer stops others for about this long.
+     */
+    public MappedQueueBuilder writeLockCheckInterval(Duration interval) {
+        this.writeLockCheckInterval = Objects.requireNonNull(interval, "interval");
+        return this;
+    }
+
+    /**
+     * Permissions of the files cq creates (default {@code rw-------}, owner only); directories get the same plus
+     * search permission wherever read is granted. Applied after creation, whatever the process's umask.
+     */
+    public MappedQueueBuilder filePermissions(Set<PosixFilePermission> permissions) {
+        this.filePermissions = Set.copyOf(Objects.requireNonNull(permissions, "permissions"));
+        return this;
+    }
+
+    /**
+     * Warn (once per crossing, not per write) when free space under the queue falls below this many bytes or this
+     * percentage of the file system, whichever is larger (defaults 1 GiB and 5 %); see
+     * {@link MappedQueue#diskSpace()}. Zero turns a threshold off.
+     */
+    public MappedQueueBuilder diskSpaceWarning(long minFreeBytes, double minFreePercent) {
+        this.diskSpaceWarningBytes = minFreeBytes;
+        this.diskSpaceWarningPercent = minFreePercent;
+        return this;
+    }
+
+    /**
      * Checks the settings and opens the queue, creating its directory and table store when they do not exist
      * (unless read-only).
      *
@@ -81,7 +123,20 @@ public final class MappedQueueBuilder {
             throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be a power of two from 1 to "
                     + (1 << 20));
         }
-        return new MappedQueue(directory, rollCycle, clock, blockSize, indexSpacing, readOnly);
+        if (writeLockCheckInterval.isNegative() || writeLockCheckInterval.isZero()
+                || writeLockCheckInterval.compareTo(Duration.ofMinutes(10)) > 0) {
+            throw new IllegalArgumentException("writeLockCheckInterval=" + writeLockCheckInterval
+                    + " must be positive and at most 10 minutes");
+        }
+        if (diskSpaceWarningBytes < 0 || diskSpaceWarningPercent < 0 || diskSpaceWarningPercent > 100) {
+            throw new IllegalArgumentException("diskSpaceWarning=" + diskSpaceWarningBytes + " bytes, "
+                    + diskSpaceWarningPercent + " %: bytes must not be negative and the percentage must be from 0 to 100");
+        }
+        if (!filePermissions.contains(PosixFilePermission.OWNER_READ) || !filePermissions.contains(PosixFilePermission.OWNER_WRITE)) {
+            throw new IllegalArgumentException("filePermissions=" + PosixFilePermissions.toString(filePermissions)
+                    + " must let the owner read and write");
+        }
+        return new MappedQueue(this);
     }
 
     /** Also checked once the queue's persisted roll cycle is known, which may differ from the requested one. */
@@ -92,6 +147,46 @@ public final class MappedQueueBuilder {
             throw new IllegalArgumentException("blockSize=" + blockSize + " must be a multiple of " + Limits.PAGE
                     + " from " + smallestBlock + " (for rollCycle=" + rollCycle + ") to 2^40");
         }
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    RollCycle requestedRollCycle() {
+        return rollCycle;
+    }
+
+    Clock clockSetting() {
+        return clock;
+    }
+
+    long blockSizeSetting() {
+        return blockSize;
+    }
+
+    int indexSpacingSetting() {
+        return indexSpacing;
+    }
+
+    boolean readOnlySetting() {
+        return readOnly;
+    }
+
+    long writeLockCheckNanos() {
+        return writeLockCheckInterval.toNanos();
+    }
+
+    Set<PosixFilePermission> filePermissionsSetting() {
+        return filePermissions;
+    }
+
+    long diskSpaceWarningBytes() {
+        return diskSpaceWarningBytes;
+    }
+
+    double diskSpaceWarningPercent() {
+        return diskSpaceWarningPercent;
     }
 
     private static long roundUpToPage(long bytes) {

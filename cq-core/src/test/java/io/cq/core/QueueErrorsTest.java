@@ -130,13 +130,4 @@ class QueueErrorsTest {
         assertThatThrownBy(queue::createTailer).isInstanceOf(QueueException.class).hasMessageContaining("is closed");
         assertThatThrownBy(appender::writingDocument).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
-
-    @Test
-    void shouldCreateTheQueueDirectoryForItsOwnerOnly() throws IOException {
-        Path queueDir = dir.resolve("private");
-        try (MappedQueue ignored = MappedQueue.builder(queueDir).build()) {
-            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(queueDir)))
-                    .isEqualTo("rwx------");
-        }
-    }
 }

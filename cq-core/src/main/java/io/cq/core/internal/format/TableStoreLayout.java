@@ -86,4 +86,12 @@ public final class TableStoreLayout {
     public static long slotLockRegion(int slot) {
         return LOCK_REGION_BASE + 1 + slot;
     }
+
+    /** How many processes may have a queue open for writing at once. */
+    public static final int PROCESS_SLOTS = 4096;
+
+    /** Held by a process for as long as it has the queue open for writing; write-lock tokens name it. */
+    public static long processLockRegion(int processSlot) {
+        return LOCK_REGION_BASE + 1 + (1 << 16) + processSlot;
+    }
 }

@@ -13,7 +13,7 @@ import java.util.Set;
  * appenders and tailers still open (closed with the queue).
  */
 public record QueueContext(MappedQueue queue, CycleFiles files, TableStore tableStore, RollCycle rollCycle, Clock clock,
-                           Set<AutoCloseable> resources) {
+                           long writeLockCheckNanos, Set<AutoCloseable> resources) {
     public String describe() {
         return files.directory().toString();
     }

@@ -41,7 +41,7 @@ public final class StoreAppender implements ExcerptAppender {
 
     public StoreAppender(QueueContext queue) {
         this.queue = queue;
-        this.lock = new WriteLock(queue.tableStore());
+        this.lock = new WriteLock(queue.tableStore(), queue.writeLockCheckNanos());
     }
 
     @Override
@@ -122,6 +122,8 @@ public final class StoreAppender implements ExcerptAppender {
         chunk = file.mapped().chunk(index);
         chunkStart = file.mapped().chunkStart(index);
         chunkEnd = chunkStart + file.blockSize();
+        // Growing a file takes milliseconds: have the next chunk ready before this one is full.
+        file.mapped().prepareAhead(index + 1);
     }
 
     /**
@@ -240,6 +242,7 @@ public final class StoreAppender implements ExcerptAppender {
             context.close();
         }
         closed = true;
+        lock.close();
         queue.files().release(file);
         file = null;
         chunk = null;

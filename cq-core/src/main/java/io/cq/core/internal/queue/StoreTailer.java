@@ -152,7 +152,7 @@ public final class StoreTailer implements ExcerptTailer {
 
     private boolean mapChunkFor(long p) {
         int index = file.mapped().chunkIndex(p);
-        MemorySegment mapped = file.mapped().chunk(index);
+        MemorySegment mapped = file.mapped().existingChunk(index);
         if (mapped == null) {
             return false;
         }

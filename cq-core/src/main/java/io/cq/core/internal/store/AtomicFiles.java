@@ -20,17 +20,22 @@ final class AtomicFiles {
     /**
      * @return true when this call created the file, false when another process had created it first
      */
-    static boolean createWithContent(Path file, ByteBuffer content, long size) throws IOException {
+    static boolean createWithContent(Path file, ByteBuffer content, long size, FilePermissions permissions)
+            throws IOException {
         Path temporary = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "."
                 + System.nanoTime() + ".tmp");
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try (FileChannel channel = permissions.create(temporary)) {
                 content.rewind();
                 while (content.hasRemaining()) {
                     channel.write(content, content.position());
                 }
                 if (size > channel.size()) {
-                    channel.write(ByteBuffer.allocate(1), size - 1);
+                    // Reserved, not just sized: a full disk fails the creation instead of a later write.
+                    NativeIo.reserve(temporary, 0, size);
+                    if (size > channel.size()) {
+                        channel.write(ByteBuffer.allocate(1), size - 1);
+                    }
                 }
             }
             try {

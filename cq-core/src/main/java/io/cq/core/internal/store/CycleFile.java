@@ -108,7 +108,7 @@ public final class CycleFile {
 
     /** The record header at a position; {@link ExcerptHeader#EMPTY} where a read-only file does not reach yet. */
     public int headerAt(long position) {
-        MemorySegment chunk = file.chunk(file.chunkIndex(position));
+        MemorySegment chunk = file.existingChunk(file.chunkIndex(position));
         return chunk == null ? ExcerptHeader.EMPTY : Memory.getIntAcquire(chunk, position % file.blockSize());
     }
 
@@ -141,7 +141,7 @@ public final class CycleFile {
 
     /** A long written with release semantics, or 0 where a read-only file does not reach yet. */
     private long longAt(long position) {
-        MemorySegment chunk = file.chunk(file.chunkIndex(position));
+        MemorySegment chunk = file.existingChunk(file.chunkIndex(position));
         return chunk == null ? 0 : Memory.getLongAcquire(chunk, position % file.blockSize());
     }
 

@@ -36,6 +36,8 @@ public final class CycleFiles implements AutoCloseable {
     private final boolean writable;
     private final long blockSize;
     private final int indexSpacing;
+    private final FilePermissions permissions;
+    private final DiskSpaceMonitor diskSpace;
     private final Map<Long, CycleFile> open = new HashMap<>();
     private final TreeSet<Long> listed = new TreeSet<>();
     /** The table store's cycle range when the directory was last listed; a change means the listing is stale. */
@@ -45,7 +47,9 @@ public final class CycleFiles implements AutoCloseable {
     private boolean closed;
 
     public CycleFiles(Path directory, RollCycle rollCycle, TableStore tableStore, boolean writable, long blockSize,
-                      int indexSpacing) {
+                      int indexSpacing, FilePermissions permissions, DiskSpaceMonitor diskSpace) {
+        this.permissions = permissions;
+        this.diskSpace = diskSpace;
         this.directory = directory;
         this.rollCycle = rollCycle;
         this.tableStore = tableStore;
@@ -180,7 +184,7 @@ public final class CycleFiles implements AutoCloseable {
         try {
             long fileBlockSize = CycleFileHeaders.validate(path, channel, cycle);
             CycleFile file = new CycleFile(new MappedFile(path, channel, writable, fileBlockSize,
-                    Limits.overlap(fileBlockSize)), cycle);
+                    Limits.overlap(fileBlockSize), writable ? diskSpace : null), cycle);
             open.put(cycle, file);
             return file;
         } catch (RuntimeException e) {
@@ -210,7 +214,7 @@ public final class CycleFiles implements AutoCloseable {
         header.putLong((int) CycleFileLayout.SEQUENCE_OFFSET, 0);
         try {
             // Created with its whole first chunk, so a reader can always map the header and first records.
-            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + Limits.overlap(blockSize));
+            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + Limits.overlap(blockSize), permissions);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create cycle file " + pathOf(cycle) + ": " + e.getMessage(), e);
         }

@@ -27,7 +27,11 @@ public final class MappedFile implements AutoCloseable {
     private volatile MemorySegment[] chunks = new MemorySegment[0];
     private volatile boolean closed;
 
-    public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap) {
+    private final DiskSpaceMonitor diskSpace;
+
+    public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap,
+                      DiskSpaceMonitor diskSpace) {
+        this.diskSpace = diskSpace;
         this.path = path;
         this.channel = channel;
         this.writable = writable;
@@ -65,6 +69,40 @@ public final class MappedFile implements AutoCloseable {
             return current[index];
         }
         return mapChunk(index);
+    }
+
+    /**
+     * Reserves and maps a chunk on a background thread, so that the appender that reaches it finds it ready
+     * instead of waiting for the file system to allocate its blocks. Failures are left for that appender to meet
+     * and report (it maps the chunk itself when the background has not).
+     */
+    public void prepareAhead(int index) {
+        if (!writable || closed) {
+            return;
+        }
+        MemorySegment[] current = chunks;
+        if (index < current.length && current[index] != null) {
+            return;
+        }
+        FilePreparer.submit(() -> {
+            try {
+                chunk(index);
+            } catch (RuntimeException ignored) {
+                // The appender maps the chunk again when it needs it, and reports the failure then.
+            }
+        });
+    }
+
+    /**
+     * The mapping of a chunk the file already reaches, or null: for readers, which must never grow a file (nor
+     * fail on a full disk) by looking past the last record.
+     */
+    public MemorySegment existingChunk(int index) {
+        MemorySegment[] current = chunks;
+        if (index < current.length && current[index] != null) {
+            return current[index];
+        }
+        return size() < chunkStart(index) + mappingSize ? null : chunk(index);
     }
 
     /** The chunk that holds a position, for one-off access away from a cursor (index entries, headers). */
@@ -112,6 +150,9 @@ public final class MappedFile implements AutoCloseable {
             if (writable && channel.size() < start + mappingSize) {
                 // Reserve the blocks first: a full disk is then an IOException here, not a crash on a later write.
                 NativeIo.reserve(path, start, mappingSize);
+                if (diskSpace != null) {
+                    diskSpace.check();
+                }
             }
             MemorySegment segment = channel.map(
                     writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, mappingSize, arena);
@@ -120,7 +161,8 @@ public final class MappedFile implements AutoCloseable {
             chunks = grown;
             return segment;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot map " + mappingSize + " bytes at " + start + " of " + path, e);
+            throw new UncheckedIOException("cannot map " + mappingSize + " bytes at " + start + " of " + path + ": "
+                    + e.getMessage(), e);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.cq.core.internal.store;
 
+import io.cq.core.internal.format.LockToken;
+
 import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -15,13 +17,9 @@ public final class ProcessIdentity {
         return PID;
     }
 
-    /** A write-lock token unique among live holders: the pid in the high half, a per-JVM counter in the low. */
-    public static long newToken() {
-        return PID << 32 | (NEXT_TOKEN.getAndIncrement() & 0xFFFF_FFFFL);
-    }
-
-    public static long pidOfToken(long token) {
-        return token >>> 32;
+    /** A write-lock token unique among live holders ({@link LockToken}). */
+    public static long newToken(int processSlot) {
+        return LockToken.of(PID, processSlot, NEXT_TOKEN.getAndIncrement());
     }
 
     public static String describeCurrentThread() {

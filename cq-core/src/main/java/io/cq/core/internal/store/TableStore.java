@@ -5,6 +5,7 @@ import io.cq.core.NamedTailerInUseException;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
+import io.cq.core.internal.format.LockToken;
 import io.cq.core.internal.format.TableStoreLayout;
 
 import java.io.IOException;
@@ -51,6 +52,8 @@ public final class TableStore {
     private final int slotCount;
     private final RollCycle rollCycle;
     private final Map<Integer, FileLock> heldSlots = new HashMap<>();
+    private int processSlot = -1;
+    private FileLock processLock;
     private Object key;
     private int references;
 
@@ -91,12 +94,13 @@ public final class TableStore {
      * Opens (creating it when the queue is writable and has none) the table store of a queue directory, shared
      * with any other queue of this JVM on the same directory.
      */
-    public static TableStore open(Path directory, boolean readOnly, RollCycle rollCycle, long nowMillis) {
+    public static TableStore open(Path directory, boolean readOnly, RollCycle rollCycle, long nowMillis,
+                                  FilePermissions permissions) {
         Path file = directory.resolve(TableStoreLayout.FILE_NAME).toAbsolutePath().normalize();
         synchronized (OPEN) {
             try {
                 if (!readOnly && !Files.exists(file)) {
-                    create(file, rollCycle, nowMillis);
+                    create(file, rollCycle, nowMillis, permissions);
                 }
                 // Keyed by the file itself (device and inode), so a second path to it (a link, a bind mount)
                 // shares the channel instead of opening one whose close would drop this JVM's locks.
@@ -120,6 +124,15 @@ public final class TableStore {
                     channel.close();
                     throw e;
                 }
+                if (!readOnly) {
+                    try {
+                        store.claimProcessSlot();
+                    } catch (RuntimeException e) {
+                        store.arena.close();
+                        channel.close();
+                        throw e;
+                    }
+                }
                 store.key = key;
                 store.references = 1;
                 OPEN.put(key, store);
@@ -138,7 +151,8 @@ public final class TableStore {
         return key != null ? key : file.toRealPath();
     }
 
-    private static void create(Path file, RollCycle rollCycle, long nowMillis) throws IOException {
+    private static void create(Path file, RollCycle rollCycle, long nowMillis, FilePermissions permissions)
+            throws IOException {
         int slots = TableStoreLayout.DEFAULT_SLOT_COUNT;
         ByteBuffer head = ByteBuffer.allocate((int) TableStoreLayout.SLOTS_OFFSET).order(ByteOrder.LITTLE_ENDIAN);
         head.putLong((int) TableStoreLayout.MAGIC_OFFSET, TableStoreLayout.MAGIC);
@@ -153,7 +167,7 @@ public final class TableStore {
         head.putLong((int) TableStoreLayout.CREATED_MILLIS_OFFSET, nowMillis);
         head.putLong((int) TableStoreLayout.MAX_CYCLE_OFFSET, NO_CYCLE);
         head.putLong((int) TableStoreLayout.MIN_CYCLE_OFFSET, NO_CYCLE);
-        AtomicFiles.createWithContent(file, head, TableStoreLayout.fileSize(slots));
+        AtomicFiles.createWithContent(file, head, TableStoreLayout.fileSize(slots), permissions);
     }
 
     private RollCycle readRollCycle(ByteBuffer head) {
@@ -204,6 +218,54 @@ public final class TableStore {
     public void releaseWriteLock(long token) {
         // Release store: publishes every record, index entry and hint written under the lock to the next holder.
         Memory.putLongRelease(memory, TableStoreLayout.WRITE_LOCK_OFFSET, 0);
+    }
+
+    /**
+     * Takes the first free process slot: an OS lock this process keeps while it has the queue open for writing,
+     * and that the kernel drops when the process dies, however it dies. A write-lock token naming this slot
+     * left in the lock word belonged to the slot's previous process, which is therefore dead: it is cleared.
+     */
+    private void claimProcessSlot() throws IOException {
+        for (int slot = 0; slot < TableStoreLayout.PROCESS_SLOTS; slot++) {
+            FileLock lock = channel.tryLock(TableStoreLayout.processLockRegion(slot), 1, false);
+            if (lock != null) {
+                processSlot = slot;
+                processLock = lock;
+                long owner = writeLockOwner();
+                if (owner != 0 && LockToken.processSlot(owner) == slot && replaceWriteLockOwner(owner, 0)) {
+                    Log.warning(TableStore.class, "released the write lock of {0} left by a process that died holding it "
+                            + "(pid {1}); an excerpt it left unfinished is discarded by the next append", path,
+                            String.valueOf(LockToken.pid(owner)));
+                }
+                return;
+            }
+        }
+        throw new QueueException("queue " + path.getParent() + " is open for writing in " + TableStoreLayout.PROCESS_SLOTS
+                + " processes already, the most it allows");
+    }
+
+    /** This process's slot, or -1 on a read-only table store. */
+    public int processSlot() {
+        return processSlot;
+    }
+
+    /** Whether the process holding a process slot is alive: its OS lock on the slot is still held. */
+    public boolean isProcessAlive(int slot) {
+        if (slot < 0 || slot >= TableStoreLayout.PROCESS_SLOTS) {
+            return false;
+        }
+        try (FileLock probe = channel.tryLock(TableStoreLayout.processLockRegion(slot), 1, !writable)) {
+            return probe == null;
+        } catch (OverlappingFileLockException e) {
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot probe process slot " + slot + " of " + path, e);
+        }
+    }
+
+    /** Hands the write lock from a holder known to be dead to a new owner (or to nobody, with 0). */
+    public boolean replaceWriteLockOwner(long deadOwner, long newOwner) {
+        return Memory.casLong(memory, TableStoreLayout.WRITE_LOCK_OFFSET, deadOwner, newOwner);
     }
 
     public long maxCycle() {
@@ -415,6 +477,7 @@ public final class TableStore {
             OPEN.remove(key);
             synchronized (this) {
                 heldSlots.clear();
+                processLock = null;
                 try {
                     arena.close();
                 } finally {

@@ -1,0 +1,128 @@
+package io.cq.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class DiskAndFilesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldCreateFilesAndDirectoriesForTheOwnerOnlyByDefault() throws IOException {
+        Path queueDir = dir.resolve("q");
+        try (MappedQueue queue = MappedQueue.builder(queueDir).build()) {
+            queue.acquireAppender().writeText("x");
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(queueDir))).isEqualTo("rwx------");
+        try (Stream<Path> files = Files.list(queueDir)) {
+            for (Path file : files.toList()) {
+                assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).as(file.toString())
+                        .isEqualTo("rw-------");
+            }
+        }
+    }
+
+    @Test
+    void shouldApplyConfiguredPermissionsWhateverTheUmask() throws IOException {
+        Path queueDir = dir.resolve("shared");
+        try (MappedQueue queue = MappedQueue.builder(queueDir)
+                .filePermissions(PosixFilePermissions.fromString("rw-rw-r--")).build()) {
+            queue.acquireAppender().writeText("x");
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(queueDir))).isEqualTo("rwxrwxr-x");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(queueDir.resolve("metadata.cq4t"))))
+                .isEqualTo("rw-rw-r--");
+        assertThatThrownBy(() -> MappedQueue.builder(dir.resolve("x"))
+                .filePermissions(PosixFilePermissions.fromString("r--------")).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must let the owner read and write");
+    }
+
+    @Test
+    void shouldReportDiskSpaceAgainstTheThresholds() {
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).diskSpaceWarning(Long.MAX_VALUE / 2, 0).build()) {
+            DiskSpace space = queue.diskSpace();
+            assertThat(space.low()).isTrue();
+            assertThat(space.usableBytes()).isPositive();
+            assertThat(space.totalBytes()).isGreaterThanOrEqualTo(space.usableBytes());
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("r")).diskSpaceWarning(0, 0).build()) {
+            assertThat(queue.diskSpace().low()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldKeepOnlyTheCurrentCycleMappedWhileATailerCrossesManyCycles() {
+        var clock = new io.cq.core.support.MutableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).rollCycle(RollCycle.TEST_SECONDLY).clock(clock)
+                .blockSize(64 * 1024).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            for (int i = 0; i < 300; i++) {
+                appender.writeText("cycle " + i);
+                clock.advance(java.time.Duration.ofSeconds(1));
+            }
+            ExcerptTailer tailer = queue.createTailer();
+            for (int i = 0; i < 300; i++) {
+                assertThat(tailer.readText()).isEqualTo("cycle " + i);
+            }
+            assertThat(openMappings()).as("mapped cycle files").isLessThanOrEqualTo(3);
+        }
+    }
+
+    /** Cycle files this process has mapped now, from /proc/self/maps. */
+    private static long openMappings() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {
+            return lines.filter(line -> line.endsWith(".cq4")).map(line -> line.substring(line.lastIndexOf(' ') + 1))
+                    .distinct().count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void shouldFailWithAnIoErrorWhenTheDiskIsFullAndStayReadable() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "mounting a small tmpfs needs root");
+        Path mount = Files.createDirectories(dir.resolve("small-fs"));
+        Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mount.toString())
+                .redirectErrorStream(true).start();
+        assumeTrue(mounting.waitFor(30, TimeUnit.SECONDS) && mounting.exitValue() == 0,
+                "mount -t tmpfs failed: " + new String(mounting.getInputStream().readAllBytes()));
+        try {
+            int appended = 0;
+            try (MappedQueue queue = MappedQueue.builder(mount.resolve("q")).blockSize(1 << 20).build()) {
+                ExcerptAppender appender = queue.acquireAppender();
+                byte[] payload = new byte[10_000];
+                Throwable failure = null;
+                while (failure == null) {
+                    try {
+                        appender.writeBytes(payload);
+                        appended++;
+                    } catch (UncheckedIOException e) {
+                        failure = e;
+                    }
+                }
+                assertThat(failure).hasMessageContaining("No space left on device").hasMessageContaining(".cq4");
+                assertThat(appended).isPositive();
+                ExcerptTailer tailer = queue.createTailer();
+                for (int i = 0; i < appended; i++) {
+                    assertThat(tailer.readBytes()).as("excerpt %d", i).hasSize(10_000);
+                }
+                assertThat(tailer.readBytes()).isNull();
+                assertThatThrownBy(() -> appender.writeBytes(payload)).isInstanceOf(UncheckedIOException.class);
+            }
+        } finally {
+            new ProcessBuilder("umount", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}
