@@ -10,6 +10,7 @@ import io.cq.core.internal.store.DiskSpaceMonitor;
 import io.cq.core.internal.store.FilePermissions;
 import io.cq.core.internal.store.Log;
 import io.cq.core.internal.store.Position;
+import io.cq.core.internal.store.QueueFlusher;
 import io.cq.core.internal.store.ProcessIdentity;
 import io.cq.core.internal.store.TableStore;
 
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 
 /**
  * A persisted queue in memory-mapped files under one directory: one file per {@link RollCycle cycle} plus a
@@ -42,6 +44,10 @@ public final class MappedQueue implements AutoCloseable {
     private final int indexSpacing;
     private final TableStore tableStore;
     private final DiskSpaceMonitor diskSpace;
+    private final Durability durability;
+    private final ScheduledFuture<?> flusher;
+    private final ScheduledFuture<?> pretoucher;
+    private static final long PRETOUCH_INTERVAL_NANOS = 20_000_000;
     private final CycleFiles files;
     private final QueueContext context;
     private final Set<AutoCloseable> resources = ConcurrentHashMap.newKeySet();
@@ -71,8 +77,13 @@ public final class MappedQueue implements AutoCloseable {
             }
         }
         this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, indexSpacing, permissions,
-                diskSpace);
-        this.context = new QueueContext(this, files, tableStore, rollCycle, clock, settings.writeLockCheckNanos(), resources);
+                diskSpace, settings.storeFileListenerSetting());
+        this.durability = readOnly ? Durability.PAGE_CACHE : settings.durabilitySetting();
+        this.context = new QueueContext(this, files, tableStore, rollCycle, clock, settings.writeLockCheckNanos(),
+                durability == Durability.SYNC, settings.retention(), resources);
+        this.flusher = durability == Durability.ASYNC ? QueueFlusher.schedule(files, settings.syncIntervalNanos()) : null;
+        this.pretoucher = settings.pretouchSetting() && !readOnly
+                ? QueueFlusher.scheduleTask(createPretoucher()::execute, PRETOUCH_INTERVAL_NANOS, directory) : null;
     }
 
     /** Starts the settings for a queue in {@code directory}. */
@@ -118,6 +129,16 @@ public final class MappedQueue implements AutoCloseable {
             appenders.set(appender);
         }
         return appender;
+    }
+
+    /**
+     * A pretoucher for this queue, to run from your own scheduler (or let {@link MappedQueueBuilder#pretouch(boolean)}
+     * run one). It touches up to 4 MiB (at most half a block) ahead of the write position on each run.
+     */
+    public Pretoucher createPretoucher() {
+        ensureOpen();
+        requireWritable("pretouching");
+        return new Pretoucher(context, Math.min(4L << 20, blockSize / 2));
     }
 
     /** A new tailer at the start of the queue. */
@@ -286,6 +307,11 @@ public final class MappedQueue implements AutoCloseable {
         return readOnly;
     }
 
+    /** When appended excerpts reach storage. */
+    public Durability durability() {
+        return durability;
+    }
+
     /** Block size used for new cycle files. */
     public long blockSize() {
         return blockSize;
@@ -347,6 +373,13 @@ public final class MappedQueue implements AutoCloseable {
             } catch (Exception e) {
                 Log.warning(MappedQueue.class, "failed to close " + resource + " of queue " + directory, e);
             }
+        }
+        if (pretoucher != null) {
+            pretoucher.cancel(false);
+        }
+        if (flusher != null) {
+            flusher.cancel(false);
+            files.forceWritten();
         }
         files.close();
         tableStore.release();

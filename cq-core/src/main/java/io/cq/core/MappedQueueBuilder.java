@@ -21,6 +21,7 @@ public final class MappedQueueBuilder {
     public static final int DEFAULT_INDEX_SPACING = 16;
     public static final RollCycle DEFAULT_ROLL_CYCLE = RollCycle.DAILY;
     public static final Duration DEFAULT_WRITE_LOCK_CHECK_INTERVAL = Duration.ofMillis(200);
+    public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(100);
     public static final long DEFAULT_DISK_SPACE_WARNING_BYTES = 1L << 30;
     public static final double DEFAULT_DISK_SPACE_WARNING_PERCENT = 5.0;
 
@@ -31,6 +32,14 @@ public final class MappedQueueBuilder {
     private int indexSpacing = DEFAULT_INDEX_SPACING;
     private boolean readOnly;
     private Duration writeLockCheckInterval = DEFAULT_WRITE_LOCK_CHECK_INTERVAL;
+    private Durability durability = Durability.PAGE_CACHE;
+    private boolean pretouch;
+    private int retainCycles;
+    private Duration retainFor = Duration.ZERO;
+    private boolean retentionKeepsUnread = true;
+    private StoreFileListener storeFileListener = new StoreFileListener() {
+    };
+    private Duration syncInterval = DEFAULT_SYNC_INTERVAL;
     private Set<PosixFilePermission> filePermissions = PosixFilePermissions.fromString("rw-------");
     private long diskSpaceWarningBytes = DEFAULT_DISK_SPACE_WARNING_BYTES;
     private double diskSpaceWarningPercent = DEFAULT_DISK_SPACE_WARNING_PERCENT;
@@ -91,6 +100,61 @@ public final class MappedQueueBuilder {
     }
 
     /**
+     * When appended excerpts are forced to storage (default {@link Durability#PAGE_CACHE}); see {@link Durability}
+     * for what each mode survives.
+     */
+    public MappedQueueBuilder durability(Durability durability) {
+        this.durability = Objects.requireNonNull(durability, "durability");
+        return this;
+    }
+
+    /** How often {@link Durability#ASYNC} forces written pages to storage (default 100 ms). */
+    public MappedQueueBuilder syncInterval(Duration interval) {
+        this.syncInterval = Objects.requireNonNull(interval, "interval");
+        return this;
+    }
+
+    /**
+     * Keep only the files of the last {@code cycles} cycles, the current one included (default 0: keep all).
+     * Older files are deleted when an appender starts a new cycle, except those a named tailer has not finished
+     * reading (see {@link #retentionKeepsUnreadByNamedTailers(boolean)}).
+     */
+    public MappedQueueBuilder retainCycles(int cycles) {
+        this.retainCycles = cycles;
+        return this;
+    }
+
+    /** Keep only the files of cycles that ended less than {@code duration} ago (default zero: keep all). */
+    public MappedQueueBuilder retainFor(Duration duration) {
+        this.retainFor = Objects.requireNonNull(duration, "duration");
+        return this;
+    }
+
+    /**
+     * Whether retention keeps files holding excerpts that a named tailer has not read yet (default true). A named
+     * tailer that never read anything then keeps every file: remove it or turn this off to delete anyway.
+     */
+    public MappedQueueBuilder retentionKeepsUnreadByNamedTailers(boolean keep) {
+        this.retentionKeepsUnread = keep;
+        return this;
+    }
+
+    /** Told when cycle files are opened, released and deleted by retention (default: nobody). */
+    public MappedQueueBuilder storeFileListener(StoreFileListener listener) {
+        this.storeFileListener = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /**
+     * Run a {@link Pretoucher} for this queue on a background thread every 20 ms (default false): appends then
+     * rarely meet a page fault or a file creation. Uses a little of another core.
+     */
+    public MappedQueueBuilder pretouch(boolean pretouch) {
+        this.pretouch = pretouch;
+        return this;
+    }
+
+    /**
      * Permissions of the files cq creates (default {@code rw-------}, owner only); directories get the same plus
      * search permission wherever read is granted. Applied after creation, whatever the process's umask.
      */
@@ -127,6 +191,13 @@ public final class MappedQueueBuilder {
                 || writeLockCheckInterval.compareTo(Duration.ofMinutes(10)) > 0) {
             throw new IllegalArgumentException("writeLockCheckInterval=" + writeLockCheckInterval
                     + " must be positive and at most 10 minutes");
+        }
+        if (retainCycles < 0 || retainFor.isNegative()) {
+            throw new IllegalArgumentException("retainCycles=" + retainCycles + ", retainFor=" + retainFor
+                    + ": must not be negative (0 keeps every cycle)");
+        }
+        if (syncInterval.isNegative() || syncInterval.isZero()) {
+            throw new IllegalArgumentException("syncInterval=" + syncInterval + " must be positive");
         }
         if (diskSpaceWarningBytes < 0 || diskSpaceWarningPercent < 0 || diskSpaceWarningPercent > 100) {
             throw new IllegalArgumentException("diskSpaceWarning=" + diskSpaceWarningBytes + " bytes, "
@@ -179,6 +250,27 @@ public final class MappedQueueBuilder {
 
     Set<PosixFilePermission> filePermissionsSetting() {
         return filePermissions;
+    }
+
+    io.cq.core.internal.queue.Retention retention() {
+        return new io.cq.core.internal.queue.Retention(retainCycles, retainFor.toMillis(), retentionKeepsUnread,
+                storeFileListener);
+    }
+
+    StoreFileListener storeFileListenerSetting() {
+        return storeFileListener;
+    }
+
+    boolean pretouchSetting() {
+        return pretouch;
+    }
+
+    Durability durabilitySetting() {
+        return durability;
+    }
+
+    long syncIntervalNanos() {
+        return syncInterval.toNanos();
     }
 
     long diskSpaceWarningBytes() {

@@ -50,15 +50,40 @@ class DiskAndFilesTest {
     }
 
     @Test
-    void shouldReportDiskSpaceAgainstTheThresholds() {
+    void shouldReportDiskSpaceAgainstTheThresholdsAndWarnOncePerCrossing() {
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("io.cq.core.internal.store.DiskSpaceMonitor");
+        java.util.List<java.util.logging.LogRecord> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel() == java.util.logging.Level.WARNING) {
+                    warnings.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(capture);
         try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).diskSpaceWarning(Long.MAX_VALUE / 2, 0).build()) {
             DiskSpace space = queue.diskSpace();
+            queue.diskSpace();
+            queue.acquireAppender().writeText("grows a file, which checks again");
+            queue.diskSpace();
+            assertThat(warnings).hasSize(1);
             assertThat(space.low()).isTrue();
             assertThat(space.usableBytes()).isPositive();
             assertThat(space.totalBytes()).isGreaterThanOrEqualTo(space.usableBytes());
         }
         try (MappedQueue queue = MappedQueue.builder(dir.resolve("r")).diskSpaceWarning(0, 0).build()) {
             assertThat(queue.diskSpace().low()).isFalse();
+        } finally {
+            logger.removeHandler(capture);
         }
     }
 

@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  * repeats everything for the published table.
  *
  * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
- * the sections named (comma-separated: append, read, seek, latency, startup), and {@code cq.bench.impl} the JMH
+ * the sections named (comma-separated: append, read, seek, latency, pretouch, startup), and {@code cq.bench.impl} the JMH
  * benchmarks to one implementation (cq or chronicle), for quick checks while tuning.
  */
 public final class BenchmarkSuite {
@@ -50,7 +50,7 @@ public final class BenchmarkSuite {
             default -> throw new IllegalArgumentException("mode=" + mode + " must be quick or full");
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
-        List<String> only = List.of(System.getProperty("cq.bench.only", "append,read,seek,latency,startup").split(","));
+        List<String> only = List.of(System.getProperty("cq.bench.only", "append,read,seek,latency,pretouch,startup").split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
 
@@ -71,11 +71,26 @@ public final class BenchmarkSuite {
                             Path directory = Files.createTempDirectory("latency-" + implementation);
                             try {
                                 report.latency(LatencyHarness.run(implementation, crossProcess, rate,
-                                        settings.latencyWarmup(), settings.latencySeconds(), directory, jvmArgs));
+                                        LatencyHarness.MESSAGE_SIZE, settings.latencyWarmup(), settings.latencySeconds(),
+                                        directory, jvmArgs));
                             } finally {
                                 Directories.delete(directory);
                             }
                         }
+                    }
+                }
+            }
+        }
+        if (only.contains("pretouch")) {
+            // The method of docs/reference tail-latency articles: 250K/s of 32-byte messages, with and without.
+            for (int run = 0; run < settings.latencyRuns(); run++) {
+                for (String implementation : new String[] {"cq", "cq+pretouch", "chronicle"}) {
+                    Path directory = Files.createTempDirectory("pretouch-" + implementation.replace('+', '-'));
+                    try {
+                        report.pretouch(LatencyHarness.run(implementation, false, 250_000, 32, settings.latencyWarmup(),
+                                settings.latencySeconds(), directory, jvmArgs));
+                    } finally {
+                        Directories.delete(directory);
                     }
                 }
             }

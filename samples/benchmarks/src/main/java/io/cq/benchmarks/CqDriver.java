@@ -9,14 +9,14 @@ import io.cq.core.WriteContext;
 
 import java.nio.file.Path;
 
-/** cq through its write and read contexts. */
+/** cq through its write and read contexts, optionally with its background pretoucher. */
 public final class CqDriver implements QueueDriver {
     private final MappedQueue queue;
     private ExcerptAppender appender;
     private ExcerptTailer tailer;
 
-    public CqDriver(Path directory) {
-        this.queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).build();
+    public CqDriver(Path directory, boolean pretouch) {
+        this.queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).pretouch(pretouch).build();
     }
 
     @Override

@@ -26,9 +26,11 @@ public interface QueueDriver extends AutoCloseable {
     /** The implementations, by the name benchmarks take as a parameter. */
     static QueueDriver open(String implementation, Path directory) {
         return switch (implementation) {
-            case "cq" -> new CqDriver(directory);
+            case "cq" -> new CqDriver(directory, false);
+            case "cq+pretouch" -> new CqDriver(directory, true);
             case "chronicle" -> new ChronicleDriver(directory);
-            default -> throw new IllegalArgumentException("implementation=" + implementation + " must be cq or chronicle");
+            default -> throw new IllegalArgumentException("implementation=" + implementation
+                    + " must be cq, cq+pretouch or chronicle");
         };
     }
 }

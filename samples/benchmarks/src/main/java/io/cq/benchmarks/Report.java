@@ -22,6 +22,7 @@ final class Report {
     private final List<String> jvmArgs;
     private final StringBuilder sections = new StringBuilder();
     private final Map<String, List<LatencyHarness.Result>> latencies = new LinkedHashMap<>();
+    private final Map<String, List<LatencyHarness.Result>> pretouches = new LinkedHashMap<>();
     private final Map<String, List<StartupHarness.Result>> startups = new TreeMap<>();
 
     Report(String mode, List<String> jvmArgs) {
@@ -69,6 +70,10 @@ final class Report {
         latencies.computeIfAbsent(result.mode() + "|" + result.rate(), k -> new ArrayList<>()).add(result);
     }
 
+    void pretouch(LatencyHarness.Result result) {
+        pretouches.computeIfAbsent(result.mode() + "|" + result.rate(), k -> new ArrayList<>()).add(result);
+    }
+
     void startup(String implementation, StartupHarness.Result result) {
         startups.computeIfAbsent(implementation, k -> new ArrayList<>()).add(result);
     }
@@ -83,16 +88,17 @@ final class Report {
         out.append("- forked JVM flags: `").append(String.join(" ", jvmArgs)).append("`\n");
         out.append("- Chronicle Queue: ").append(ChronicleDriver.VERSION).append('\n');
         out.append(sections);
-        renderLatency(out);
+        renderLatency(out, "End-to-end latency, 40-byte messages, coordinated omission corrected (µs)", latencies);
+        renderLatency(out, "Pretoucher: latency at 250K/s of 32-byte messages, one JVM (µs)", pretouches);
         renderStartup(out);
         return out.toString();
     }
 
-    private void renderLatency(StringBuilder out) {
+    private static void renderLatency(StringBuilder out, String title, Map<String, List<LatencyHarness.Result>> latencies) {
         if (latencies.isEmpty()) {
             return;
         }
-        out.append("\n### End-to-end latency, 40-byte messages, coordinated omission corrected (µs)\n\n");
+        out.append("\n### ").append(title).append("\n\n");
         out.append("Each cell: median over runs, [min-max] when there were several.\n\n");
         out.append("| setup | rate | implementation | p50 | p90 | p99 | p99.9 | p99.99 | max |\n|---|---|---|---|---|---|---|---|---|\n");
         for (Map.Entry<String, List<LatencyHarness.Result>> group : latencies.entrySet()) {

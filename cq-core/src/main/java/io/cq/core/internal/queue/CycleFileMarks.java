@@ -14,6 +14,21 @@ final class CycleFileMarks {
     private CycleFileMarks() {
     }
 
+    /**
+     * Before {@code target} is published: finishes the previous newest cycle, and any file created early (by a
+     * pretoucher) for a cycle between the two that never became current, so no tailer waits in it.
+     */
+    static void finishBefore(CycleFiles files, long previousNewest, long target) {
+        if (previousNewest != NO_CYCLE) {
+            finish(files, previousNewest);
+        }
+        for (long cycle : files.unstartedCycles()) {
+            if (cycle < target && cycle > previousNewest) {
+                finish(files, cycle);
+            }
+        }
+    }
+
     /** Closes a cycle with the end-of-cycle mark, so tailers move on to the next file. */
     static void finish(CycleFiles files, long cycle) {
         CycleFile file = files.acquire(cycle);

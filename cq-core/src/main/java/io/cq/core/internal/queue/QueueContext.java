@@ -13,7 +13,8 @@ import java.util.Set;
  * appenders and tailers still open (closed with the queue).
  */
 public record QueueContext(MappedQueue queue, CycleFiles files, TableStore tableStore, RollCycle rollCycle, Clock clock,
-                           long writeLockCheckNanos, Set<AutoCloseable> resources) {
+                           long writeLockCheckNanos, boolean syncEachAppend, Retention retention,
+                           Set<AutoCloseable> resources) {
     public String describe() {
         return files.directory().toString();
     }

@@ -37,6 +37,7 @@ public final class StoreAppender implements ExcerptAppender {
     private long position;
     private long sequence;
     private long lastIndexAppended = -1;
+    private int lastLength;
     private boolean closed;
 
     public StoreAppender(QueueContext queue) {
@@ -109,6 +110,12 @@ public final class StoreAppender implements ExcerptAppender {
         }
         file.updateHints(next, s + 1);
         lastIndexAppended = queue.rollCycle().toIndex(cycle, s);
+        lastLength = length;
+    }
+
+    /** Durability.SYNC: the excerpt's pages reach storage before the append returns (outside the lock). */
+    private void forceLastExcerpt() {
+        file.mapped().force(position, ExcerptHeader.SIZE + lastLength);
     }
 
     private void discard() {
@@ -180,10 +187,11 @@ public final class StoreAppender implements ExcerptAppender {
             CycleFile next = queue.files().acquireOrCreate(target, now);
             try {
                 long previousNewest = queue.tableStore().maxCycle();
-                if (previousNewest != CycleFileMarks.NO_CYCLE && previousNewest < target) {
-                    CycleFileMarks.finish(queue.files(), previousNewest);
+                if (previousNewest < target) {
+                    CycleFileMarks.finishBefore(queue.files(), previousNewest, target);
                 }
                 queue.tableStore().publishCycle(target);
+                queue.retention().apply(queue.files(), queue.tableStore(), target, now);
             } catch (RuntimeException | Error e) {
                 queue.files().release(next);
                 throw e;
@@ -283,15 +291,20 @@ public final class StoreAppender implements ExcerptAppender {
                 return;
             }
             open = false;
+            boolean published = false;
             try {
                 if (rollback || cursor.overflowed()) {
                     discard();
                 } else {
                     publish();
+                    published = true;
                 }
             } finally {
                 cursor.unbind();
                 lock.release();
+            }
+            if (published && queue.syncEachAppend()) {
+                forceLastExcerpt();
             }
         }
     }

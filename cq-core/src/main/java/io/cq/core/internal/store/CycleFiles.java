@@ -3,6 +3,7 @@ package io.cq.core.internal.store;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
+import io.cq.core.StoreFileListener;
 import io.cq.core.internal.format.CycleFileLayout;
 
 import java.io.IOException;
@@ -38,6 +39,7 @@ public final class CycleFiles implements AutoCloseable {
     private final int indexSpacing;
     private final FilePermissions permissions;
     private final DiskSpaceMonitor diskSpace;
+    private final StoreFileListener listener;
     private final Map<Long, CycleFile> open = new HashMap<>();
     private final TreeSet<Long> listed = new TreeSet<>();
     /** The table store's cycle range when the directory was last listed; a change means the listing is stale. */
@@ -47,7 +49,9 @@ public final class CycleFiles implements AutoCloseable {
     private boolean closed;
 
     public CycleFiles(Path directory, RollCycle rollCycle, TableStore tableStore, boolean writable, long blockSize,
-                      int indexSpacing, FilePermissions permissions, DiskSpaceMonitor diskSpace) {
+                      int indexSpacing, FilePermissions permissions, DiskSpaceMonitor diskSpace,
+                      StoreFileListener listener) {
+        this.listener = listener;
         this.permissions = permissions;
         this.diskSpace = diskSpace;
         this.directory = directory;
@@ -105,13 +109,41 @@ public final class CycleFiles implements AutoCloseable {
         }
         open.remove(file.cycle());
         file.mapped().close();
+        listener.onReleased(file.cycle(), file.path());
     }
 
-    /** The first cycle after {@code cycle} that has a file, or {@link #NO_CYCLE}. */
+    /** Forces the written pages of every open cycle file and of the table store to storage. */
+    public void forceWritten() {
+        java.util.List<CycleFile> snapshot;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            snapshot = new java.util.ArrayList<>(open.values());
+            for (CycleFile file : snapshot) {
+                file.references++;
+            }
+        }
+        try {
+            for (CycleFile file : snapshot) {
+                file.mapped().forceAll();
+            }
+            tableStore.force();
+        } finally {
+            for (CycleFile file : snapshot) {
+                release(file);
+            }
+        }
+    }
+
+    /**
+     * The first cycle after {@code cycle} that has a file, or {@link #NO_CYCLE}. Files of cycles after the
+     * table store's newest one (created early by a pretoucher) are not visible until an appender starts them.
+     */
     public synchronized long nextCycle(long cycle) {
         ensureListingCurrent();
         Long next = listed.higher(cycle);
-        return next == null ? NO_CYCLE : next;
+        return next == null || next > listedMaxCycle ? NO_CYCLE : next;
     }
 
     /** The last cycle before {@code cycle} that has a file, or {@link #NO_CYCLE}. */
@@ -121,22 +153,29 @@ public final class CycleFiles implements AutoCloseable {
         return previous == null ? NO_CYCLE : previous;
     }
 
-    /** The oldest cycle with a file, or {@link #NO_CYCLE}. */
+    /** The oldest started cycle with a file, or {@link #NO_CYCLE}. */
     public synchronized long firstCycle() {
         ensureListingCurrent();
-        return listed.isEmpty() ? NO_CYCLE : listed.first();
+        return listed.isEmpty() || listed.first() > listedMaxCycle ? NO_CYCLE : listed.first();
     }
 
-    /** The newest cycle with a file, or {@link #NO_CYCLE}. */
+    /** The newest started cycle with a file, or {@link #NO_CYCLE}. */
     public synchronized long lastCycle() {
         ensureListingCurrent();
-        return listed.isEmpty() ? NO_CYCLE : listed.last();
+        Long last = listed.floor(listedMaxCycle);
+        return last == null ? NO_CYCLE : last;
     }
 
-    /** Every cycle that has a file, oldest first; lists the directory. */
+    /** Cycles whose files exist but that no appender has started yet (created early by a pretoucher). */
+    public synchronized NavigableSet<Long> unstartedCycles() {
+        refresh();
+        return new TreeSet<>(listed.tailSet(listedMaxCycle, false));
+    }
+
+    /** Every started cycle that has a file, oldest first; lists the directory. */
     public synchronized NavigableSet<Long> cycles() {
         refresh();
-        return new TreeSet<>(listed);
+        return new TreeSet<>(listed.headSet(listedMaxCycle, true));
     }
 
     /**
@@ -186,6 +225,7 @@ public final class CycleFiles implements AutoCloseable {
             CycleFile file = new CycleFile(new MappedFile(path, channel, writable, fileBlockSize,
                     Limits.overlap(fileBlockSize), writable ? diskSpace : null), cycle);
             open.put(cycle, file);
+            listener.onAcquired(cycle, path);
             return file;
         } catch (RuntimeException e) {
             closeQuietly(channel);

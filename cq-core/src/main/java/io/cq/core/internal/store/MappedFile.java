@@ -126,6 +126,24 @@ public final class MappedFile implements AutoCloseable {
         Memory.putIntRelease(chunkAt(position), position % blockSize, value);
     }
 
+    /** Forces the pages holding {@code [position, position + length)} to storage (msync), before returning. */
+    public void force(long position, long length) {
+        int index = chunkIndex(position);
+        MemorySegment chunk = chunk(index);
+        long offset = position - chunkStart(index);
+        long alignedOffset = offset & -Limits.PAGE;
+        chunk.asSlice(alignedOffset, offset + length - alignedOffset).force();
+    }
+
+    /** Forces every mapped chunk's dirty pages to storage. */
+    public void forceAll() {
+        for (MemorySegment chunk : chunks) {
+            if (chunk != null) {
+                chunk.force();
+            }
+        }
+    }
+
     public long size() {
         try {
             return channel.size();

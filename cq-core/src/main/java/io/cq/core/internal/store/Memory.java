@@ -59,6 +59,10 @@ public final class Memory {
         segment.set(LONG, offset, value);
     }
 
+    public static boolean casInt(MemorySegment segment, long offset, int expected, int value) {
+        return INT_HANDLE.compareAndSet(segment, offset, expected, value);
+    }
+
     public static boolean casLong(MemorySegment segment, long offset, long expected, long value) {
         return LONG_HANDLE.compareAndSet(segment, offset, expected, value);
     }

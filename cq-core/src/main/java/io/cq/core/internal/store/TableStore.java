@@ -287,6 +287,11 @@ public final class TableStore {
         }
     }
 
+    /** Under the write lock, after retention deleted the oldest cycles' files. */
+    public void publishMinCycle(long cycle) {
+        Memory.putLongRelease(memory, TableStoreLayout.MIN_CYCLE_OFFSET, cycle);
+    }
+
     // ---- named tailer slots -----------------------------------------------------------------------------
 
     /**
@@ -328,6 +333,13 @@ public final class TableStore {
             lock.release();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot unlock named tailer slot " + slot + " of " + path, e);
+        }
+    }
+
+    /** Forces the table store's pages (named tailer positions, cycle range) to storage. */
+    public void force() {
+        if (writable) {
+            memory.force();
         }
     }
 

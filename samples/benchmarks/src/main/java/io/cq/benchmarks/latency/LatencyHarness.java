@@ -30,21 +30,20 @@ import java.util.zip.DataFormatException;
  */
 public final class LatencyHarness {
     public static final int MESSAGE_SIZE = 40;
-    /** What reading the appender's first excerpt returns (value 0 plus length): it only creates the files early. */
-    private static final long PRIMING = MESSAGE_SIZE;
 
     /** What one run measured. */
-    public record Result(String implementation, String mode, int rate, Histogram histogram) {
+    public record Result(String implementation, String mode, int rate, int size, Histogram histogram) {
     }
 
     private LatencyHarness() {
     }
 
     /** Runs one measurement in a new JVM started with {@code jvmArgs}. */
-    public static Result run(String implementation, boolean crossProcess, int rate, int warmupSeconds, int seconds,
-                             Path directory, List<String> jvmArgs) throws Exception {
+    public static Result run(String implementation, boolean crossProcess, int rate, int size, int warmupSeconds,
+                             int seconds, Path directory, List<String> jvmArgs) throws Exception {
         Process reader = startJvm(jvmArgs, "reader", implementation, directory.toString(), Integer.toString(rate),
-                Boolean.toString(crossProcess), Integer.toString(warmupSeconds), Integer.toString(seconds));
+                Boolean.toString(crossProcess), Integer.toString(warmupSeconds), Integer.toString(seconds),
+                Integer.toString(size));
         String histogramLine = null;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(reader.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
@@ -56,22 +55,25 @@ public final class LatencyHarness {
         if (!reader.waitFor(120, TimeUnit.SECONDS) || reader.exitValue() != 0 || histogramLine == null) {
             throw new IllegalStateException("latency run of " + implementation + " at " + rate + "/s failed");
         }
-        return new Result(implementation, crossProcess ? "2 JVMs" : "1 JVM", rate, decode(histogramLine));
+        return new Result(implementation, crossProcess ? "2 JVMs" : "1 JVM", rate, size, decode(histogramLine));
     }
 
     /** Entry point of the measuring JVMs: {@code reader ...} or {@code appender ...}. */
     public static void main(String[] args) throws Exception {
         if (args[0].equals("reader")) {
             Histogram histogram = measure(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Boolean.parseBoolean(args[4]),
-                    Integer.parseInt(args[5]), Integer.parseInt(args[6]));
+                    Integer.parseInt(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
             System.out.println("histogram " + encode(histogram));
         } else {
-            appendForReader(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
+            appendForReader(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]),
+                    Integer.parseInt(args[5]));
         }
     }
 
     private static Histogram measure(String implementation, Path directory, int rate, boolean crossProcess,
-                                     int warmupSeconds, int seconds) throws Exception {
+                                     int warmupSeconds, int seconds, int size) throws Exception {
+        // Reading returns the first 8 bytes plus the length: the appender's priming excerpt (value 0) gives this.
+        long priming = size;
         long warmup = (long) rate * warmupSeconds;
         long total = warmup + (long) rate * seconds;
         Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
@@ -82,7 +84,7 @@ public final class LatencyHarness {
             long start;
             if (crossProcess) {
                 child = startJvm(ManagementFactory.getRuntimeMXBean().getInputArguments(), "appender", implementation,
-                        directory.toString(), Integer.toString(rate), Long.toString(total));
+                        directory.toString(), Integer.toString(rate), Long.toString(total), Integer.toString(size));
                 BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
                 String line = out.readLine();
                 if (line == null || !line.startsWith("ready")) {
@@ -97,8 +99,8 @@ public final class LatencyHarness {
                 long startAt = start;
                 appender = Thread.ofPlatform().name("latency-appender").start(() -> {
                     // Appenders belong to the thread that creates them; the priming excerpt creates the files.
-                    driver.append(0, new byte[MESSAGE_SIZE]);
-                    sendOnSchedule(driver, rate, total, startAt);
+                    driver.append(0, new byte[size]);
+                    sendOnSchedule(driver, rate, total, startAt, size);
                 });
             }
             long received = 0;
@@ -113,10 +115,10 @@ public final class LatencyHarness {
                     }
                     continue;
                 }
-                if (value == PRIMING) {
+                if (value == priming) {
                     continue;
                 }
-                long latency = System.nanoTime() - (value - MESSAGE_SIZE);
+                long latency = System.nanoTime() - (value - size);
                 if (received >= warmup) {
                     histogram.recordValue(Math.min(Math.max(latency, 0), histogram.getHighestTrackableValue()));
                 }
@@ -132,19 +134,20 @@ public final class LatencyHarness {
         return histogram;
     }
 
-    private static void appendForReader(String implementation, Path directory, int rate, long total) throws IOException {
+    private static void appendForReader(String implementation, Path directory, int rate, long total, int size)
+            throws IOException {
         PrintStream out = System.out;
         try (QueueDriver driver = QueueDriver.open(implementation, directory)) {
-            driver.append(0, new byte[MESSAGE_SIZE]);
+            driver.append(0, new byte[size]);
             out.println("ready");
             out.flush();
             long start = Long.parseLong(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine());
-            sendOnSchedule(driver, rate, total, start);
+            sendOnSchedule(driver, rate, total, start, size);
         }
     }
 
-    static void sendOnSchedule(QueueDriver driver, int rate, long total, long start) {
-        byte[] payload = new byte[MESSAGE_SIZE];
+    static void sendOnSchedule(QueueDriver driver, int rate, long total, long start, int size) {
+        byte[] payload = new byte[size];
         double interval = 1e9 / rate;
         for (long i = 0; i < total; i++) {
             long scheduled = start + (long) (i * interval);

@@ -1,0 +1,185 @@
+package io.cq.core;
+
+import io.cq.core.support.MutableClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * Thousands of randomly damaged copies of a real queue (bytes overwritten anywhere, files cut short): each is
+ * read up to the damage exactly as written, then either goes on, stops, or fails with a cq error; never a hang,
+ * an out-of-memory error or another exception. {@code -Dcq.fuzz.iterations=N} runs more.
+ */
+class CorruptionFuzzTest {
+    private static final int ITERATIONS = Integer.getInteger("cq.fuzz.iterations", 2_000);
+    private static final Pattern EXCERPT_LINE = Pattern.compile("^0x([0-9a-f]+) @(\\d+) \\((\\d+) bytes\\)");
+
+    @TempDir
+    Path dir;
+
+    /** Where an excerpt of the original queue lies. */
+    private record Placement(String file, long end, byte[] content) {
+    }
+
+    @Test
+    void shouldReadDamagedCopiesCorrectlyUpToTheDamageOrRefuseThemWithAQueueError() throws Exception {
+        Path original = dir.resolve("original");
+        List<Placement> excerpts = writeOriginal(original);
+        List<Path> files;
+        try (Stream<Path> list = Files.list(original)) {
+            files = list.sorted().toList();
+        }
+        Random random = new Random(4242);
+        int refused = 0;
+        int stoppedEarly = 0;
+        for (int iteration = 0; iteration < ITERATIONS; iteration++) {
+            Path copy = dir.resolve("copy-" + iteration);
+            Files.createDirectories(copy);
+            for (Path file : files) {
+                Files.copy(file, copy.resolve(file.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+            }
+            Path victim = copy.resolve(files.get(random.nextInt(files.size())).getFileName());
+            long damageAt = damage(victim, random);
+            String damagedName = victim.getFileName().toString();
+            int outcome = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> readAndCheck(copy, excerpts, damagedName, damageAt),
+                    () -> "reading the copy damaged in " + damagedName + " at " + damageAt + " did not finish");
+            if (outcome < 0) {
+                refused++;
+            } else if (outcome < excerpts.size()) {
+                stoppedEarly++;
+            }
+            deleteRecursively(copy);
+        }
+        // The damage must have mattered often, or this test proves little.
+        assertThat(refused + stoppedEarly).as("copies refused or cut short").isGreaterThan(ITERATIONS / 20);
+    }
+
+    /** @return -1 when refused with a cq error, else the number of excerpts read */
+    private static int readAndCheck(Path copy, List<Placement> excerpts, String damagedFile, long damageAt) {
+        try (MappedQueue queue = MappedQueue.builder(copy).readOnly(true).build()) {
+            ExcerptTailer tailer = queue.createTailer();
+            int read = 0;
+            boolean pastDamage = false;
+            while (read < excerpts.size() + 10) {
+                byte[] bytes = tailer.readBytes();
+                if (bytes == null) {
+                    break;
+                }
+                if (read < excerpts.size() && !pastDamage) {
+                    Placement expected = excerpts.get(read);
+                    boolean beforeDamage = expected.file().compareTo(damagedFile) < 0
+                            || (expected.file().equals(damagedFile) && expected.end() <= damageAt);
+                    if (beforeDamage) {
+                        assertThat(bytes).as("excerpt %d before the damage", read).isEqualTo(expected.content());
+                    } else {
+                        pastDamage = true;
+                    }
+                }
+                read++;
+            }
+            return read;
+        } catch (QueueException | UncheckedIOException e) {
+            assertThat(e.getMessage()).as("error message").isNotBlank();
+            return -1;
+        }
+    }
+
+    /** Overwrites 1 to 8 bytes somewhere, or cuts the file short; returns the first damaged position. */
+    private static long damage(Path file, Random random) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long used = Math.max(8, usedLength(channel));
+            long position = random.nextInt(10) < 7 ? (long) (random.nextDouble() * used) : random.nextInt(1024);
+            if (random.nextInt(10) == 0) {
+                channel.truncate(position);
+                return position;
+            }
+            byte[] garbage = new byte[1 + random.nextInt(8)];
+            random.nextBytes(garbage);
+            channel.write(ByteBuffer.wrap(garbage), position);
+            return position;
+        }
+    }
+
+    /** The part of a file that is not trailing zeros: damage there is meaningful. */
+    private static long usedLength(FileChannel channel) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(channel.size(), 4 << 20));
+        channel.read(buffer, 0);
+        byte[] bytes = buffer.array();
+        int end = buffer.position();
+        while (end > 0 && bytes[end - 1] == 0) {
+            end--;
+        }
+        return end;
+    }
+
+    private List<Placement> writeOriginal(Path original) {
+        MutableClock clock = new MutableClock(Instant.parse("2026-05-01T08:00:00Z"));
+        Random random = new Random(7);
+        List<byte[]> contents = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(original).rollCycle(RollCycle.TEST_SECONDLY).clock(clock)
+                .blockSize(64 * 1024).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            for (int i = 0; i < 1_500; i++) {
+                byte[] content = new byte[random.nextInt(i % 100 == 0 ? 3_000 : 120)];
+                random.nextBytes(content);
+                contents.add(content);
+                appender.writeBytes(content);
+                if (i % 500 == 499) {
+                    clock.advance(Duration.ofSeconds(1));
+                }
+            }
+            queue.createTailer("reader").readBytes();
+            return placements(queue.dump(), contents);
+        }
+    }
+
+    /** Each excerpt's file and end position, from the dump of the original queue. */
+    private static List<Placement> placements(String dump, List<byte[]> contents) {
+        List<Placement> result = new ArrayList<>();
+        String file = null;
+        for (String line : dump.split("\n")) {
+            if (line.startsWith("## ")) {
+                file = line.substring(3).trim();
+                continue;
+            }
+            Matcher m = EXCERPT_LINE.matcher(line);
+            if (m.find()) {
+                long position = Long.parseLong(m.group(2));
+                int length = Integer.parseInt(m.group(3));
+                byte[] content = contents.get(result.size());
+                assertThat(length).isEqualTo(content.length);
+                result.add(new Placement(file, position + 4 + length, Arrays.copyOf(content, content.length)));
+            }
+        }
+        assertThat(result).hasSize(contents.size());
+        return result;
+    }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted((a, b) -> b.compareTo(a)).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+}
