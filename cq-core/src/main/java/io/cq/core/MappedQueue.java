@@ -9,6 +9,7 @@ import io.cq.core.internal.store.CycleFiles;
 import io.cq.core.internal.store.DiskSpaceMonitor;
 import io.cq.core.internal.store.FilePermissions;
 import io.cq.core.internal.store.Log;
+import io.cq.core.internal.store.NativeIo;
 import io.cq.core.internal.store.Position;
 import io.cq.core.internal.store.QueueFlusher;
 import io.cq.core.internal.store.ProcessIdentity;
@@ -63,6 +64,9 @@ public final class MappedQueue implements AutoCloseable {
         Clock clock = settings.clockSetting();
         FilePermissions permissions = new FilePermissions(settings.filePermissionsSetting());
         prepareDirectory(directory, readOnly, permissions);
+        if (!readOnly) {
+            NativeIo.warmUpInBackground();
+        }
         this.diskSpace = new DiskSpaceMonitor(directory, settings.diskSpaceWarningBytes(), settings.diskSpaceWarningPercent());
         this.tableStore = TableStore.open(directory, readOnly, requestedRollCycle, clock.millis(), permissions);
         RollCycle rollCycle = tableStore.rollCycle();

@@ -14,7 +14,20 @@ import java.nio.file.StandardOpenOption;
  * other's file, as a rename would), and the temporary name is removed.
  */
 final class AtomicFiles {
+    /** Free space, in multiples of the file's size, above which reserving its blocks may wait a moment. */
+    private static final long AMPLE_ROOM_FACTOR = 64;
+
     private AtomicFiles() {
+    }
+
+    private static void reserveInBackground(Path file, long size) {
+        FilePreparer.submit(() -> {
+            try {
+                NativeIo.reserve(file, 0, size);
+            } catch (IOException e) {
+                Log.warning(AtomicFiles.class, "cannot reserve the blocks of " + file, e);
+            }
+        });
     }
 
     /**
@@ -22,6 +35,7 @@ final class AtomicFiles {
      */
     static boolean createWithContent(Path file, ByteBuffer content, long size, FilePermissions permissions)
             throws IOException {
+        boolean reserveLater = false;
         Path temporary = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "."
                 + System.nanoTime() + ".tmp");
         try {
@@ -31,8 +45,13 @@ final class AtomicFiles {
                     channel.write(content, content.position());
                 }
                 if (size > channel.size()) {
-                    // Reserved, not just sized: a full disk fails the creation instead of a later write.
-                    NativeIo.reserve(temporary, 0, size);
+                    // Reserved, not just sized: a full disk fails the creation instead of a later write. Only
+                    // while the downcalls are still being linked (the first ~100 ms of a process) and the disk
+                    // has ample room is the reservation done right after creation instead, in the background.
+                    reserveLater = !NativeIo.isReady() && temporary.toFile().getUsableSpace() > AMPLE_ROOM_FACTOR * size;
+                    if (!reserveLater) {
+                        NativeIo.reserve(temporary, 0, size);
+                    }
                     if (size > channel.size()) {
                         channel.write(ByteBuffer.allocate(1), size - 1);
                     }
@@ -40,6 +59,9 @@ final class AtomicFiles {
             }
             try {
                 Files.createLink(file, temporary);
+                if (reserveLater) {
+                    reserveInBackground(file, size);
+                }
                 return true;
             } catch (FileAlreadyExistsException e) {
                 return false;

@@ -171,6 +171,10 @@ public final class MappedFile implements AutoCloseable {
                 if (diskSpace != null) {
                     diskSpace.check();
                 }
+            } else if (writable) {
+                // Already long enough, but maybe still sparse (its creator may have died before reserving it);
+                // checking an allocated range is cheap. Not worth waiting for the downcalls to be linked, though.
+                reserveExisting(start);
             }
             MemorySegment segment = channel.map(
                     writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, mappingSize, arena);
@@ -181,6 +185,20 @@ public final class MappedFile implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map " + mappingSize + " bytes at " + start + " of " + path + ": "
                     + e.getMessage(), e);
+        }
+    }
+
+    private void reserveExisting(long start) throws IOException {
+        if (NativeIo.isReady()) {
+            NativeIo.reserve(path, start, mappingSize);
+        } else {
+            FilePreparer.submit(() -> {
+                try {
+                    NativeIo.reserve(path, start, mappingSize);
+                } catch (IOException e) {
+                    Log.warning(MappedFile.class, "cannot reserve the blocks of " + path, e);
+                }
+            });
         }
     }
 

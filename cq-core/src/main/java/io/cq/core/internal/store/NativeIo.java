@@ -23,42 +23,48 @@ public final class NativeIo {
     private static final int O_CLOEXEC = 0x80000;
     private static final int ENOSPC = 28;
 
-    private static final MethodHandle OPEN;
-    private static final MethodHandle CLOSE;
-    private static final MethodHandle POSIX_FALLOCATE;
-    private static final String UNAVAILABLE_BECAUSE;
+    private static volatile boolean READY;
 
-    static {
-        MethodHandle open = null;
-        MethodHandle close = null;
-        MethodHandle fallocate = null;
-        String reason = null;
-        if (!NativeIo.class.getModule().isNativeAccessEnabled()) {
-            reason = "native access is not enabled for cq (add --enable-native-access=ALL-UNNAMED to the java command)";
-        } else if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
-            reason = "posix_fallocate is only used on Linux";
-        } else {
-            try {
-                Linker linker = Linker.nativeLinker();
-                SymbolLookup libc = linker.defaultLookup();
-                open = linker.downcallHandle(find(libc, "open"),
-                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-                close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-                fallocate = linker.downcallHandle(find(libc, "posix_fallocate"),
-                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-            } catch (RuntimeException | LinkageError e) {
-                reason = "cannot link posix_fallocate: " + e;
-                open = null;
+    /** The downcalls; linking them costs ~100 ms of class loading and code generation, so it is done once, ahead. */
+    private static final class Calls {
+        static final MethodHandle OPEN;
+        static final MethodHandle CLOSE;
+        static final MethodHandle POSIX_FALLOCATE;
+        static final String UNAVAILABLE_BECAUSE;
+
+        static {
+            MethodHandle open = null;
+            MethodHandle close = null;
+            MethodHandle fallocate = null;
+            String reason = null;
+            if (!NativeIo.class.getModule().isNativeAccessEnabled()) {
+                reason = "native access is not enabled for cq (add --enable-native-access=ALL-UNNAMED to the java command)";
+            } else if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+                reason = "posix_fallocate is only used on Linux";
+            } else {
+                try {
+                    Linker linker = Linker.nativeLinker();
+                    SymbolLookup libc = linker.defaultLookup();
+                    open = linker.downcallHandle(find(libc, "open"),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+                    close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                    fallocate = linker.downcallHandle(find(libc, "posix_fallocate"),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+                } catch (RuntimeException | LinkageError e) {
+                    reason = "cannot link posix_fallocate: " + e;
+                    open = null;
+                }
             }
-        }
-        OPEN = open;
-        CLOSE = close;
-        POSIX_FALLOCATE = fallocate;
-        UNAVAILABLE_BECAUSE = open == null ? reason : null;
-        if (UNAVAILABLE_BECAUSE != null) {
-            Log.info(NativeIo.class, "cq maps cycle files without reserving their blocks first: {0}; a full disk "
-                    + "then shows as an error when a page is first written rather than when a block is allocated",
-                    UNAVAILABLE_BECAUSE);
+            OPEN = open;
+            CLOSE = close;
+            POSIX_FALLOCATE = fallocate;
+            UNAVAILABLE_BECAUSE = open == null ? reason : null;
+            READY = true;
+            if (UNAVAILABLE_BECAUSE != null) {
+                Log.info(NativeIo.class, "cq maps cycle files without reserving their blocks first: {0}; a full disk "
+                        + "then shows as an error when a page is first written rather than when a block is allocated",
+                        UNAVAILABLE_BECAUSE);
+            }
         }
     }
 
@@ -70,9 +76,21 @@ public final class NativeIo {
         return symbol.orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name));
     }
 
+    /** Links the downcalls on a background thread, so that the first file creation does not wait for it. */
+    public static void warmUpInBackground() {
+        if (!READY) {
+            FilePreparer.submit(NativeIo::canReserveBlocks);
+        }
+    }
+
+    /** Whether the downcalls are linked (or known to be unavailable) already. */
+    public static boolean isReady() {
+        return READY;
+    }
+
     /** Whether blocks are reserved before mapping; false means files are mapped sparse. */
     public static boolean canReserveBlocks() {
-        return UNAVAILABLE_BECAUSE == null;
+        return Calls.UNAVAILABLE_BECAUSE == null;
     }
 
     /**
@@ -86,14 +104,14 @@ public final class NativeIo {
         }
         int result;
         try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) OPEN.invokeExact(arena.allocateFrom(file.toString()), O_RDWR | O_CLOEXEC);
+            int fd = (int) Calls.OPEN.invokeExact(arena.allocateFrom(file.toString()), O_RDWR | O_CLOEXEC);
             if (fd < 0) {
                 throw new IOException("cannot open " + file + " to reserve its blocks");
             }
             try {
-                result = (int) POSIX_FALLOCATE.invokeExact(fd, offset, length);
+                result = (int) Calls.POSIX_FALLOCATE.invokeExact(fd, offset, length);
             } finally {
-                int ignored = (int) CLOSE.invokeExact(fd);
+                int ignored = (int) Calls.CLOSE.invokeExact(fd);
             }
         } catch (IOException | RuntimeException | Error e) {
             throw e;
