@@ -199,6 +199,7 @@ public final class StoreAppender implements ExcerptAppender {
             queue.files().release(file);
             file = next;
             cycle = target;
+            next.mapped().touchInBackground(0);
             chunk = null;
             chunkStart = 0;
             chunkEnd = Long.MIN_VALUE;

@@ -72,9 +72,9 @@ public final class MappedFile implements AutoCloseable {
     }
 
     /**
-     * Reserves and maps a chunk on a background thread, so that the appender that reaches it finds it ready
-     * instead of waiting for the file system to allocate its blocks. Failures are left for that appender to meet
-     * and report (it maps the chunk itself when the background has not).
+     * Reserves, maps and faults in a chunk on a background thread, so that the appender that reaches it finds
+     * its pages present instead of waiting for the file system and the page-fault handler. Failures are left for
+     * that appender to meet and report (it maps the chunk itself when the background has not).
      */
     public void prepareAhead(int index) {
         if (!writable || closed) {
@@ -86,11 +86,36 @@ public final class MappedFile implements AutoCloseable {
         }
         FilePreparer.submit(() -> {
             try {
-                chunk(index);
+                touchPages(chunk(index));
             } catch (RuntimeException ignored) {
-                // The appender maps the chunk again when it needs it, and reports the failure then.
+                // The appender maps the chunk again when it needs it, and reports the failure then; a chunk
+                // closed under the preparer (the queue was closed) needs nothing more.
             }
         });
+    }
+
+    /** Faults in the pages of an already mapped chunk on the background thread (a new file's first chunk). */
+    public void touchInBackground(int index) {
+        if (!writable || closed) {
+            return;
+        }
+        FilePreparer.submit(() -> {
+            try {
+                touchPages(chunk(index));
+            } catch (RuntimeException ignored) {
+                // the file was closed meanwhile
+            }
+        });
+    }
+
+    /**
+     * Faults every page in with a compare-and-set of 0 by 0 on its first word: the page becomes present and
+     * writable, and nothing changes even where an appender is writing at the same moment.
+     */
+    private static void touchPages(MemorySegment chunk) {
+        for (long offset = 0; offset + Integer.BYTES <= chunk.byteSize(); offset += Limits.PAGE) {
+            Memory.casInt(chunk, offset, 0, 0);
+        }
     }
 
     /**
