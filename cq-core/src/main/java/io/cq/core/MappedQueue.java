@@ -11,7 +11,7 @@ import io.cq.core.internal.store.FilePermissions;
 import io.cq.core.internal.store.Log;
 import io.cq.core.internal.store.NativeIo;
 import io.cq.core.internal.store.Position;
-import io.cq.core.internal.store.QueueFlusher;
+import io.cq.core.internal.store.BackgroundWork;
 import io.cq.core.internal.store.ProcessIdentity;
 import io.cq.core.internal.store.TableStore;
 
@@ -85,9 +85,9 @@ public final class MappedQueue implements AutoCloseable {
         this.durability = readOnly ? Durability.PAGE_CACHE : settings.durabilitySetting();
         this.context = new QueueContext(this, files, tableStore, rollCycle, clock, settings.writeLockCheckNanos(),
                 durability == Durability.SYNC, settings.retention(), resources);
-        this.flusher = durability == Durability.ASYNC ? QueueFlusher.schedule(files, settings.syncIntervalNanos()) : null;
+        this.flusher = durability == Durability.ASYNC ? BackgroundWork.every(settings.syncIntervalNanos(), directory, files::forceWritten) : null;
         this.pretoucher = settings.pretouchSetting() && !readOnly
-                ? QueueFlusher.scheduleTask(createPretoucher()::execute, PRETOUCH_INTERVAL_NANOS, directory) : null;
+                ? BackgroundWork.every(PRETOUCH_INTERVAL_NANOS, directory, createPretoucher()::execute) : null;
     }
 
     /** Starts the settings for a queue in {@code directory}. */

@@ -21,7 +21,7 @@ final class AtomicFiles {
     }
 
     private static void reserveInBackground(Path file, long size) {
-        FilePreparer.submit(() -> {
+        BackgroundWork.submit(() -> {
             try {
                 NativeIo.reserve(file, 0, size);
             } catch (IOException e) {

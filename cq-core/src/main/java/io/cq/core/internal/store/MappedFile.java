@@ -84,7 +84,7 @@ public final class MappedFile implements AutoCloseable {
         if (index < current.length && current[index] != null) {
             return;
         }
-        FilePreparer.submit(() -> {
+        BackgroundWork.submit(() -> {
             try {
                 touchPages(chunk(index));
             } catch (RuntimeException ignored) {
@@ -99,7 +99,7 @@ public final class MappedFile implements AutoCloseable {
         if (!writable || closed) {
             return;
         }
-        FilePreparer.submit(() -> {
+        BackgroundWork.submit(() -> {
             try {
                 touchPages(chunk(index));
             } catch (RuntimeException ignored) {
@@ -217,7 +217,7 @@ public final class MappedFile implements AutoCloseable {
         if (NativeIo.isReady()) {
             NativeIo.reserve(path, start, mappingSize);
         } else {
-            FilePreparer.submit(() -> {
+            BackgroundWork.submit(() -> {
                 try {
                     NativeIo.reserve(path, start, mappingSize);
                 } catch (IOException e) {

@@ -79,7 +79,7 @@ public final class NativeIo {
     /** Links the downcalls on a background thread, so that the first file creation does not wait for it. */
     public static void warmUpInBackground() {
         if (!READY) {
-            FilePreparer.submit(NativeIo::canReserveBlocks);
+            BackgroundWork.submit(NativeIo::canReserveBlocks);
         }
     }
 
