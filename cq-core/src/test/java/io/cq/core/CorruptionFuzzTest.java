@@ -76,7 +76,7 @@ class CorruptionFuzzTest {
 
     /** @return -1 when refused with a cq error, else the number of excerpts read */
     private static int readAndCheck(Path copy, List<Placement> excerpts, String damagedFile, long damageAt) {
-        try (MappedQueue queue = MappedQueue.builder(copy).readOnly(true).build()) {
+        try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).readOnly(true).build()) {
             ExcerptTailer tailer = queue.createTailer();
             int read = 0;
             boolean pastDamage = false;
