@@ -54,6 +54,7 @@ public final class MappedQueue implements AutoCloseable {
     private final Set<AutoCloseable> resources = ConcurrentHashMap.newKeySet();
     private final ThreadLocal<StoreAppender> appenders = new ThreadLocal<>();
     private volatile boolean closed;
+    private CycleFile newest;
 
     MappedQueue(MappedQueueBuilder settings) {
         this.directory = settings.directory();
@@ -286,10 +287,26 @@ public final class MappedQueue implements AutoCloseable {
             return 0;
         }
         try {
+            keepNewestMapped(file);
             return file.excerptCount(scratch);
         } finally {
             files.release(file);
         }
+    }
+
+    /**
+     * Holds on to the newest cycle file, so that monitoring ({@code lastIndex()}, {@code lag()} every poll) does not
+     * map and unmap it on each call when no appender or tailer of this process has it open.
+     */
+    private synchronized void keepNewestMapped(CycleFile file) {
+        if (closed || (newest != null && newest.cycle() >= file.cycle())) {
+            return;
+        }
+        CycleFile kept = files.acquire(file.cycle());
+        if (newest != null) {
+            files.release(newest);
+        }
+        newest = kept;
     }
 
     /** The roll cycle in force: the one the queue was created with. */
@@ -384,6 +401,12 @@ public final class MappedQueue implements AutoCloseable {
         if (flusher != null) {
             flusher.cancel(false);
             files.forceWritten();
+        }
+        synchronized (this) {
+            if (newest != null) {
+                files.release(newest);
+                newest = null;
+            }
         }
         files.close();
         tableStore.release();
