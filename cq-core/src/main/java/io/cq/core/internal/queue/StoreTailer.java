@@ -112,7 +112,9 @@ public final class StoreTailer implements ExcerptTailer {
         if (direction == TailerDirection.FORWARD) {
             position = ExcerptHeader.next(position, readLength);
             sequence++;
-            persist(queue.rollCycle().toIndex(cycle, sequence));
+            if (slot >= 0) {
+                persist(queue.rollCycle().toIndex(cycle, sequence));
+            }
         } else {
             sequence--;
             if (sequence >= 0) {
@@ -438,8 +440,8 @@ public final class StoreTailer implements ExcerptTailer {
             if (present && !rollback) {
                 commit();
             }
+            // The cursor is left bound: it only reads, and the memory stays mapped while this tailer holds the file.
             present = false;
-            cursor.unbind();
         }
     }
 }
