@@ -192,12 +192,6 @@ public final class CycleFile {
         return scratch.sequence();
     }
 
-    /** Whether the cycle has been closed with an end-of-cycle mark. */
-    public boolean isFinished(Position scratch) {
-        locateEnd(scratch);
-        return ExcerptHeader.isEndOfCycle(headerAt(scratch.position()));
-    }
-
     private Found walk(long target, Position cursor) {
         long position = cursor.position();
         long sequence = cursor.sequence();

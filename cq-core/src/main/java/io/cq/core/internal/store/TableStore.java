@@ -502,9 +502,4 @@ public final class TableStore {
             }
         }
     }
-
-    /** Support for tests and tools: whether a file name is the table store's. */
-    public static boolean isTableStore(Path file) {
-        return file.getFileName().toString().equals(TableStoreLayout.FILE_NAME);
-    }
 }

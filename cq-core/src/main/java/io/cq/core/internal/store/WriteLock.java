@@ -109,10 +109,6 @@ public final class WriteLock implements AutoCloseable {
         store.releaseWriteLock(token);
     }
 
-    public long token() {
-        return token;
-    }
-
     @Override
     public void close() {
         LIVE.remove(token);
