@@ -55,8 +55,8 @@ final class CycleFileMarks {
      */
     static void discardUnfinished(CycleFile file, long position, int header) {
         if (ExcerptHeader.isWorking(header)) {
-            Log.warning(CycleFileMarks.class, "discarding an unfinished excerpt at position {0} of {1}, left by a writer "
-                    + "that stopped while writing it", position, file.path());
+            Log.warning(CycleFileMarks.class, "repaired {1}: discarded the unfinished excerpt at position {0}, left by a "
+                    + "writer that died while writing it; no reader had seen it", String.valueOf(position), file.path());
             file.mapped().putIntRelease(position, ExcerptHeader.EMPTY);
         }
     }

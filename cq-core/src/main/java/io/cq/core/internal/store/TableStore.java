@@ -233,8 +233,8 @@ public final class TableStore {
                 processLock = lock;
                 long owner = writeLockOwner();
                 if (owner != 0 && LockToken.processSlot(owner) == slot && replaceWriteLockOwner(owner, 0)) {
-                    Log.warning(TableStore.class, "released the write lock of {0} left by a process that died holding it "
-                            + "(pid {1}); an excerpt it left unfinished is discarded by the next append", path,
+                    Log.info(TableStore.class, "released the write lock of {0} left by a process that died holding it "
+                            + "(pid {1})", path,
                             String.valueOf(LockToken.pid(owner)));
                 }
                 return;

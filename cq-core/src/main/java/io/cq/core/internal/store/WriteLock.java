@@ -86,8 +86,9 @@ public final class WriteLock implements AutoCloseable {
         if (owner == 0 || !isDead(owner) || !store.replaceWriteLockOwner(owner, token)) {
             return false;
         }
-        Log.warning(WriteLock.class, "took over the write lock of {0} from a writer that died holding it (pid {1}, "
-                + "process slot {2}); an excerpt it left unfinished is discarded by this append",
+        // Informational: the one warning is the repair of the record it left, which names file and position.
+        Log.info(WriteLock.class, "took over the write lock of {0} from a writer that died holding it (pid {1}, "
+                + "process slot {2})",
                 store.path(), String.valueOf(LockToken.pid(owner)), String.valueOf(LockToken.processSlot(owner)));
         return true;
     }
