@@ -139,10 +139,6 @@ public final class MappedFile implements AutoCloseable {
         return chunk;
     }
 
-    public int getIntAcquire(long position) {
-        return Memory.getIntAcquire(chunkAt(position), position % blockSize);
-    }
-
     public void putLongRelease(long position, long value) {
         Memory.putLongRelease(chunkAt(position), position % blockSize, value);
     }

@@ -254,13 +254,7 @@ public final class TableStore {
         if (slot < 0 || slot >= TableStoreLayout.PROCESS_SLOTS) {
             return false;
         }
-        try (FileLock probe = channel.tryLock(TableStoreLayout.processLockRegion(slot), 1, !writable)) {
-            return probe == null;
-        } catch (OverlappingFileLockException e) {
-            return true;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot probe process slot " + slot + " of " + path, e);
-        }
+        return isLockHeld(TableStoreLayout.processLockRegion(slot), "process slot " + slot);
     }
 
     /** Hands the write lock from a holder known to be dead to a new owner (or to nobody, with 0). */
@@ -406,20 +400,27 @@ public final class TableStore {
     }
 
     /**
-     * Probes a slot's lock. A shared probe works on a read-only channel too; either kind fails while a live
-     * holder has the exclusive lock. Callers hold the allocation lock, so a claim elsewhere cannot run into
-     * the probe and take it for a live holder.
+     * Whether a live tailer holds a named-tailer slot. Callers hold the allocation lock, so a claim elsewhere
+     * cannot run into the probe and take it for a live holder.
      */
     private boolean isSlotHeld(int slot) {
         if (heldSlots.containsKey(slot)) {
             return true;
         }
-        try (FileLock probe = channel.tryLock(TableStoreLayout.slotLockRegion(slot), 1, !writable)) {
+        return isLockHeld(TableStoreLayout.slotLockRegion(slot), "named tailer slot " + slot);
+    }
+
+    /**
+     * Whether some process holds the record lock on a byte: a probe that gets it lets go at once. A shared probe
+     * works on a read-only channel too; either kind fails while a live holder has the exclusive lock.
+     */
+    private boolean isLockHeld(long region, String what) {
+        try (FileLock probe = channel.tryLock(region, 1, !writable)) {
             return probe == null;
         } catch (OverlappingFileLockException e) {
             return true;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot probe named tailer slot " + slot + " of " + path, e);
+            throw new UncheckedIOException("cannot probe the lock of " + what + " of " + path, e);
         }
     }
 

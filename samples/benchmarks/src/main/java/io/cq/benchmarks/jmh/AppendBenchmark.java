@@ -1,5 +1,6 @@
 package io.cq.benchmarks.jmh;
 
+import io.cq.benchmarks.Directories;
 import io.cq.benchmarks.QueueDriver;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -41,7 +42,7 @@ public class AppendBenchmark {
     @TearDown(Level.Iteration)
     public void deleteQueue() {
         driver.close();
-        BenchmarkDirectories.delete(directory);
+        Directories.delete(directory);
     }
 
     @Benchmark

@@ -4,9 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.cq.benchmarks.Directories;
 
-/** Fresh queue directories under {@code cq.bench.dir} (default: the system temp directory), deleted after use. */
+/** Fresh queue directories under {@code cq.bench.dir} (default: the system temp directory). */
 final class BenchmarkDirectories {
     private BenchmarkDirectories() {
     }
@@ -19,9 +18,5 @@ final class BenchmarkDirectories {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    static void delete(Path directory) {
-        Directories.delete(directory);
     }
 }

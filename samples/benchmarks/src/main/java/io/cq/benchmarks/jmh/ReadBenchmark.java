@@ -1,5 +1,6 @@
 package io.cq.benchmarks.jmh;
 
+import io.cq.benchmarks.Directories;
 import io.cq.benchmarks.QueueDriver;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Level;
@@ -39,7 +40,7 @@ public class ReadBenchmark {
     @TearDown(Level.Trial)
     public void deleteQueue() {
         driver.close();
-        BenchmarkDirectories.delete(directory);
+        Directories.delete(directory);
     }
 
     @Benchmark
