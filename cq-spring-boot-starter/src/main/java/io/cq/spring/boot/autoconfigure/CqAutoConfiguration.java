@@ -1,0 +1,35 @@
+package io.cq.spring.boot.autoconfigure;
+
+import java.util.Map;
+
+import io.cq.core.MappedQueue;
+import io.cq.spring.core.QueueTemplate;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The queues of {@code cq.queues} as {@link MappedQueue} beans, and a {@link QueueTemplate} over every
+ * MappedQueue bean (the application's own ones included).
+ */
+@AutoConfiguration
+@EnableConfigurationProperties(CqProperties.class)
+@Import(QueueBeanRegistrar.class)
+public class CqAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    MappedQueueOpener mappedQueueOpener(CqProperties properties, ObjectProvider<MappedQueueBuilderCustomizer> customizers) {
+        return new MappedQueueOpener(properties, customizers.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueTemplate queueTemplate(Map<String, MappedQueue> queues) {
+        return new QueueTemplate(queues);
+    }
+}

@@ -1,0 +1,182 @@
+package io.cq.spring.boot.autoconfigure;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+
+import io.cq.core.MappedQueue;
+import io.cq.core.MappedQueueBuilder;
+import io.cq.core.QueueException;
+import io.cq.spring.core.InvalidQueuePropertyException;
+
+/**
+ * Opens the queue configured under {@code cq.queues.<name>}: checks each property first, so that a wrong value
+ * stops start-up with an {@link InvalidQueuePropertyException} that names it, then applies the properties and
+ * the {@link MappedQueueBuilderCustomizer}s to a {@link MappedQueueBuilder}.
+ */
+public final class MappedQueueOpener {
+    private static final long PAGE = 4096;
+    private static final long MIN_BLOCK_SIZE = 64 * 1024;
+
+    private final CqProperties properties;
+    private final List<MappedQueueBuilderCustomizer> customizers;
+
+    public MappedQueueOpener(CqProperties properties, List<MappedQueueBuilderCustomizer> customizers) {
+        this.properties = properties;
+        this.customizers = List.copyOf(customizers);
+    }
+
+    /**
+     * Opens the queue of that name.
+     *
+     * @throws InvalidQueuePropertyException when a property of the queue is wrong, or the queue is missing
+     */
+    public MappedQueue open(String name) {
+        QueueProperties queue = properties.getQueues().get(name);
+        if (queue == null) {
+            throw new InvalidQueuePropertyException("cq.queues." + name, null, "no such queue is configured",
+                    "Add at least one property under cq.queues." + name + ", e.g. cq.queues." + name + ".path.", null);
+        }
+        String prefix = "cq.queues." + name + ".";
+        Path path = properties.pathOf(name, queue);
+        checkPath(prefix, path, queue.isReadOnly());
+        checkSettings(prefix, queue);
+        MappedQueueBuilder builder = MappedQueue.builder(path)
+                .blockSize(queue.getBlockSize().toBytes())
+                .indexSpacing(queue.getIndexSpacing())
+                .durability(queue.getDurability())
+                .syncInterval(queue.getSyncInterval())
+                .readOnly(queue.isReadOnly())
+                .retainCycles(queue.getRetainCycles())
+                .retainFor(queue.getRetainFor())
+                .retentionKeepsUnreadByNamedTailers(queue.isRetentionKeepsUnread())
+                .pretouch(queue.isPretouch())
+                .diskSpaceWarning(queue.getDiskSpaceWarningSize().toBytes(), queue.getDiskSpaceWarningPercent())
+                .writeLockCheckInterval(queue.getWriteLockCheckInterval())
+                .filePermissions(PosixFilePermissions.fromString(queue.getFilePermissions()));
+        if (queue.getRollCycle() != null) {
+            builder.rollCycle(queue.getRollCycle());
+        }
+        customizers.forEach(customizer -> customizer.customize(name, builder));
+        MappedQueue opened = build(prefix, path, builder);
+        if (queue.getRollCycle() != null && opened.rollCycle() != queue.getRollCycle()) {
+            opened.close();
+            throw new InvalidQueuePropertyException(prefix + "roll-cycle", queue.getRollCycle(),
+                    "the queue in " + path + " was created with roll cycle " + opened.rollCycle()
+                            + ", and a queue keeps its roll cycle for life",
+                    "Set " + prefix + "roll-cycle=" + opened.rollCycle() + " or remove the property to use the existing "
+                            + "queue; to start a new queue with " + queue.getRollCycle() + ", point " + prefix
+                            + "path at another directory.", null);
+        }
+        return opened;
+    }
+
+    private static MappedQueue build(String prefix, Path path, MappedQueueBuilder builder) {
+        try {
+            return builder.build();
+        } catch (QueueException e) {
+            throw new InvalidQueuePropertyException(prefix + "path", path, e.getMessage(),
+                    "Point " + prefix + "path (or cq.base-path) at a directory this process can read and write, "
+                            + "or fix the directory's permissions.", e);
+        } catch (IllegalArgumentException e) {
+            // What the checks above cannot know before opening: the smallest block size of a persisted roll cycle.
+            throw new InvalidQueuePropertyException(prefix.substring(0, prefix.length() - 1), path, e.getMessage(),
+                    "Change the setting named in the message under " + prefix + "*.", e);
+        }
+    }
+
+    private static void checkPath(String prefix, Path path, boolean readOnly) {
+        String fix = "Point " + prefix + "path (or cq.base-path) at a directory, or at a place where one can be "
+                + "created, that this process can read and write.";
+        if (Files.exists(path) && !Files.isDirectory(path)) {
+            throw new InvalidQueuePropertyException(prefix + "path", path, "it exists and is not a directory", fix, null);
+        }
+        if (readOnly) {
+            if (!Files.isDirectory(path)) {
+                throw new InvalidQueuePropertyException(prefix + "path", path,
+                        "the queue is read-only but the directory does not exist",
+                        "Point " + prefix + "path at an existing queue, or set " + prefix + "read-only=false.", null);
+            }
+            return;
+        }
+        Path existing = path.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isDirectory(existing)) {
+            throw new InvalidQueuePropertyException(prefix + "path", path,
+                    "it cannot be created: " + existing + " is not a directory", fix, null);
+        }
+        if (!Files.isWritable(existing)) {
+            throw new InvalidQueuePropertyException(prefix + "path", path,
+                    "this process may not write to " + existing, fix, null);
+        }
+    }
+
+    private static void checkSettings(String prefix, QueueProperties queue) {
+        long blockSize = queue.getBlockSize().toBytes();
+        if (blockSize % PAGE != 0 || blockSize < MIN_BLOCK_SIZE) {
+            throw new InvalidQueuePropertyException(prefix + "block-size", queue.getBlockSize(),
+                    "a block size must be a multiple of 4096 bytes and at least 64KB",
+                    "Set " + prefix + "block-size to a multiple of 4KB, e.g. " + suggestBlockSize(blockSize) + ".", null);
+        }
+        int spacing = queue.getIndexSpacing();
+        if (spacing < 1 || spacing > 1 << 20 || Integer.bitCount(spacing) != 1) {
+            throw new InvalidQueuePropertyException(prefix + "index-spacing", spacing,
+                    "the index spacing must be a power of two from 1 to 1048576",
+                    "Set " + prefix + "index-spacing to a power of two, e.g. "
+                            + Math.max(1, Math.min(1 << 20, Integer.highestOneBit(Math.max(1, spacing)))) + ".", null);
+        }
+        requirePositive(prefix + "sync-interval", queue.getSyncInterval());
+        requirePositive(prefix + "write-lock-check-interval", queue.getWriteLockCheckInterval());
+        if (queue.getRetainCycles() < 0) {
+            throw new InvalidQueuePropertyException(prefix + "retain-cycles", queue.getRetainCycles(),
+                    "the number of cycles to keep must not be negative",
+                    "Set " + prefix + "retain-cycles to 0 (keep all) or more.", null);
+        }
+        if (queue.getRetainFor().isNegative()) {
+            throw new InvalidQueuePropertyException(prefix + "retain-for", queue.getRetainFor(),
+                    "the retention period must not be negative",
+                    "Set " + prefix + "retain-for to 0 (keep all) or a positive duration such as 7d.", null);
+        }
+        double percent = queue.getDiskSpaceWarningPercent();
+        if (percent < 0 || percent > 100) {
+            throw new InvalidQueuePropertyException(prefix + "disk-space-warning-percent", percent,
+                    "a percentage must be from 0 to 100", "Set " + prefix + "disk-space-warning-percent from 0 to 100.", null);
+        }
+        if (queue.getDiskSpaceWarningSize().toBytes() < 0) {
+            throw new InvalidQueuePropertyException(prefix + "disk-space-warning-size", queue.getDiskSpaceWarningSize(),
+                    "a size must not be negative", "Set " + prefix + "disk-space-warning-size to 0 (off) or more.", null);
+        }
+        checkPermissions(prefix, queue.getFilePermissions());
+    }
+
+    private static void checkPermissions(String prefix, String permissions) {
+        String fix = "Set " + prefix + "file-permissions to nine characters like rw-r----- that let the owner read "
+                + "and write.";
+        try {
+            PosixFilePermissions.fromString(permissions);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidQueuePropertyException(prefix + "file-permissions", permissions,
+                    "it is not a permission string of the form rwxrwxrwx", fix, e);
+        }
+        if (!permissions.startsWith("rw")) {
+            throw new InvalidQueuePropertyException(prefix + "file-permissions", permissions,
+                    "the owner must be able to read and write the queue's files", fix, null);
+        }
+    }
+
+    private static void requirePositive(String property, Duration duration) {
+        if (duration.isNegative() || duration.isZero()) {
+            throw new InvalidQueuePropertyException(property, duration, "the interval must be positive",
+                    "Set " + property + " to a positive duration such as 200ms.", null);
+        }
+    }
+
+    private static String suggestBlockSize(long bytes) {
+        long rounded = Math.max(MIN_BLOCK_SIZE, (bytes + PAGE - 1) / PAGE * PAGE);
+        return rounded % (1024 * 1024) == 0 ? rounded / (1024 * 1024) + "MB" : rounded / 1024 + "KB";
+    }
+}

@@ -1,0 +1,47 @@
+package io.cq.spring.boot.autoconfigure;
+
+import java.util.Map;
+
+import io.cq.core.MappedQueue;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+
+/**
+ * Registers a {@link MappedQueue} bean per key of {@code cq.queues}, named after it. The bean is opened by the
+ * {@link MappedQueueOpener} when the context creates its singletons, and closed when the context destroys them,
+ * which is after every listener container (a lifecycle) has stopped. A bean the application defines with the same
+ * name wins.
+ */
+final class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar {
+    private final Environment environment;
+    private final BeanFactory beanFactory;
+
+    QueueBeanRegistrar(Environment environment, BeanFactory beanFactory) {
+        this.environment = environment;
+        this.beanFactory = beanFactory;
+    }
+
+    @Override
+    public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+        // Only the names are needed here; the values are bound (and checked) with CqProperties.
+        Map<String, Object> queues = Binder.get(environment)
+                .bind("cq.queues", Bindable.mapOf(String.class, Object.class))
+                .orElse(Map.of());
+        for (String name : queues.keySet()) {
+            if (registry.containsBeanDefinition(name)) {
+                continue;
+            }
+            RootBeanDefinition definition = new RootBeanDefinition(MappedQueue.class);
+            definition.setInstanceSupplier(() -> beanFactory.getBean(MappedQueueOpener.class).open(name));
+            definition.setDestroyMethodName("close");
+            registry.registerBeanDefinition(name, definition);
+        }
+    }
+}

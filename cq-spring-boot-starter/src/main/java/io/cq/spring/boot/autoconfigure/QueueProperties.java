@@ -1,0 +1,186 @@
+package io.cq.spring.boot.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import io.cq.core.Durability;
+import io.cq.core.MappedQueueBuilder;
+import io.cq.core.RollCycle;
+
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Settings of one queue, under {@code cq.queues.<name>}; each maps to a {@link MappedQueueBuilder} setting and
+ * has the same default. Listed in {@code docs/spring-boot.md} (the configuration processor does not describe
+ * the values of a map).
+ */
+public class QueueProperties {
+
+    /** Directory of the queue; default: the base path joined with the queue's name. */
+    private Path path;
+
+    /**
+     * How the queue is cut into files. Unset: the roll cycle of the existing queue, or DAILY for a new one. Set
+     * on an existing queue, it must be the one the queue was created with.
+     */
+    private RollCycle rollCycle;
+
+    /** Bytes mapped at a time; a multiple of 4 KiB, at least 64 KiB. The largest excerpt is a quarter of it. */
+    private DataSize blockSize = DataSize.ofBytes(MappedQueueBuilder.DEFAULT_BLOCK_SIZE);
+
+    /** Every how many excerpts the index records a position; a power of two. */
+    private int indexSpacing = MappedQueueBuilder.DEFAULT_INDEX_SPACING;
+
+    /** When appended excerpts are forced to storage: PAGE_CACHE, ASYNC (every sync-interval) or SYNC. */
+    private Durability durability = Durability.PAGE_CACHE;
+
+    /** How often ASYNC durability forces written pages to storage. */
+    private Duration syncInterval = MappedQueueBuilder.DEFAULT_SYNC_INTERVAL;
+
+    /** Open an existing queue for reading only: no appends, no listeners (they need named tailers). */
+    private boolean readOnly;
+
+    /** Keep only the files of the last this many cycles, the current one included; 0 keeps all. */
+    private int retainCycles;
+
+    /** Keep only the files of cycles that ended less than this long ago; 0 keeps all. */
+    private Duration retainFor = Duration.ZERO;
+
+    /** Whether retention keeps files holding excerpts that a named tailer (a listener) has not read yet. */
+    private boolean retentionKeepsUnread = true;
+
+    /** Touch pages ahead of the writer on a background thread, so appends rarely meet a page fault. */
+    private boolean pretouch;
+
+    /** Warn, and report the health DOWN, when free disk space under the queue falls below this. */
+    private DataSize diskSpaceWarningSize = DataSize.ofBytes(MappedQueueBuilder.DEFAULT_DISK_SPACE_WARNING_BYTES);
+
+    /** Warn, and report the health DOWN, when free disk space falls below this percentage of the file system. */
+    private double diskSpaceWarningPercent = MappedQueueBuilder.DEFAULT_DISK_SPACE_WARNING_PERCENT;
+
+    /** How long an appender waits for the write lock before it checks whether its holder is still alive. */
+    private Duration writeLockCheckInterval = MappedQueueBuilder.DEFAULT_WRITE_LOCK_CHECK_INTERVAL;
+
+    /** Permissions of the files the queue creates, e.g. "rw-r-----"; the owner must read and write. */
+    private String filePermissions = "rw-------";
+
+    public Path getPath() {
+        return path;
+    }
+
+    public void setPath(Path path) {
+        this.path = path;
+    }
+
+    public RollCycle getRollCycle() {
+        return rollCycle;
+    }
+
+    public void setRollCycle(RollCycle rollCycle) {
+        this.rollCycle = rollCycle;
+    }
+
+    public DataSize getBlockSize() {
+        return blockSize;
+    }
+
+    public void setBlockSize(DataSize blockSize) {
+        this.blockSize = blockSize;
+    }
+
+    public int getIndexSpacing() {
+        return indexSpacing;
+    }
+
+    public void setIndexSpacing(int indexSpacing) {
+        this.indexSpacing = indexSpacing;
+    }
+
+    public Durability getDurability() {
+        return durability;
+    }
+
+    public void setDurability(Durability durability) {
+        this.durability = durability;
+    }
+
+    public Duration getSyncInterval() {
+        return syncInterval;
+    }
+
+    public void setSyncInterval(Duration syncInterval) {
+        this.syncInterval = syncInterval;
+    }
+
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    public void setReadOnly(boolean readOnly) {
+        this.readOnly = readOnly;
+    }
+
+    public int getRetainCycles() {
+        return retainCycles;
+    }
+
+    public void setRetainCycles(int retainCycles) {
+        this.retainCycles = retainCycles;
+    }
+
+    public Duration getRetainFor() {
+        return retainFor;
+    }
+
+    public void setRetainFor(Duration retainFor) {
+        this.retainFor = retainFor;
+    }
+
+    public boolean isRetentionKeepsUnread() {
+        return retentionKeepsUnread;
+    }
+
+    public void setRetentionKeepsUnread(boolean retentionKeepsUnread) {
+        this.retentionKeepsUnread = retentionKeepsUnread;
+    }
+
+    public boolean isPretouch() {
+        return pretouch;
+    }
+
+    public void setPretouch(boolean pretouch) {
+        this.pretouch = pretouch;
+    }
+
+    public DataSize getDiskSpaceWarningSize() {
+        return diskSpaceWarningSize;
+    }
+
+    public void setDiskSpaceWarningSize(DataSize diskSpaceWarningSize) {
+        this.diskSpaceWarningSize = diskSpaceWarningSize;
+    }
+
+    public double getDiskSpaceWarningPercent() {
+        return diskSpaceWarningPercent;
+    }
+
+    public void setDiskSpaceWarningPercent(double diskSpaceWarningPercent) {
+        this.diskSpaceWarningPercent = diskSpaceWarningPercent;
+    }
+
+    public Duration getWriteLockCheckInterval() {
+        return writeLockCheckInterval;
+    }
+
+    public void setWriteLockCheckInterval(Duration writeLockCheckInterval) {
+        this.writeLockCheckInterval = writeLockCheckInterval;
+    }
+
+    public String getFilePermissions() {
+        return filePermissions;
+    }
+
+    public void setFilePermissions(String filePermissions) {
+        this.filePermissions = filePermissions;
+    }
+}

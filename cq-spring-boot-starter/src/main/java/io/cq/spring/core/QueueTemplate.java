@@ -1,0 +1,89 @@
+package io.cq.spring.core;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptBytes;
+import io.cq.core.MappedQueue;
+import io.cq.core.WriteContext;
+
+/**
+ * Appends single excerpts to the application's queues by name, for code that does not keep an appender of its
+ * own. Every append goes through {@link #write(String, Consumer)}, which is where typed appends (a payload object
+ * encoded by the message layer) plug in.
+ *
+ * <p>Thread-safe: each calling thread appends through its own appender ({@link MappedQueue#acquireAppender()}).
+ * Counts what it appended per queue, for metrics.
+ */
+public final class QueueTemplate {
+    private final Map<String, MappedQueue> queues;
+    private final Map<String, AppendStatistics> statistics = new ConcurrentHashMap<>();
+
+    /** @param queues the queues by name (for the starter: the MappedQueue beans by bean name) */
+    public QueueTemplate(Map<String, MappedQueue> queues) {
+        this.queues = Map.copyOf(queues);
+        this.queues.keySet().forEach(name -> statistics.put(name, new AppendStatistics()));
+    }
+
+    /** Appends the text's UTF-8 bytes as one excerpt and returns its index (a listener reads it as a String). */
+    public long appendText(String queue, CharSequence text) {
+        Objects.requireNonNull(text, "text");
+        return appendBytes(queue, text.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Appends the bytes as one excerpt and returns its index. */
+    public long appendBytes(String queue, byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
+        return write(queue, excerpt -> excerpt.writeBytes(bytes));
+    }
+
+    /**
+     * Appends one excerpt written by {@code writer} and returns its index. The queue's write lock is held while the
+     * writer runs: write and return promptly. When the writer throws, nothing is appended and the exception
+     * propagates.
+     */
+    public long write(String queue, Consumer<ExcerptBytes> writer) {
+        Objects.requireNonNull(writer, "writer");
+        ExcerptAppender appender = queue(queue).acquireAppender();
+        long index;
+        long length;
+        try (WriteContext context = appender.writingDocument()) {
+            try {
+                writer.accept(context.bytes());
+            } catch (RuntimeException | Error e) {
+                context.rollbackOnClose();
+                throw e;
+            }
+            index = context.index();
+            length = context.bytes().length();
+        }
+        statistics.get(queue).record(length);
+        return index;
+    }
+
+    /** The queue of that name. */
+    public MappedQueue queue(String name) {
+        MappedQueue queue = queues.get(name);
+        if (queue == null) {
+            throw new IllegalArgumentException("no queue named '" + name + "'; the queues are " + queues.keySet()
+                    + " (configure one with cq.queues." + name + ".*)");
+        }
+        return queue;
+    }
+
+    /** The names of the queues this template appends to, sorted. */
+    public java.util.Set<String> queueNames() {
+        return new TreeMap<>(queues).keySet();
+    }
+
+    /** What this template appended to a queue since start-up. */
+    public AppendStatistics statistics(String queue) {
+        queue(queue);
+        return statistics.get(queue);
+    }
+}

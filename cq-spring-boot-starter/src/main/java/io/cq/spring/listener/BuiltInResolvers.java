@@ -1,0 +1,30 @@
+package io.cq.spring.listener;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.cq.spring.listener.invoke.HeaderArgumentResolver;
+import io.cq.spring.listener.invoke.ListenerArgumentResolver;
+import io.cq.spring.listener.invoke.MessageArgumentResolver;
+import io.cq.spring.listener.invoke.PayloadArgumentResolver;
+
+import org.springframework.util.ClassUtils;
+
+/** The argument resolvers every listener gets, after the application's own. */
+final class BuiltInResolvers {
+    private static final boolean MESSAGING_PRESENT = ClassUtils.isPresent("org.springframework.messaging.Message",
+            BuiltInResolvers.class.getClassLoader());
+
+    private BuiltInResolvers() {
+    }
+
+    static List<ListenerArgumentResolver> create() {
+        List<ListenerArgumentResolver> resolvers = new ArrayList<>();
+        resolvers.add(new HeaderArgumentResolver());
+        resolvers.add(new PayloadArgumentResolver());
+        if (MESSAGING_PRESENT) {
+            resolvers.add(new MessageArgumentResolver());
+        }
+        return resolvers;
+    }
+}

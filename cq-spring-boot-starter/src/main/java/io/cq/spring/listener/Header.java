@@ -1,0 +1,20 @@
+package io.cq.spring.listener;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Binds a {@link QueueListener} parameter to a fact about the excerpt: {@value ExcerptHeaders#INDEX} ({@code long}),
+ * {@value ExcerptHeaders#QUEUE} or {@value ExcerptHeaders#LISTENER} ({@code String}). Spring Messaging's own
+ * {@code @Header} works as well.
+ */
+@Target(ElementType.PARAMETER)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Header {
+    /** The header's name. */
+    String value();
+}

@@ -1,0 +1,22 @@
+package io.cq.spring.listener;
+
+import org.springframework.context.ApplicationEvent;
+
+/** Something that happened to a listener container; published on the container's thread. */
+public abstract class ListenerContainerEvent extends ApplicationEvent {
+    protected ListenerContainerEvent(QueueListenerContainer container) {
+        super(container);
+    }
+
+    public QueueListenerContainer container() {
+        return (QueueListenerContainer) getSource();
+    }
+
+    public String listenerId() {
+        return container().id();
+    }
+
+    public String queueName() {
+        return container().queueName();
+    }
+}

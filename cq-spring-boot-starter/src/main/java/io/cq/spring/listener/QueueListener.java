@@ -1,0 +1,55 @@
+package io.cq.spring.listener;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a method to be called with each excerpt of a queue, in order, on a thread of its own
+ * ({@code cq-listener-<id>}). The {@link #id()} names the queue's named tailer: a restarted application resumes
+ * right after the last excerpt the method returned from. An excerpt whose method threw is retried and then
+ * recovered (see {@code cq.listener.*}); it is never committed before the method returns, so delivery is
+ * at least once.
+ *
+ * <p>Parameters, in any order: {@code String} (the excerpt as UTF-8 text), {@code byte[]} (a copy of its bytes),
+ * {@link io.cq.core.ReadContext}, {@link io.cq.core.ExcerptBytes} (valid only during the call),
+ * {@link Header @Header("cq_index") long}, {@link Header @Header("cq_queue") String},
+ * {@link Header @Header("cq_listener") String}, and, with spring-messaging on the class path,
+ * {@code Message<String>} or {@code Message<byte[]>}.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface QueueListener {
+    /** Name of the queue (a key of {@code cq.queues}); property placeholders allowed. */
+    String queue();
+
+    /**
+     * The listener's id, also the name of its named tailer: 1 to 64 letters, digits, '.', '_' or '-'. Unique
+     * per application; property placeholders allowed.
+     */
+    String id();
+
+    /** "true" or "false" (placeholders allowed); empty uses {@code cq.listener.auto-startup}. */
+    String autoStartup() default "";
+
+    /** Bean name of the {@link QueueListenerContainerFactory} to use; empty uses the default one. */
+    String containerFactory() default "";
+
+    /** Bean name of the {@link ListenerErrorHandler} for exhausted retries; empty uses {@code cq.listener.recoverer}. */
+    String errorHandler() default "";
+
+    /** "backoff", "sleeping", "yielding" or "busy-spin"; empty uses {@code cq.listener.idle-strategy}. */
+    String idleStrategy() default "";
+
+    /** Where a listener without a committed position starts; ignored once it has committed one. */
+    StartPosition startPosition() default StartPosition.BEGINNING;
+
+    /** The index to start at with {@link StartPosition#INDEX}. */
+    long startIndex() default -1;
+
+    /** An ISO-8601 instant, e.g. "2026-11-22T00:00:00Z", to start at with {@link StartPosition#TIME}. */
+    String startTime() default "";
+}

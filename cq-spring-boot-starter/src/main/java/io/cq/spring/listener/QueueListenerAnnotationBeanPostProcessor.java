@@ -1,0 +1,126 @@
+package io.cq.spring.listener;
+
+import java.lang.reflect.Method;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.cq.core.MappedQueue;
+import io.cq.spring.core.InvalidQueuePropertyException;
+import io.cq.spring.listener.invoke.ListenerArgumentResolver;
+import io.cq.spring.listener.invoke.ListenerMethodInvoker;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Finds {@link QueueListener} methods on each bean, resolves their attributes and registers a container for each
+ * with the {@link ListenerContainerRegistry}. Collaborators are looked up when the first listener is found, so
+ * that this post-processor, created early, does not create them early.
+ */
+public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostProcessor, BeanFactoryAware {
+    /** Bean name of the container factory used when {@link QueueListener#containerFactory()} is empty. */
+    public static final String DEFAULT_CONTAINER_FACTORY = "queueListenerContainerFactory";
+
+    private ConfigurableListableBeanFactory beanFactory;
+    private List<ListenerArgumentResolver> resolvers;
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) {
+        this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+        Class<?> type = AopUtils.getTargetClass(bean);
+        Map<Method, QueueListener> methods = MethodIntrospector.selectMethods(type,
+                (MethodIntrospector.MetadataLookup<QueueListener>) method ->
+                        AnnotatedElementUtils.findMergedAnnotation(method, QueueListener.class));
+        methods.forEach((method, annotation) -> register(bean, AopUtils.selectInvocableMethod(method, bean.getClass()), annotation));
+        return bean;
+    }
+
+    private void register(Object bean, Method method, QueueListener annotation) {
+        String id = resolve(annotation.id());
+        String queueName = resolve(annotation.queue());
+        String where = "@QueueListener(id = \"" + id + "\") on " + method.getDeclaringClass().getSimpleName() + "."
+                + method.getName();
+        ListenerEndpoint endpoint = new ListenerEndpoint(id, queueName,
+                new ListenerMethodInvoker(bean, method, resolvers()), autoStartup(annotation, where),
+                resolve(annotation.errorHandler()), resolve(annotation.idleStrategy()), annotation.startPosition(),
+                annotation.startIndex(), startTime(annotation, where));
+        if (endpoint.startPosition() == StartPosition.INDEX && endpoint.startIndex() < 0) {
+            throw new IllegalStateException(where + " has startPosition = INDEX but no startIndex");
+        }
+        MappedQueue queue = queue(queueName, where);
+        String factoryName = StringUtils.hasText(annotation.containerFactory()) ? resolve(annotation.containerFactory())
+                : DEFAULT_CONTAINER_FACTORY;
+        QueueListenerContainer container = beanFactory.getBean(factoryName, QueueListenerContainerFactory.class)
+                .createContainer(endpoint, queue);
+        beanFactory.getBean(ListenerContainerRegistry.class).register(container);
+    }
+
+    private MappedQueue queue(String queueName, String where) {
+        MappedQueue queue;
+        try {
+            queue = beanFactory.getBean(queueName, MappedQueue.class);
+        } catch (NoSuchBeanDefinitionException e) {
+            throw new InvalidQueuePropertyException("cq.queues." + queueName, "(missing)",
+                    where + " reads queue '" + queueName + "', which is not configured",
+                    "Configure the queue, e.g. cq.queues." + queueName + ".path=..., or correct the queue name.", e);
+        }
+        if (queue.isReadOnly()) {
+            throw new InvalidQueuePropertyException("cq.queues." + queueName + ".read-only", true,
+                    where + " needs a named tailer, which a read-only queue cannot keep",
+                    "Set cq.queues." + queueName + ".read-only=false, or read the queue with an unnamed tailer.", null);
+        }
+        return queue;
+    }
+
+    private Boolean autoStartup(QueueListener annotation, String where) {
+        String value = resolve(annotation.autoStartup());
+        if (value.isEmpty()) {
+            return null;
+        }
+        if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+            throw new IllegalStateException(where + " has autoStartup = \"" + value + "\"; use \"true\" or \"false\"");
+        }
+        return Boolean.valueOf(value);
+    }
+
+    private Instant startTime(QueueListener annotation, String where) {
+        String value = resolve(annotation.startTime());
+        if (annotation.startPosition() != StartPosition.TIME) {
+            return null;
+        }
+        try {
+            return Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new IllegalStateException(where + " has startPosition = TIME and startTime = \"" + value
+                    + "\"; give an ISO-8601 instant such as 2026-11-22T00:00:00Z", e);
+        }
+    }
+
+    private String resolve(String value) {
+        String resolved = beanFactory.resolveEmbeddedValue(value);
+        return resolved == null ? "" : resolved;
+    }
+
+    private List<ListenerArgumentResolver> resolvers() {
+        if (resolvers == null) {
+            resolvers = new ArrayList<>(beanFactory.getBeanProvider(ListenerArgumentResolver.class).orderedStream().toList());
+            resolvers.addAll(BuiltInResolvers.create());
+        }
+        return resolvers;
+    }
+}

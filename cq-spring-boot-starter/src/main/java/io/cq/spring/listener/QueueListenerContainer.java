@@ -1,0 +1,421 @@
+package io.cq.spring.listener;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import io.cq.core.idle.IdleStrategy;
+import io.cq.spring.listener.ListenerErrorHandler.Resolution;
+import io.cq.spring.listener.invoke.InboundExcerpt;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Runs one {@link QueueListener}: a thread named {@code cq-listener-<id>} that owns the listener's named tailer,
+ * reads each excerpt, calls the method and commits the position only after it returned. Start, stop, pause,
+ * resume and seek may be called from any thread; seeks run on the container's thread, which owns the tailer.
+ *
+ * <p>Stopping finishes the excerpt in hand (a retry pause is cut short and the excerpt left uncommitted, to be
+ * read again after the next start), then releases the tailer.
+ */
+public final class QueueListenerContainer implements SmartLifecycle {
+    private static final Log log = LogFactory.getLog(QueueListenerContainer.class);
+    private static final long LAG_REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final ListenerEndpoint endpoint;
+    private final MappedQueue queue;
+    private final ContainerSettings settings;
+    private final ApplicationEventPublisher events;
+    private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final AtomicLong processed = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong retries = new AtomicLong();
+    private final AtomicLong processingNanos = new AtomicLong();
+    private final AtomicLong calls = new AtomicLong();
+
+    private volatile ListenerState state = ListenerState.CREATED;
+    private volatile boolean running;
+    private volatile boolean paused;
+    private volatile long nextIndex = -1;
+    private volatile long lag;
+    private volatile Thread thread;
+    /** Owned by the container thread while it runs. */
+    private ExcerptTailer tailer;
+
+    public QueueListenerContainer(ListenerEndpoint endpoint, MappedQueue queue, ContainerSettings settings,
+                                  ApplicationEventPublisher events) {
+        this.endpoint = endpoint;
+        this.queue = queue;
+        this.settings = settings;
+        this.events = events;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (thread != null && thread.isAlive()) {
+            return;
+        }
+        running = true;
+        state = paused ? ListenerState.PAUSED : ListenerState.RUNNING;
+        Thread started = new Thread(this::run, "cq-listener-" + endpoint.id());
+        thread = started;
+        started.start();
+    }
+
+    /** Asks the thread to finish the excerpt in hand and waits for it, up to the shutdown timeout. */
+    @Override
+    public void stop() {
+        Thread current;
+        synchronized (this) {
+            current = thread;
+            running = false;
+        }
+        if (current == null) {
+            return;
+        }
+        LockSupport.unpark(current);
+        try {
+            if (!current.join(settings.shutdownTimeout())) {
+                log.warn("Listener '" + id() + "' did not finish its excerpt within " + settings.shutdownTimeout()
+                        + "; its position stays before that excerpt");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public boolean isRunning() {
+        Thread current = thread;
+        return running && current != null && current.isAlive();
+    }
+
+    @Override
+    public boolean isAutoStartup() {
+        return settings.autoStartup();
+    }
+
+    /** Stops reading after the excerpt in hand; the thread stays and keeps the named tailer. */
+    public void pause() {
+        paused = true;
+        if (state == ListenerState.RUNNING) {
+            state = ListenerState.PAUSED;
+        }
+    }
+
+    public void resume() {
+        paused = false;
+        if (state == ListenerState.PAUSED) {
+            state = ListenerState.RUNNING;
+        }
+        Thread current = thread;
+        if (current != null) {
+            LockSupport.unpark(current);
+        }
+    }
+
+    /**
+     * Moves the listener onto the excerpt with this index, so it is processed next. Runs on the container's thread
+     * (now, or when it next starts); the new position is committed with the next excerpt processed.
+     *
+     * @return completes with false, leaving the position as it was, when the queue has no such excerpt
+     */
+    public CompletableFuture<Boolean> seekToIndex(long index) {
+        return onContainerThread(tailer -> tailer.moveToIndex(index));
+    }
+
+    /** Moves the listener before the first excerpt of the queue; see {@link #seekToIndex(long)}. */
+    public CompletableFuture<Boolean> seekToStart() {
+        return onContainerThread(tailer -> {
+            tailer.toStart();
+            return true;
+        });
+    }
+
+    /** Moves the listener after the last excerpt, skipping everything not processed yet; see {@link #seekToIndex(long)}. */
+    public CompletableFuture<Boolean> seekToEnd() {
+        return onContainerThread(tailer -> {
+            tailer.toEnd();
+            return true;
+        });
+    }
+
+    private CompletableFuture<Boolean> onContainerThread(Function<ExcerptTailer, Boolean> move) {
+        CompletableFuture<Boolean> result = new CompletableFuture<>();
+        commands.add(() -> {
+            try {
+                result.complete(move.apply(tailer));
+            } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        });
+        Thread current = thread;
+        if (current != null) {
+            LockSupport.unpark(current);
+        }
+        return result;
+    }
+
+    private void run() {
+        boolean failedRun = false;
+        try (ExcerptTailer opened = openTailer()) {
+            tailer = opened;
+            nextIndex = opened.index();
+            events.publishEvent(new ListenerStartedEvent(this));
+            failedRun = !poll(opened);
+        } catch (RuntimeException | Error e) {
+            log.error("Listener '" + id() + "' on queue '" + queueName() + "' stopped: " + e, e);
+            failedRun = true;
+        } finally {
+            tailer = null;
+            state = failedRun ? ListenerState.FAILED : ListenerState.STOPPED;
+            running = false;
+            events.publishEvent(new ListenerStoppedEvent(this, state));
+        }
+    }
+
+    /** @return false when an error handler asked to stop */
+    private boolean poll(ExcerptTailer tailer) {
+        IdleStrategy idle = settings.idleStrategy().get();
+        InboundExcerpt excerpt = new InboundExcerpt(queueName(), id());
+        Duration idleEventInterval = settings.idleEventInterval();
+        boolean caughtUp = false;
+        long lastWork = System.nanoTime();
+        long lastIdleEvent = lastWork;
+        long lastLagRefresh = 0;
+        while (running) {
+            int work = runCommands();
+            if (work > 0) {
+                caughtUp = false;
+            }
+            if (!paused) {
+                int read = readOne(tailer, excerpt);
+                if (read < 0) {
+                    return false;
+                }
+                work += read;
+            }
+            long now = System.nanoTime();
+            if (now - lastLagRefresh > LAG_REFRESH_NANOS || work > 0 && lag > 0) {
+                lag = tailer.lag();
+                lastLagRefresh = now;
+            }
+            if (work > 0) {
+                lastWork = now;
+                lastIdleEvent = now;
+                caughtUp = false;
+            } else if (!paused) {
+                if (!caughtUp) {
+                    caughtUp = true;
+                    lag = 0;
+                    events.publishEvent(new ListenerCaughtUpEvent(this, tailer.index()));
+                }
+                if (idleEventInterval != null && now - lastIdleEvent >= idleEventInterval.toNanos()) {
+                    lastIdleEvent = now;
+                    events.publishEvent(new ListenerIdleEvent(this, Duration.ofNanos(now - lastWork)));
+                }
+            }
+            idle.idle(work);
+        }
+        return true;
+    }
+
+    private int runCommands() {
+        int ran = 0;
+        for (Runnable command = commands.poll(); command != null; command = commands.poll()) {
+            command.run();
+            ran++;
+        }
+        if (ran > 0) {
+            nextIndex = tailer.index();
+            lag = tailer.lag();
+        }
+        return ran;
+    }
+
+    /** @return 1 when an excerpt was handled, 0 when there was none, -1 when the container must stop */
+    private int readOne(ExcerptTailer tailer, InboundExcerpt excerpt) {
+        boolean stop = false;
+        try (ReadContext context = tailer.readingDocument()) {
+            if (!context.isPresent()) {
+                return 0;
+            }
+            excerpt.reset(context);
+            Outcome outcome = deliver(excerpt);
+            if (outcome != Outcome.COMMIT) {
+                context.rollbackOnClose();
+                stop = outcome == Outcome.FAIL;
+            }
+        }
+        nextIndex = tailer.index();
+        return stop ? -1 : 1;
+    }
+
+    private Outcome deliver(InboundExcerpt excerpt) {
+        for (int attempt = 1; ; attempt++) {
+            long start = System.nanoTime();
+            try {
+                endpoint.invoker().invoke(excerpt);
+                recordCall(start);
+                processed.incrementAndGet();
+                return Outcome.COMMIT;
+            } catch (Exception e) {
+                recordCall(start);
+                if (attempt >= settings.retryPolicy().maxAttempts()) {
+                    failed.incrementAndGet();
+                    return recover(excerpt, e, attempt);
+                }
+                if (!pauseBeforeRetry(attempt)) {
+                    // Stopping during retries: leave the excerpt uncommitted, so the next start delivers it again.
+                    return Outcome.ROLLBACK;
+                }
+                retries.incrementAndGet();
+            }
+        }
+    }
+
+    private Outcome recover(InboundExcerpt excerpt, Exception error, int attempts) {
+        FailedExcerpt failedExcerpt = new FailedExcerpt(queueName(), id(), excerpt.index(), excerpt.copyPayload(), attempts);
+        try {
+            return settings.errorHandler().handle(failedExcerpt, error) == Resolution.SKIP ? Outcome.COMMIT : Outcome.FAIL;
+        } catch (RuntimeException handlerError) {
+            handlerError.addSuppressed(error);
+            log.error("Listener '" + id() + "': the error handler failed on excerpt " + excerpt.index()
+                    + "; stopping on that excerpt", handlerError);
+            return Outcome.FAIL;
+        }
+    }
+
+    /** @return false when the container is stopping */
+    private boolean pauseBeforeRetry(int failedAttempt) {
+        long deadline = System.nanoTime() + settings.retryPolicy().pauseNanos(failedAttempt);
+        for (long left = deadline - System.nanoTime(); left > 0 && running; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+        return running;
+    }
+
+    private void recordCall(long startNanos) {
+        processingNanos.addAndGet(System.nanoTime() - startNanos);
+        calls.incrementAndGet();
+    }
+
+    private ExcerptTailer openTailer() {
+        boolean committedBefore = queue.namedTailer(id()).map(position -> position.nextIndex() >= 0).orElse(false);
+        ExcerptTailer opened = queue.createTailer(id());
+        if (!committedBefore) {
+            moveToStartPosition(opened);
+        }
+        return opened;
+    }
+
+    private void moveToStartPosition(ExcerptTailer opened) {
+        switch (endpoint.startPosition()) {
+            case BEGINNING -> opened.toStart();
+            case END -> opened.toEnd();
+            case INDEX -> {
+                if (!opened.moveToIndex(endpoint.startIndex())) {
+                    log.warn("Listener '" + id() + "': queue '" + queueName() + "' has no excerpt at startIndex="
+                            + endpoint.startIndex() + "; starting at its end");
+                    opened.toEnd();
+                }
+            }
+            case TIME -> {
+                long cycle = queue.rollCycle().cycleAt(endpoint.startTime().toEpochMilli());
+                List<Long> cycles = queue.cycles();
+                long first = cycles.stream().filter(c -> c >= cycle).findFirst().orElse(-1L);
+                if (first < 0 || !opened.moveToIndex(queue.rollCycle().toIndex(first, 0))) {
+                    opened.toEnd();
+                }
+            }
+        }
+    }
+
+    public String id() {
+        return endpoint.id();
+    }
+
+    public String queueName() {
+        return endpoint.queueName();
+    }
+
+    public MappedQueue queue() {
+        return queue;
+    }
+
+    public ListenerEndpoint endpoint() {
+        return endpoint;
+    }
+
+    public ListenerState state() {
+        return state;
+    }
+
+    /** Excerpts the listener returned from (retried ones once). */
+    public long processedCount() {
+        return processed.get();
+    }
+
+    /** Excerpts whose retries were exhausted and that went to the error handler. */
+    public long failedCount() {
+        return failed.get();
+    }
+
+    /** Calls repeated after a failure. */
+    public long retryCount() {
+        return retries.get();
+    }
+
+    /** Calls of the listener method, failed ones included. */
+    public long callCount() {
+        return calls.get();
+    }
+
+    /** Time spent in the listener method, failed calls included. */
+    public long processingNanos() {
+        return processingNanos.get();
+    }
+
+    /** Excerpts between the listener's position and the end of the queue, refreshed every 100 ms by its thread. */
+    public long lag() {
+        return lag;
+    }
+
+    /** Index of the next excerpt the listener reads, as of its last excerpt or seek; -1 before its first start. */
+    public long nextIndex() {
+        return nextIndex;
+    }
+
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /** The registry's phase: it starts and stops its containers itself. */
+    @Override
+    public int getPhase() {
+        return ListenerContainerRegistry.PHASE;
+    }
+
+    @Override
+    public String toString() {
+        return "QueueListenerContainer[" + id() + " on " + queueName() + ", " + state + "]";
+    }
+
+    private enum Outcome {
+        COMMIT,
+        ROLLBACK,
+        FAIL
+    }
+}

@@ -1,0 +1,73 @@
+package io.cq.spring.listener.invoke;
+
+import java.nio.charset.StandardCharsets;
+
+import io.cq.core.ReadContext;
+
+/**
+ * The excerpt a listener is being called with, as {@link ListenerArgumentResolver}s see it. Reused by its
+ * container for each excerpt; valid only during the call, on the container's thread.
+ */
+public final class InboundExcerpt {
+    private final String queueName;
+    private final String listenerId;
+    private ReadContext context;
+    private byte[] payload;
+
+    public InboundExcerpt(String queueName, String listenerId) {
+        this.queueName = queueName;
+        this.listenerId = listenerId;
+    }
+
+    /** Points this view at the next excerpt. */
+    public void reset(ReadContext context) {
+        this.context = context;
+        this.payload = null;
+    }
+
+    /** Rewinds the excerpt's cursor, so a retried call reads the same bytes from the start. */
+    public void rewind() {
+        context.bytes().position(0);
+    }
+
+    public ReadContext context() {
+        return context;
+    }
+
+    public long index() {
+        return context.index();
+    }
+
+    public String queueName() {
+        return queueName;
+    }
+
+    public String listenerId() {
+        return listenerId;
+    }
+
+    /**
+     * The excerpt's bytes, copied on first use and shared by every resolver of the call: a listener may change its
+     * array, but a retry gets a fresh copy.
+     */
+    public byte[] payload() {
+        if (payload == null) {
+            payload = context.bytes().segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        }
+        return payload;
+    }
+
+    /** A fresh copy of the excerpt's bytes, for a caller that keeps them. */
+    public byte[] copyPayload() {
+        return context.bytes().segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    }
+
+    /** The excerpt as UTF-8 text: what {@code appendText} and {@code ExcerptAppender.writeText} write. */
+    public String text() {
+        return new String(payload(), StandardCharsets.UTF_8);
+    }
+
+    void forgetPayload() {
+        payload = null;
+    }
+}

@@ -1,0 +1,39 @@
+package io.cq.spring.listener.invoke;
+
+import java.util.Map;
+
+import io.cq.spring.listener.ExcerptHeaders;
+
+import org.springframework.core.MethodParameter;
+import org.springframework.core.ResolvableType;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.support.GenericMessage;
+
+/**
+ * Spring Messaging's {@code Message<String>} or {@code Message<byte[]>}, with the headers of {@link ExcerptHeaders}.
+ * Registered only when spring-messaging is on the class path.
+ */
+public final class MessageArgumentResolver implements ListenerArgumentResolver {
+
+    @Override
+    public boolean supportsParameter(MethodParameter parameter) {
+        if (parameter.getParameterType() != Message.class) {
+            return false;
+        }
+        Class<?> payload = ResolvableType.forMethodParameter(parameter).getGeneric(0).resolve(Object.class);
+        if (payload != String.class && payload != byte[].class) {
+            throw new IllegalStateException("parameter " + parameter.getParameterIndex() + " of " + parameter.getMethod()
+                    + " is a Message<" + payload.getSimpleName() + ">; only Message<String> and Message<byte[]> are "
+                    + "supported");
+        }
+        return true;
+    }
+
+    @Override
+    public Object resolveArgument(MethodParameter parameter, InboundExcerpt excerpt) {
+        Class<?> payloadType = ResolvableType.forMethodParameter(parameter).getGeneric(0).resolve(Object.class);
+        Object payload = payloadType == String.class ? excerpt.text() : excerpt.copyPayload();
+        return new GenericMessage<>(payload, Map.of(ExcerptHeaders.INDEX, excerpt.index(),
+                ExcerptHeaders.QUEUE, excerpt.queueName(), ExcerptHeaders.LISTENER, excerpt.listenerId()));
+    }
+}

@@ -1,0 +1,171 @@
+package io.cq.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.cq.core.Durability;
+import io.cq.core.MappedQueue;
+import io.cq.core.RollCycle;
+import io.cq.spring.core.QueueTemplate;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+class CqAutoConfigurationTest {
+    @TempDir
+    Path dir;
+
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(CqAutoConfiguration.class, CqListenerAutoConfiguration.class))
+                .withPropertyValues("cq.base-path=" + dir);
+    }
+
+    @Test
+    void shouldOpenEachConfiguredQueueAsABeanNamedAfterIt() {
+        runner().withPropertyValues("cq.queues.orders.roll-cycle=hourly", "cq.queues.orders.block-size=1MB",
+                        "cq.queues.orders.index-spacing=64", "cq.queues.orders.durability=async",
+                        "cq.queues.audit.path=" + dir.resolve("elsewhere/audit"))
+                .withUserConfiguration(QualifiedInjection.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    Map<String, MappedQueue> queues = context.getBeansOfType(MappedQueue.class);
+                    assertThat(queues).containsOnlyKeys("orders", "audit");
+                    MappedQueue orders = queues.get("orders");
+                    assertThat(orders.path()).isEqualTo(dir.resolve("orders"));
+                    assertThat(orders.rollCycle()).isEqualTo(RollCycle.HOURLY);
+                    assertThat(orders.blockSize()).isEqualTo(1 << 20);
+                    assertThat(orders.indexSpacing()).isEqualTo(64);
+                    assertThat(orders.durability()).isEqualTo(Durability.ASYNC);
+                    assertThat(queues.get("audit").path()).isEqualTo(dir.resolve("elsewhere/audit"));
+                    assertThat(queues.get("audit").rollCycle()).isEqualTo(RollCycle.DAILY);
+                    assertThat(context.getBean(QualifiedInjection.class).orders).isSameAs(orders);
+                });
+    }
+
+    @Test
+    void shouldCloseQueuesWhenTheContextCloses() {
+        List<MappedQueue> opened = new ArrayList<>();
+        runner().withPropertyValues("cq.queues.orders.durability=page-cache")
+                .run(context -> opened.add(context.getBean("orders", MappedQueue.class)));
+        assertThat(opened).singleElement().satisfies(queue -> assertThat(queue.isClosed()).isTrue());
+    }
+
+    @Test
+    void shouldApplyCustomizersWithTheQueueName() {
+        runner().withPropertyValues("cq.queues.orders.durability=page-cache", "cq.queues.audit.durability=page-cache")
+                .withUserConfiguration(Customizers.class)
+                .run(context -> {
+                    assertThat(context.getBean(Customizers.class).customized).containsExactlyInAnyOrder("orders", "audit");
+                    assertThat(context.getBean("audit", MappedQueue.class).indexSpacing()).isEqualTo(256);
+                    assertThat(context.getBean("orders", MappedQueue.class).indexSpacing()).isEqualTo(16);
+                });
+    }
+
+    @Test
+    void shouldAppendThroughTheTemplateToAnyQueueBean() {
+        runner().withPropertyValues("cq.queues.orders.durability=page-cache").run(context -> {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+            long first = template.appendText("orders", "héllo");
+            long second = template.appendBytes("orders", new byte[] {1, 2, 3});
+            long third = template.write("orders", bytes -> bytes.writeLong(42));
+            MappedQueue orders = context.getBean("orders", MappedQueue.class);
+            try (var tailer = orders.createTailer()) {
+                assertThat(tailer.readText()).isEqualTo("héllo");
+                assertThat(tailer.readBytes()).containsExactly(1, 2, 3);
+                assertThat(tailer.readBytes()).hasSize(8);
+            }
+            assertThat(List.of(first, second, third)).isSorted().doesNotHaveDuplicates();
+            assertThat(template.statistics("orders").excerpts()).isEqualTo(3);
+            assertThat(template.statistics("orders").bytes()).isEqualTo(6 + 3 + 8);
+        });
+    }
+
+    @Test
+    void shouldLeaveNothingAppendedWhenTheWriterThrows() {
+        runner().withPropertyValues("cq.queues.orders.durability=page-cache").run(context -> {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+            try {
+                template.write("orders", bytes -> {
+                    bytes.writeInt(7);
+                    throw new IllegalStateException("encoding failed");
+                });
+            } catch (IllegalStateException expected) {
+                assertThat(expected).hasMessage("encoding failed");
+            }
+            assertThat(context.getBean("orders", MappedQueue.class).lastIndex()).isEqualTo(-1);
+            assertThat(template.statistics("orders").excerpts()).isZero();
+        });
+    }
+
+    @Test
+    void shouldBackOffFromBeansTheApplicationDefines() {
+        runner().withPropertyValues("cq.queues.orders.durability=page-cache")
+                .withUserConfiguration(OwnBeans.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(QueueTemplate.class)).isSameAs(context.getBean(OwnBeans.class).template);
+                    assertThat(context.getBean("orders", MappedQueue.class).path()).isEqualTo(dir.resolve("mine"));
+                });
+    }
+
+    @Test
+    void shouldRegisterNoQueueWithoutProperties() {
+        runner().run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(MappedQueue.class);
+            assertThat(context.getBean(QueueTemplate.class).queueNames()).isEmpty();
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class QualifiedInjection {
+        MappedQueue orders;
+
+        @Bean
+        String usesOrders(@Qualifier("orders") MappedQueue orders) {
+            this.orders = orders;
+            return "uses orders";
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Customizers {
+        final List<String> customized = new ArrayList<>();
+
+        @Bean
+        MappedQueueBuilderCustomizer recordingCustomizer() {
+            return (name, builder) -> {
+                customized.add(name);
+                if (name.equals("audit")) {
+                    builder.indexSpacing(256);
+                }
+            };
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnBeans {
+        QueueTemplate template;
+
+        @Bean
+        MappedQueue orders(@org.springframework.beans.factory.annotation.Value("${cq.base-path}") Path base) {
+            return MappedQueue.builder(base.resolve("mine")).build();
+        }
+
+        @Bean
+        QueueTemplate ownTemplate(Map<String, MappedQueue> queues) {
+            template = new QueueTemplate(queues);
+            return template;
+        }
+    }
+}
