@@ -47,8 +47,8 @@ public @interface QueueListener {
     /** Where a listener without a committed position starts; ignored once it has committed one. */
     StartPosition startPosition() default StartPosition.BEGINNING;
 
-    /** The index to start at with {@link StartPosition#INDEX}. */
-    long startIndex() default -1;
+    /** The index to start at with {@link StartPosition#INDEX}: decimal or 0x-hex; placeholders allowed. */
+    String startIndex() default "";
 
     /** An ISO-8601 instant, e.g. "2026-11-22T00:00:00Z", to start at with {@link StartPosition#TIME}. */
     String startTime() default "";

@@ -58,10 +58,7 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
         ListenerEndpoint endpoint = new ListenerEndpoint(id, queueName,
                 new ListenerMethodInvoker(bean, method, resolvers()), autoStartup(annotation, where),
                 resolve(annotation.errorHandler()), resolve(annotation.idleStrategy()), annotation.startPosition(),
-                annotation.startIndex(), startTime(annotation, where));
-        if (endpoint.startPosition() == StartPosition.INDEX && endpoint.startIndex() < 0) {
-            throw new IllegalStateException(where + " has startPosition = INDEX but no startIndex");
-        }
+                startIndex(annotation, where), startTime(annotation, where));
         MappedQueue queue = queue(queueName, where);
         String factoryName = StringUtils.hasText(annotation.containerFactory()) ? resolve(annotation.containerFactory())
                 : DEFAULT_CONTAINER_FACTORY;
@@ -96,6 +93,23 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
             throw new IllegalStateException(where + " has autoStartup = \"" + value + "\"; use \"true\" or \"false\"");
         }
         return Boolean.valueOf(value);
+    }
+
+    private long startIndex(QueueListener annotation, String where) {
+        String value = resolve(annotation.startIndex());
+        if (annotation.startPosition() != StartPosition.INDEX) {
+            return -1;
+        }
+        try {
+            long index = Long.decode(value);
+            if (index >= 0) {
+                return index;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the listener's name
+        }
+        throw new IllegalStateException(where + " has startPosition = INDEX and startIndex = \"" + value
+                + "\"; give an excerpt index, decimal or 0x-hex");
     }
 
     private Instant startTime(QueueListener annotation, String where) {
