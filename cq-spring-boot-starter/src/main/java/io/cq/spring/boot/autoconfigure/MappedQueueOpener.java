@@ -81,10 +81,28 @@ public final class MappedQueueOpener {
                     "Point " + prefix + "path (or cq.base-path) at a directory this process can read and write, "
                             + "or fix the directory's permissions.", e);
         } catch (IllegalArgumentException e) {
-            // What the checks above cannot know before opening: the smallest block size of a persisted roll cycle.
-            throw new InvalidQueuePropertyException(prefix.substring(0, prefix.length() - 1), path, e.getMessage(),
-                    "Change the setting named in the message under " + prefix + "*.", e);
+            // What the checks above cannot know before opening, such as the smallest block size of the roll cycle.
+            // The builder's messages start with "<setting>=<value>", and its setting names are the properties' names
+            // in camel case.
+            String property = prefix + settingOf(e.getMessage());
+            throw new InvalidQueuePropertyException(property, valueOf(e.getMessage()), e.getMessage(),
+                    "Change " + property + " as the message says.", e);
         }
+    }
+
+    private static String settingOf(String message) {
+        int end = message.indexOf('=');
+        String setting = end > 0 ? message.substring(0, end) : "";
+        if (!setting.chars().allMatch(Character::isLetter)) {
+            return "*";
+        }
+        return setting.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static String valueOf(String message) {
+        int start = message.indexOf('=');
+        int end = message.indexOf(' ', start);
+        return start < 0 || end < 0 ? "" : message.substring(start + 1, end);
     }
 
     private static void checkPath(String prefix, Path path, boolean readOnly) {

@@ -48,6 +48,14 @@ class InvalidQueuePropertyFailureAnalyzerTest {
     }
 
     @Test
+    void shouldNameABlockSizeTooSmallForTheRollCycle() {
+        FailureAnalysis analysis = startupFailure("cq.queues.orders.block-size=256KB");
+        assertThat(analysis.getDescription()).startsWith("The cq property 'cq.queues.orders.block-size' has the value "
+                + "'262144': blockSize=262144 must be a multiple of 4096 from 266240 (for rollCycle=DAILY)");
+        assertThat(analysis.getAction()).isEqualTo("Change cq.queues.orders.block-size as the message says.");
+    }
+
+    @Test
     void shouldNameAnIndexSpacingThatIsNotAPowerOfTwo() {
         FailureAnalysis analysis = startupFailure("cq.queues.orders.index-spacing=100");
         assertThat(analysis.getDescription()).contains("'cq.queues.orders.index-spacing' has the value '100'")

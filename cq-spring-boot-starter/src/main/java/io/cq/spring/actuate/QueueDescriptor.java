@@ -1,0 +1,61 @@
+package io.cq.spring.actuate;
+
+import java.util.List;
+
+/**
+ * What {@code /actuator/queues/{name}} reports about one queue. Indexes are given in decimal and in hex (where the
+ * cycle and the sequence number are easy to tell apart); a hex value is null where the index is -1 (none).
+ *
+ * @param path          the queue's directory
+ * @param rollCycle     the roll cycle in force
+ * @param readOnly      whether this application opened it read-only
+ * @param durability    when appends reach storage
+ * @param firstIndex    index of the first excerpt, or -1 when empty
+ * @param firstIndexHex the same in hex
+ * @param lastIndex     index of the last excerpt, or -1 when empty
+ * @param lastIndexHex  the same in hex
+ * @param currentCycle  the cycle the queue's clock is in
+ * @param files         cycle files in the directory
+ * @param bytesOnDisk   size of all files in the directory (cycle files, table store)
+ * @param diskFreeBytes bytes this process may still write on the queue's file system
+ * @param namedTailers  every named tailer, listeners' included
+ * @param listeners     the listeners of this application that read the queue
+ */
+public record QueueDescriptor(String path, String rollCycle, boolean readOnly, String durability, long firstIndex,
+                              String firstIndexHex, long lastIndex, String lastIndexHex, long currentCycle, int files,
+                              long bytesOnDisk, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
+                              List<ListenerDescriptor> listeners) {
+
+    static String hex(long index) {
+        return index < 0 ? null : "0x" + Long.toHexString(index);
+    }
+
+    /**
+     * One named tailer as persisted in the queue's table store.
+     *
+     * @param name         its name (a listener's id for listeners)
+     * @param nextIndex    index of the next excerpt it reads, or -1 for the start of the queue
+     * @param nextIndexHex the same in hex
+     * @param holder       which live tailer holds the name, or empty
+     * @param lag          excerpts from its position to the end of the queue
+     */
+    public record NamedTailerDescriptor(String name, long nextIndex, String nextIndexHex, String holder, long lag) {
+    }
+
+    /**
+     * One listener container.
+     *
+     * @param id           the listener's id
+     * @param queue        the queue it reads
+     * @param state        CREATED, RUNNING, PAUSED, STOPPED or FAILED
+     * @param nextIndex    index of the next excerpt it reads, as of its last excerpt
+     * @param nextIndexHex the same in hex
+     * @param lag          excerpts it has not processed yet
+     * @param processed    excerpts processed since start-up
+     * @param failed       excerpts whose retries ran out since start-up
+     * @param retries      repeated calls since start-up
+     */
+    public record ListenerDescriptor(String id, String queue, String state, long nextIndex, String nextIndexHex, long lag,
+                                     long processed, long failed, long retries) {
+    }
+}

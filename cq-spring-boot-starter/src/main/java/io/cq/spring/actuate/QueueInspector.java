@@ -1,0 +1,63 @@
+package io.cq.spring.actuate;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.stream.Stream;
+
+import io.cq.core.MappedQueue;
+import io.cq.core.NamedTailerPosition;
+import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
+import io.cq.spring.actuate.QueueDescriptor.NamedTailerDescriptor;
+import io.cq.spring.listener.QueueListenerContainer;
+
+/** Reads the figures of a queue and its listeners for the endpoint, from any thread. */
+final class QueueInspector {
+    private QueueInspector() {
+    }
+
+    static QueueDescriptor describe(MappedQueue queue, Collection<QueueListenerContainer> listeners) {
+        long first = queue.firstIndex();
+        long last = queue.lastIndex();
+        List<NamedTailerDescriptor> tailers = queue.namedTailers().stream()
+                .map(position -> describe(queue, position, last)).toList();
+        List<ListenerDescriptor> listenerDescriptors = listeners.stream().filter(c -> c.queue() == queue)
+                .map(QueueInspector::describe).toList();
+        return new QueueDescriptor(queue.path().toString(), queue.rollCycle().name(), queue.isReadOnly(),
+                queue.durability().name(), first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last),
+                queue.currentCycle(), queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
+                tailers, listenerDescriptors);
+    }
+
+    static ListenerDescriptor describe(QueueListenerContainer container) {
+        return new ListenerDescriptor(container.id(), container.queueName(), container.state().name(),
+                container.nextIndex(), QueueDescriptor.hex(container.nextIndex()), container.lag(),
+                container.processedCount(), container.failedCount(), container.retryCount());
+    }
+
+    private static NamedTailerDescriptor describe(MappedQueue queue, NamedTailerPosition position, long last) {
+        long next = position.nextIndex();
+        long lag = last < 0 ? 0 : queue.countExcerpts(Math.max(0, next), last + 1);
+        return new NamedTailerDescriptor(position.name(), next, QueueDescriptor.hex(next), position.holder(), lag);
+    }
+
+    private static long bytesOnDisk(Path directory) {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(Files::isRegularFile).mapToLong(QueueInspector::size).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + directory, e);
+        }
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            // deleted by retention between listing and sizing
+            return 0;
+        }
+    }
+}

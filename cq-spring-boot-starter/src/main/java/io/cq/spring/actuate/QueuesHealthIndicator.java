@@ -1,0 +1,67 @@
+package io.cq.spring.actuate;
+
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.cq.core.DiskSpace;
+import io.cq.core.MappedQueue;
+import io.cq.spring.listener.ListenerContainerRegistry;
+import io.cq.spring.listener.ListenerState;
+import io.cq.spring.listener.QueueListenerContainer;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * Health {@code queues}: DOWN when a queue's file system has less free space than its warning threshold
+ * ({@code cq.queues.<name>.disk-space-warning-*}), when a writable queue's directory is no longer writable, or when
+ * a listener was stopped by an error (FAILED). Details give the figures per queue.
+ */
+public final class QueuesHealthIndicator extends AbstractHealthIndicator {
+    private final Map<String, MappedQueue> queues;
+    private final ListenerContainerRegistry registry;
+
+    public QueuesHealthIndicator(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry) {
+        super("Queue health check failed");
+        this.queues = new TreeMap<>(queues);
+        this.registry = registry;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        boolean up = true;
+        for (Map.Entry<String, MappedQueue> entry : queues.entrySet()) {
+            MappedQueue queue = entry.getValue();
+            DiskSpace disk = queue.diskSpace();
+            boolean writable = queue.isReadOnly() || Files.isWritable(queue.path());
+            Map<String, Object> details = new LinkedHashMap<>();
+            details.put("path", queue.path().toString());
+            details.put("diskFreeBytes", disk.usableBytes());
+            details.put("diskTotalBytes", disk.totalBytes());
+            details.put("diskThresholdBytes", disk.warningBytes());
+            details.put("diskLow", disk.low());
+            details.put("writable", writable);
+            Map<String, String> listeners = new TreeMap<>();
+            boolean listenerFailed = false;
+            if (registry != null) {
+                for (QueueListenerContainer container : registry.containers()) {
+                    if (container.queue() == queue) {
+                        listeners.put(container.id(), container.state().name());
+                        listenerFailed |= container.state() == ListenerState.FAILED;
+                    }
+                }
+            }
+            details.put("listeners", listeners);
+            up &= !disk.low() && writable && !listenerFailed;
+            builder.withDetail(entry.getKey(), details);
+        }
+        if (up) {
+            builder.up();
+        } else {
+            builder.down();
+        }
+    }
+}

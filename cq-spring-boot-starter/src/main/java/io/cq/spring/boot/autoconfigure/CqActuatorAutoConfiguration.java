@@ -1,0 +1,47 @@
+package io.cq.spring.boot.autoconfigure;
+
+import java.util.Map;
+
+import io.cq.core.MappedQueue;
+import io.cq.spring.actuate.QueuesEndpoint;
+import io.cq.spring.actuate.QueuesHealthIndicator;
+import io.cq.spring.listener.ListenerContainerRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The {@code queues} endpoint and health indicator, when the actuator is on the class path. */
+@AutoConfiguration(after = CqListenerAutoConfiguration.class)
+public class CqActuatorAutoConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(Endpoint.class)
+    static class EndpointConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnAvailableEndpoint
+        QueuesEndpoint queuesEndpoint(Map<String, MappedQueue> queues, ObjectProvider<ListenerContainerRegistry> registry) {
+            return new QueuesEndpoint(queues, registry.getIfAvailable());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(AbstractHealthIndicator.class)
+    static class HealthConfiguration {
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnEnabledHealthIndicator("queues")
+        QueuesHealthIndicator queuesHealthIndicator(Map<String, MappedQueue> queues,
+                                                    ObjectProvider<ListenerContainerRegistry> registry) {
+            return new QueuesHealthIndicator(queues, registry.getIfAvailable());
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.cq.spring.boot.autoconfigure;
+
+import java.util.Map;
+
+import io.cq.core.MappedQueue;
+import io.cq.spring.actuate.QueueMetrics;
+import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.listener.ListenerContainerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** Micrometer meters for the queues and listeners, when Micrometer is on the class path and a registry exists. */
+@AutoConfiguration(after = CqListenerAutoConfiguration.class)
+@ConditionalOnClass(MeterRegistry.class)
+public class CqMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    QueueMetrics queueMetrics(ObjectProvider<MeterRegistry> meterRegistry, Map<String, MappedQueue> queues,
+                              ObjectProvider<QueueTemplate> template, ObjectProvider<ListenerContainerRegistry> listeners) {
+        return new QueueMetrics(meterRegistry, queues, template.getIfAvailable(), listeners.getIfAvailable());
+    }
+}

@@ -1,0 +1,136 @@
+package io.cq.spring.boot.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import io.cq.core.MappedQueue;
+import io.cq.spring.core.QueueTemplate;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.util.FileSystemUtils;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The endpoint, health and metrics over HTTP, with real figures from a queue on disk. */
+@SpringBootTest(classes = ListenerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"management.endpoints.web.exposure.include=health,queues,metrics",
+                "management.endpoint.health.show-details=always", "management.endpoint.queues.access=unrestricted",
+                "cq.queues.orders.block-size=1MB"})
+class ActuatorOverHttpTest {
+    private static final Path DIR = createDirectory();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @Autowired
+    QueueTemplate template;
+
+    @Autowired
+    @Qualifier("orders")
+    MappedQueue orders;
+
+    @DynamicPropertySource
+    static void queueDirectory(DynamicPropertyRegistry registry) {
+        registry.add("cq.base-path", DIR::toString);
+    }
+
+    @AfterAll
+    static void deleteDirectory() throws IOException {
+        FileSystemUtils.deleteRecursively(DIR);
+    }
+
+    @Test
+    void shouldReportQueueListenerHealthAndMetricFigures() throws Exception {
+        long first = template.appendText("orders", "order-1");
+        template.appendText("orders", "order-2");
+        long last = template.appendText("orders", "order-3");
+        await().atMost(Duration.ofSeconds(10)).until(() -> get("/actuator/queues/orders")
+                .at("/listeners/0/processed").asLong() == 3);
+
+        JsonNode queue = get("/actuator/queues/orders");
+        assertThat(queue.get("path").asString()).isEqualTo(DIR.resolve("orders").toString());
+        assertThat(queue.get("rollCycle").asString()).isEqualTo("DAILY");
+        assertThat(queue.get("firstIndex").asLong()).isEqualTo(first);
+        assertThat(queue.get("lastIndex").asLong()).isEqualTo(last);
+        assertThat(queue.get("lastIndexHex").asString()).isEqualTo("0x" + Long.toHexString(last));
+        assertThat(queue.get("currentCycle").asLong()).isEqualTo(orders.currentCycle());
+        assertThat(queue.get("files").asInt()).isEqualTo(1);
+        assertThat(queue.get("bytesOnDisk").asLong()).isGreaterThanOrEqualTo(1024 * 1024);
+        JsonNode listener = queue.at("/listeners/0");
+        assertThat(listener.get("id").asString()).isEqualTo("billing");
+        assertThat(listener.get("state").asString()).isEqualTo("RUNNING");
+        assertThat(listener.get("nextIndex").asLong()).isEqualTo(last + 1);
+        JsonNode tailer = queue.at("/namedTailers/0");
+        assertThat(tailer.get("name").asString()).isEqualTo("billing");
+        assertThat(tailer.get("lag").asLong()).isZero();
+        assertThat(get("/actuator/queues").at("/orders/lastIndex").asLong()).isEqualTo(last);
+
+        JsonNode health = get("/actuator/health/queues");
+        assertThat(health.get("status").asString()).isEqualTo("UP");
+        assertThat(health.at("/details/orders/listeners/billing").asString()).isEqualTo("RUNNING");
+        assertThat(health.at("/details/orders/diskFreeBytes").asLong()).isPositive();
+
+        assertThat(get("/actuator/metrics/cq.listener.processed?tag=listener:billing").at("/measurements/0/value")
+                .asDouble()).isEqualTo(3.0);
+        assertThat(get("/actuator/metrics/cq.queue.appended?tag=queue:orders").at("/measurements/0/value").asDouble())
+                .isEqualTo(3.0);
+        assertThat(get("/actuator/metrics/cq.queue.last.index?tag=queue:orders").at("/measurements/0/value").asDouble())
+                .isEqualTo((double) last);
+        assertThat(get("/actuator/metrics/cq.listener.processing?tag=listener:billing").at("/measurements/0/value")
+                .asDouble()).isEqualTo(3.0);
+
+        JsonNode paused = post("/actuator/queues/orders/billing", "{\"action\":\"pause\"}");
+        assertThat(paused.get("state").asString()).isEqualTo("PAUSED");
+        template.appendText("orders", "order-4");
+        await().atMost(Duration.ofSeconds(10)).until(() -> get("/actuator/queues/orders").at("/listeners/0/lag").asLong() == 1);
+        assertThat(get("/actuator/metrics/cq.listener.lag?tag=listener:billing").at("/measurements/0/value").asDouble())
+                .isEqualTo(1.0);
+        post("/actuator/queues/orders/billing", "{\"action\":\"resume\"}");
+        await().atMost(Duration.ofSeconds(10)).until(() -> get("/actuator/queues/orders").at("/listeners/0/processed").asLong() == 4);
+    }
+
+    private JsonNode get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+
+    private JsonNode post(String path, String body) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("POST %s: %s", path, response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    private static Path createDirectory() {
+        try {
+            return Files.createTempDirectory("cq-actuator");
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.cq.spring.boot.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+
+import io.cq.core.MappedQueue;
+import io.cq.spring.actuate.QueueMetrics;
+import io.cq.spring.actuate.QueuesEndpoint;
+import io.cq.spring.actuate.QueuesHealthIndicator;
+import io.cq.spring.core.QueueTemplate;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class CqActuatorAutoConfigurationTest {
+    @TempDir
+    Path dir;
+
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(CqAutoConfiguration.class, CqListenerAutoConfiguration.class,
+                        CqActuatorAutoConfiguration.class, CqMetricsAutoConfiguration.class))
+                .withPropertyValues("cq.base-path=" + dir, "cq.queues.orders.durability=page-cache");
+    }
+
+    @Test
+    void shouldProvideTheEndpointWhenItIsExposed() {
+        runner().withPropertyValues("management.endpoints.web.exposure.include=queues").run(context -> {
+            assertThat(context).hasSingleBean(QueuesEndpoint.class);
+            context.getBean(QueueTemplate.class).appendText("orders", "x");
+            var orders = context.getBean(QueuesEndpoint.class).queue("orders");
+            assertThat(orders.lastIndex()).isEqualTo(context.getBean("orders", MappedQueue.class).lastIndex());
+            assertThat(orders.lastIndexHex()).isEqualTo("0x" + Long.toHexString(orders.lastIndex()));
+            assertThat(orders.files()).isEqualTo(1);
+            assertThat(context.getBean(QueuesEndpoint.class).queue("missing")).isNull();
+        });
+    }
+
+    @Test
+    void shouldLeaveTheEndpointOutWhenItIsNotExposed() {
+        runner().run(context -> assertThat(context).doesNotHaveBean(QueuesEndpoint.class));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldReportHealthDownWhenFreeSpaceIsBelowTheThreshold() {
+        runner().withPropertyValues("cq.queues.full.disk-space-warning-percent=100").run(context -> {
+            QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
+            var result = health.health(true);
+            assertThat(result.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(result.getDetails()).containsKeys("orders", "full");
+            assertThat((java.util.Map<String, Object>) result.getDetails().get("full")).containsEntry("diskLow", true);
+            assertThat((java.util.Map<String, Object>) result.getDetails().get("orders")).containsEntry("diskLow", false);
+        });
+    }
+
+    @Test
+    void shouldLeaveHealthOutWhenDisabled() {
+        runner().withPropertyValues("management.health.queues.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(QueuesHealthIndicator.class));
+    }
+
+    @Test
+    void shouldWorkWithoutTheActuatorOnTheClassPath() {
+        runner().withPropertyValues("management.endpoints.web.exposure.include=queues")
+                .withClassLoader(new FilteredClassLoader(Endpoint.class, AbstractHealthIndicator.class, MeterRegistry.class))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(QueueTemplate.class);
+                    assertThat(context).doesNotHaveBean(QueuesEndpoint.class);
+                    assertThat(context).doesNotHaveBean(QueuesHealthIndicator.class);
+                    assertThat(context).doesNotHaveBean(QueueMetrics.class);
+                });
+    }
+
+    @Test
+    void shouldRegisterQueueMetricsInTheMeterRegistry() {
+        runner().withBean(SimpleMeterRegistry.class).run(context -> {
+            context.getBean(QueueTemplate.class).appendText("orders", "four");
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(meters.get("cq.queue.appended").tag("queue", "orders").functionCounter().count()).isEqualTo(1);
+            assertThat(meters.get("cq.queue.appended.bytes").tag("queue", "orders").functionCounter().count()).isEqualTo(4);
+            assertThat(meters.get("cq.queue.last.index").tag("queue", "orders").gauge().value())
+                    .isEqualTo(context.getBean("orders", MappedQueue.class).lastIndex());
+            assertThat(meters.get("cq.queue.disk.free").tag("queue", "orders").gauge().value()).isPositive();
+        });
+    }
+}
