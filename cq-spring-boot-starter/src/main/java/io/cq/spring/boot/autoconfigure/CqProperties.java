@@ -93,7 +93,10 @@ public class CqProperties {
         /** Longest pause between two retries. */
         private Duration retryMaxInterval = Duration.ofSeconds(10);
 
-        /** What happens to an excerpt whose retries are exhausted. */
+        /**
+         * What happens to an excerpt whose retries are exhausted: log-and-skip, stop-container (the listener stops on
+         * it and is reported FAILED) or dead-letter (appended to dead-letter-queue, then skipped).
+         */
         private RecovererKind recoverer = RecovererKind.LOG_AND_SKIP;
 
         /**
