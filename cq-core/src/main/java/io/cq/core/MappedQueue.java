@@ -1,5 +1,6 @@
 package io.cq.core;
 
+import io.cq.core.internal.queue.AppendCounter;
 import io.cq.core.internal.queue.QueueContext;
 import io.cq.core.internal.queue.QueueDumper;
 import io.cq.core.internal.queue.StoreAppender;
@@ -52,6 +53,7 @@ public final class MappedQueue implements AutoCloseable {
     private final CycleFiles files;
     private final QueueContext context;
     private final Set<AutoCloseable> resources = ConcurrentHashMap.newKeySet();
+    private final AppendCounter appended = new AppendCounter();
     private final ThreadLocal<StoreAppender> appenders = new ThreadLocal<>();
     private volatile boolean closed;
     private CycleFile newest;
@@ -85,7 +87,7 @@ public final class MappedQueue implements AutoCloseable {
                 diskSpace, settings.storeFileListenerSetting());
         this.durability = readOnly ? Durability.PAGE_CACHE : settings.durabilitySetting();
         this.context = new QueueContext(this, files, tableStore, rollCycle, clock, settings.writeLockCheckNanos(),
-                durability == Durability.SYNC, settings.retention(), resources);
+                durability == Durability.SYNC, settings.retention(), resources, appended);
         this.flusher = durability == Durability.ASYNC ? BackgroundWork.every(settings.syncIntervalNanos(), directory, files::forceWritten) : null;
         this.pretoucher = settings.pretouchSetting() && !readOnly
                 ? BackgroundWork.every(PRETOUCH_INTERVAL_NANOS, directory, createPretoucher()::execute) : null;
@@ -307,6 +309,20 @@ public final class MappedQueue implements AutoCloseable {
             files.release(newest);
         }
         newest = kept;
+    }
+
+    /**
+     * Excerpts published through this queue's appenders since it was opened (this process only; discarded and
+     * rolled-back excerpts are not counted). Cheap enough to read on every metrics scrape; not a substitute for
+     * {@link #lastIndex()} when other processes append too.
+     */
+    public long appendedExcerpts() {
+        return appended.excerpts();
+    }
+
+    /** Payload bytes of the excerpts counted by {@link #appendedExcerpts()} (headers and padding not included). */
+    public long appendedBytes() {
+        return appended.bytes();
     }
 
     /** The roll cycle in force: the one the queue was created with. */

@@ -10,11 +10,11 @@ import java.util.Set;
 
 /**
  * What the appenders and tailers of one open queue share: its files, its settled configuration, and the set of
- * appenders and tailers still open (closed with the queue).
+ * appenders and tailers still open (closed with the queue), and what its appenders have published.
  */
 public record QueueContext(MappedQueue queue, CycleFiles files, TableStore tableStore, RollCycle rollCycle, Clock clock,
                            long writeLockCheckNanos, boolean syncEachAppend, Retention retention,
-                           Set<AutoCloseable> resources) {
+                           Set<AutoCloseable> resources, AppendCounter appended) {
     public String describe() {
         return files.directory().toString();
     }

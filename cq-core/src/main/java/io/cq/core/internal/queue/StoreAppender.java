@@ -111,6 +111,7 @@ public final class StoreAppender implements ExcerptAppender {
         file.updateHints(next, s + 1);
         lastIndexAppended = queue.rollCycle().toIndex(cycle, s);
         lastLength = length;
+        queue.appended().recordUnderWriteLock(length);
     }
 
     /** Durability.SYNC: the excerpt's pages reach storage before the append returns (outside the lock). */
