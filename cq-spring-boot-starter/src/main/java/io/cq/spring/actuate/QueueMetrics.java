@@ -4,8 +4,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.cq.core.MappedQueue;
-import io.cq.spring.core.AppendStatistics;
-import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.ListenerContainerRegistry;
 import io.cq.spring.listener.QueueListenerContainer;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -26,14 +24,12 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 public final class QueueMetrics implements SmartInitializingSingleton {
     private final ObjectProvider<MeterRegistry> meterRegistry;
     private final Map<String, MappedQueue> queues;
-    private final @Nullable QueueTemplate template;
     private final @Nullable ListenerContainerRegistry listeners;
 
     public QueueMetrics(ObjectProvider<MeterRegistry> meterRegistry, Map<String, MappedQueue> queues,
-                        @Nullable QueueTemplate template, @Nullable ListenerContainerRegistry listeners) {
+                        @Nullable ListenerContainerRegistry listeners) {
         this.meterRegistry = meterRegistry;
         this.queues = Map.copyOf(queues);
-        this.template = template;
         this.listeners = listeners;
     }
 
@@ -56,15 +52,12 @@ public final class QueueMetrics implements SmartInitializingSingleton {
         Gauge.builder("cq.queue.disk.free", queue, q -> q.isClosed() ? Double.NaN : q.diskSpace().usableBytes())
                 .description("Bytes this process may still write on the queue's file system").tag("queue", name)
                 .baseUnit(BaseUnits.BYTES).register(registry);
-        if (template != null && template.queueNames().contains(name)) {
-            AppendStatistics appended = template.statistics(name);
-            FunctionCounter.builder("cq.queue.appended", appended, AppendStatistics::excerpts)
-                    .description("Excerpts appended through the QueueTemplate").tag("queue", name)
-                    .baseUnit("excerpts").register(registry);
-            FunctionCounter.builder("cq.queue.appended.bytes", appended, AppendStatistics::bytes)
-                    .description("Bytes appended through the QueueTemplate").tag("queue", name)
-                    .baseUnit(BaseUnits.BYTES).register(registry);
-        }
+        FunctionCounter.builder("cq.queue.appended", queue, MappedQueue::appendedExcerpts)
+                .description("Excerpts appended by this application since the queue was opened").tag("queue", name)
+                .baseUnit("excerpts").register(registry);
+        FunctionCounter.builder("cq.queue.appended.bytes", queue, MappedQueue::appendedBytes)
+                .description("Payload bytes appended by this application since the queue was opened").tag("queue", name)
+                .baseUnit(BaseUnits.BYTES).register(registry);
     }
 
     private static void bindListener(MeterRegistry registry, QueueListenerContainer container) {

@@ -3,8 +3,8 @@ package io.cq.spring.core;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 import io.cq.core.ExcerptAppender;
@@ -18,16 +18,13 @@ import io.cq.core.WriteContext;
  * encoded by the message layer) plug in.
  *
  * <p>Thread-safe: each calling thread appends through its own appender ({@link MappedQueue#acquireAppender()}).
- * Counts what it appended per queue, for metrics.
  */
 public final class QueueTemplate {
     private final Map<String, MappedQueue> queues;
-    private final Map<String, AppendStatistics> statistics = new ConcurrentHashMap<>();
 
     /** @param queues the queues by name (for the starter: the MappedQueue beans by bean name) */
     public QueueTemplate(Map<String, MappedQueue> queues) {
         this.queues = Map.copyOf(queues);
-        this.queues.keySet().forEach(name -> statistics.put(name, new AppendStatistics()));
     }
 
     /** Appends the text's UTF-8 bytes as one excerpt and returns its index (a listener reads it as a String). */
@@ -50,8 +47,6 @@ public final class QueueTemplate {
     public long write(String queue, Consumer<ExcerptBytes> writer) {
         Objects.requireNonNull(writer, "writer");
         ExcerptAppender appender = queue(queue).acquireAppender();
-        long index;
-        long length;
         try (WriteContext context = appender.writingDocument()) {
             try {
                 writer.accept(context.bytes());
@@ -59,11 +54,8 @@ public final class QueueTemplate {
                 context.rollbackOnClose();
                 throw e;
             }
-            index = context.index();
-            length = context.bytes().length();
+            return context.index();
         }
-        statistics.get(queue).record(length);
-        return index;
     }
 
     /** The queue of that name. */
@@ -77,13 +69,7 @@ public final class QueueTemplate {
     }
 
     /** The names of the queues this template appends to, sorted. */
-    public java.util.Set<String> queueNames() {
+    public Set<String> queueNames() {
         return new TreeMap<>(queues).keySet();
-    }
-
-    /** What this template appended to a queue since start-up. */
-    public AppendStatistics statistics(String queue) {
-        queue(queue);
-        return statistics.get(queue);
     }
 }

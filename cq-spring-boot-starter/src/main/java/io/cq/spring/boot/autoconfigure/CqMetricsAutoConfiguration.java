@@ -4,7 +4,6 @@ import java.util.Map;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueMetrics;
-import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.ListenerContainerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -22,7 +21,7 @@ public class CqMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueMetrics queueMetrics(ObjectProvider<MeterRegistry> meterRegistry, Map<String, MappedQueue> queues,
-                              ObjectProvider<QueueTemplate> template, ObjectProvider<ListenerContainerRegistry> listeners) {
-        return new QueueMetrics(meterRegistry, queues, template.getIfAvailable(), listeners.getIfAvailable());
+                              ObjectProvider<ListenerContainerRegistry> listeners) {
+        return new QueueMetrics(meterRegistry, queues, listeners.getIfAvailable());
     }
 }
