@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.cq.core.MappedQueue;
+import io.cq.core.idle.BackoffIdleStrategy;
 import io.cq.core.idle.IdleStrategy;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -66,9 +67,9 @@ public final class DefaultQueueListenerContainerFactory implements QueueListener
     public static Map<String, Supplier<IdleStrategy>> idleStrategies(int maxSpins, int maxYields, Duration minPark,
                                                                      Duration maxPark) {
         // Built once here, so that a wrong parameter fails start-up rather than a listener thread.
-        new io.cq.core.idle.BackoffIdleStrategy(maxSpins, maxYields, minPark, maxPark);
+        new BackoffIdleStrategy(maxSpins, maxYields, minPark, maxPark);
         return Map.of(
-                "backoff", () -> new io.cq.core.idle.BackoffIdleStrategy(maxSpins, maxYields, minPark, maxPark),
+                "backoff", () -> new BackoffIdleStrategy(maxSpins, maxYields, minPark, maxPark),
                 "sleeping", () -> IdleStrategy.sleeping(maxPark),
                 "yielding", IdleStrategy::yielding,
                 "busy-spin", IdleStrategy::busySpin);

@@ -82,7 +82,8 @@ public final class QueueListenerContainer implements SmartLifecycle {
             current = thread;
             running = false;
         }
-        if (current == null) {
+        if (current == null || current == Thread.currentThread()) {
+            // From the listener itself: the loop ends after this excerpt; waiting for ourselves would only time out.
             return;
         }
         LockSupport.unpark(current);
@@ -208,7 +209,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
                 work += read;
             }
             long now = System.nanoTime();
-            if (now - lastLagRefresh > LAG_REFRESH_NANOS || work > 0 && lag > 0) {
+            if (now - lastLagRefresh > LAG_REFRESH_NANOS) {
                 lag = tailer.lag();
                 lastLagRefresh = now;
             }

@@ -9,8 +9,9 @@ public enum StartPosition {
     /** The excerpt at {@link QueueListener#startIndex()}; the end of the queue when there is no such excerpt. */
     INDEX,
     /**
-     * The first excerpt of the first cycle that starts at or after the cycle containing
-     * {@link QueueListener#startTime()}: excerpts carry no time of their own, so the roll cycle is the resolution.
+     * The first excerpt of the cycle containing {@link QueueListener#startTime()}, or of the next cycle that has a
+     * file: excerpts carry no time of their own, so the roll cycle is the resolution. The end of the queue when
+     * no cycle is that late.
      */
     TIME
 }

@@ -5,7 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -18,6 +21,8 @@ import io.cq.core.ReadContext;
 import io.cq.spring.boot.autoconfigure.CqAutoConfiguration;
 import io.cq.spring.boot.autoconfigure.CqListenerAutoConfiguration;
 import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.listener.invoke.InboundExcerpt;
+import io.cq.spring.listener.invoke.ListenerArgumentResolver;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +31,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.MethodParameter;
 import org.springframework.messaging.Message;
 
 class QueueListenerTest {
@@ -231,6 +237,48 @@ class QueueListenerTest {
     }
 
     @Test
+    void shouldStartAtTheCycleOfTheStartTime() {
+        Instant dayOne = Instant.parse("2026-01-01T10:00:00Z");
+        Instant dayTwo = Instant.parse("2026-01-02T10:00:00Z");
+        try (MappedQueue orders = MappedQueue.builder(dir.resolve("orders")).clock(Clock.fixed(dayOne, ZoneOffset.UTC)).build()) {
+            orders.acquireAppender().writeText("day-1");
+        }
+        try (MappedQueue orders = MappedQueue.builder(dir.resolve("orders")).clock(Clock.fixed(dayTwo, ZoneOffset.UTC)).build()) {
+            orders.acquireAppender().writeText("day-2");
+        }
+        runner().withPropertyValues("test.start-time=2026-01-02T00:00:00Z").withBean(FromTimeListener.class).run(context -> {
+            FromTimeListener listener = context.getBean(FromTimeListener.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 1);
+            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> listener.received.size() == 1);
+            assertThat(listener.received).containsExactly("day-2");
+        });
+    }
+
+    @Test
+    void shouldStopListenersBeforeClosingTheQueuesWhenTheContextCloses() {
+        SlowListener[] listener = new SlowListener[1];
+        runner().withBean(SlowListener.class).run(context -> {
+            context.getBean(QueueTemplate.class).appendText("orders", "in hand at shutdown");
+            listener[0] = context.getBean(SlowListener.class);
+            assertThat(listener[0].entered.await(10, TimeUnit.SECONDS)).isTrue();
+        });
+        assertThat(listener[0].finished).containsExactly("in hand at shutdown");
+        try (MappedQueue orders = MappedQueue.builder(dir.resolve("orders")).build()) {
+            assertThat(orders.namedTailer("slow").orElseThrow().nextIndex()).isEqualTo(orders.lastIndex() + 1);
+        }
+    }
+
+    @Test
+    void shouldUseApplicationArgumentResolversBeforeTheBuiltInOnes() {
+        runner().withBean(UpperCaseResolver.class).withBean(UpperCaseListener.class).run(context -> {
+            context.getBean(QueueTemplate.class).appendText("orders", "shout");
+            UpperCaseListener listener = context.getBean(UpperCaseListener.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 1);
+            assertThat(listener.received).containsExactly("SHOUT");
+        });
+    }
+
+    @Test
     void shouldFinishTheExcerptInHandWhenStopped() {
         runner().withBean(SlowListener.class).run(context -> {
             context.getBean(QueueTemplate.class).appendText("orders", "slow");
@@ -338,6 +386,40 @@ class QueueListenerTest {
             entered.countDown();
             Thread.sleep(300);
             finished.add(text);
+        }
+    }
+
+    static class FromTimeListener {
+        final List<String> received = new CopyOnWriteArrayList<>();
+
+        @QueueListener(queue = "orders", id = "from-time", startPosition = StartPosition.TIME,
+                startTime = "${test.start-time}")
+        void onOrder(String text) {
+            received.add(text);
+        }
+    }
+
+    record Shouted(String text) {
+    }
+
+    static class UpperCaseResolver implements ListenerArgumentResolver {
+        @Override
+        public boolean supportsParameter(MethodParameter parameter) {
+            return parameter.getParameterType() == Shouted.class;
+        }
+
+        @Override
+        public Object resolveArgument(MethodParameter parameter, InboundExcerpt excerpt) {
+            return new Shouted(excerpt.text().toUpperCase(java.util.Locale.ROOT));
+        }
+    }
+
+    static class UpperCaseListener {
+        final List<String> received = new CopyOnWriteArrayList<>();
+
+        @QueueListener(queue = "orders", id = "shouting")
+        void onOrder(Shouted shouted) {
+            received.add(shouted.text());
         }
     }
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
@@ -96,7 +97,7 @@ public final class MappedQueueOpener {
         if (!setting.chars().allMatch(Character::isLetter)) {
             return "*";
         }
-        return setting.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+        return setting.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     private static String valueOf(String message) {

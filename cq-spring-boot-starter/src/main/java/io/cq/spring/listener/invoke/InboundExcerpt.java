@@ -1,5 +1,6 @@
 package io.cq.spring.listener.invoke;
 
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 
 import io.cq.core.ReadContext;
@@ -52,14 +53,14 @@ public final class InboundExcerpt {
      */
     public byte[] payload() {
         if (payload == null) {
-            payload = context.bytes().segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            payload = context.bytes().segment().toArray(ValueLayout.JAVA_BYTE);
         }
         return payload;
     }
 
     /** A fresh copy of the excerpt's bytes, for a caller that keeps them. */
     public byte[] copyPayload() {
-        return context.bytes().segment().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return context.bytes().segment().toArray(ValueLayout.JAVA_BYTE);
     }
 
     /** The excerpt as UTF-8 text: what {@code appendText} and {@code ExcerptAppender.writeText} write. */
