@@ -33,6 +33,7 @@ import org.springframework.context.SmartLifecycle;
 public final class QueueListenerContainer implements SmartLifecycle {
     private static final Log log = LogFactory.getLog(QueueListenerContainer.class);
     private static final long LAG_REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long PAUSE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ListenerEndpoint endpoint;
     private final MappedQueue queue;
@@ -68,7 +69,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
             return;
         }
         running = true;
-        state = paused ? ListenerState.PAUSED : ListenerState.RUNNING;
+        state = ListenerState.RUNNING;
         Thread started = new Thread(this::run, "cq-listener-" + endpoint.id());
         thread = started;
         started.start();
@@ -108,19 +109,27 @@ public final class QueueListenerContainer implements SmartLifecycle {
         return settings.autoStartup();
     }
 
-    /** Stops reading after the excerpt in hand; the thread stays and keeps the named tailer. */
+    /**
+     * Stops reading after the excerpt in hand; the thread stays and keeps the named tailer. When the container runs,
+     * waits (up to the shutdown timeout) until its thread has taken the pause, so no excerpt is read after this
+     * returns.
+     */
     public void pause() {
         paused = true;
-        if (state == ListenerState.RUNNING) {
-            state = ListenerState.PAUSED;
+        Thread current = thread;
+        if (current == null || current == Thread.currentThread()) {
+            return;
+        }
+        LockSupport.unpark(current);
+        long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
+        while (current.isAlive() && state != ListenerState.PAUSED && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(PAUSE_CHECK_NANOS);
         }
     }
 
+    /** Reads again after {@link #pause()}. */
     public void resume() {
         paused = false;
-        if (state == ListenerState.PAUSED) {
-            state = ListenerState.RUNNING;
-        }
         Thread current = thread;
         if (current != null) {
             LockSupport.unpark(current);
@@ -201,7 +210,11 @@ public final class QueueListenerContainer implements SmartLifecycle {
             if (work > 0) {
                 caughtUp = false;
             }
-            if (!paused) {
+            // The state is set here, by the thread that reads, so PAUSED means no excerpt is read until resumed.
+            if (paused) {
+                changeState(ListenerState.PAUSED);
+            } else {
+                changeState(ListenerState.RUNNING);
                 int read = readOne(tailer, excerpt);
                 if (read < 0) {
                     return false;
@@ -231,6 +244,13 @@ public final class QueueListenerContainer implements SmartLifecycle {
             idle.idle(work);
         }
         return true;
+    }
+
+    /** A volatile read per poll instead of a volatile write. */
+    private void changeState(ListenerState next) {
+        if (state != next) {
+            state = next;
+        }
     }
 
     private int runCommands() {

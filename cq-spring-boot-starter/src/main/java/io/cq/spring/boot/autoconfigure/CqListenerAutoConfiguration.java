@@ -19,6 +19,7 @@ import io.cq.spring.listener.RetryPolicy;
 import io.cq.spring.listener.StoppingErrorHandler;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -46,9 +47,15 @@ public class CqListenerAutoConfiguration {
         return new ListenerContainerRegistry();
     }
 
-    /** The handler for exhausted retries chosen by {@code cq.listener.recoverer}. */
-    @Bean
-    @ConditionalOnMissingBean
+    /** Bean name of the error handler for listeners that do not name one; define a bean of this name to replace it. */
+    public static final String DEFAULT_ERROR_HANDLER = "queueListenerErrorHandler";
+
+    /**
+     * The handler for exhausted retries chosen by {@code cq.listener.recoverer}. Backs off by name only: an
+     * application may define other handlers for {@code @QueueListener(errorHandler = ...)} and keep this one.
+     */
+    @Bean(DEFAULT_ERROR_HANDLER)
+    @ConditionalOnMissingBean(name = DEFAULT_ERROR_HANDLER)
     ListenerErrorHandler queueListenerErrorHandler(CqProperties properties, QueueTemplate template) {
         ListenerProperties listener = properties.getListener();
         return switch (listener.getRecoverer()) {
@@ -73,7 +80,8 @@ public class CqListenerAutoConfiguration {
 
     @Bean(QueueListenerAnnotationBeanPostProcessor.DEFAULT_CONTAINER_FACTORY)
     @ConditionalOnMissingBean(name = QueueListenerAnnotationBeanPostProcessor.DEFAULT_CONTAINER_FACTORY)
-    QueueListenerContainerFactory queueListenerContainerFactory(CqProperties properties, ListenerErrorHandler errorHandler,
+    QueueListenerContainerFactory queueListenerContainerFactory(CqProperties properties,
+                                                                @Qualifier(DEFAULT_ERROR_HANDLER) ListenerErrorHandler errorHandler,
                                                                 BeanFactory beanFactory, ApplicationEventPublisher events) {
         ListenerProperties listener = properties.getListener();
         Map<String, Supplier<IdleStrategy>> idleStrategies;
