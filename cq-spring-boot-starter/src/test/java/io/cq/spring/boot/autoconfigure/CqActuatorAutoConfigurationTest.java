@@ -1,14 +1,17 @@
 package io.cq.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueMetrics;
 import io.cq.spring.actuate.QueuesEndpoint;
 import io.cq.spring.actuate.QueuesHealthIndicator;
 import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.listener.QueueListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
@@ -61,6 +64,28 @@ class CqActuatorAutoConfigurationTest {
             assertThat((java.util.Map<String, Object>) result.getDetails().get("full")).containsEntry("diskLow", true);
             assertThat((java.util.Map<String, Object>) result.getDetails().get("orders")).containsEntry("diskLow", false);
         });
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldReportHealthDownWhenAListenerWasStoppedByAnError() {
+        runner().withPropertyValues("cq.listener.max-attempts=1", "cq.listener.recoverer=stop-container")
+                .withBean(RefusingListener.class).run(context -> {
+                    QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
+                    assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+                    context.getBean(QueueTemplate.class).appendText("orders", "refused");
+                    await().atMost(Duration.ofSeconds(10)).until(() -> health.health(true).getStatus().equals(Status.DOWN));
+                    var orders = (java.util.Map<String, Object>) health.health(true).getDetails().get("orders");
+                    assertThat(orders.get("listeners")).isEqualTo(java.util.Map.of("refusing", "FAILED"));
+                    assertThat(orders).containsEntry("diskLow", false).containsEntry("writable", true);
+                });
+    }
+
+    static class RefusingListener {
+        @QueueListener(queue = "orders", id = "refusing")
+        void onOrder(String text) {
+            throw new IllegalStateException("refused " + text);
+        }
     }
 
     @Test
