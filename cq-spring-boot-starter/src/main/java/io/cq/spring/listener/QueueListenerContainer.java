@@ -1,12 +1,10 @@
 package io.cq.spring.listener;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
@@ -14,7 +12,7 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.idle.IdleStrategy;
-import io.cq.spring.listener.ListenerErrorHandler.Resolution;
+import io.cq.spring.listener.ExcerptDelivery.Outcome;
 import io.cq.spring.listener.invoke.InboundExcerpt;
 
 import org.apache.commons.logging.Log;
@@ -40,11 +38,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
     private final ContainerSettings settings;
     private final ApplicationEventPublisher events;
     private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
-    private final AtomicLong processed = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
-    private final AtomicLong retries = new AtomicLong();
-    private final AtomicLong processingNanos = new AtomicLong();
-    private final AtomicLong calls = new AtomicLong();
+    private final ExcerptDelivery delivery;
 
     private volatile ListenerState state = ListenerState.CREATED;
     private volatile boolean running;
@@ -61,6 +55,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
         this.queue = queue;
         this.settings = settings;
         this.events = events;
+        this.delivery = new ExcerptDelivery(endpoint, settings.retryPolicy(), settings.errorHandler(), () -> running);
     }
 
     @Override
@@ -180,7 +175,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
 
     private void run() {
         boolean failedRun = false;
-        try (ExcerptTailer opened = openTailer()) {
+        try (ExcerptTailer opened = ListenerTailers.open(queue, endpoint)) {
             tailer = opened;
             nextIndex = opened.index();
             events.publishEvent(new ListenerStartedEvent(this));
@@ -274,7 +269,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
                 return 0;
             }
             excerpt.reset(context);
-            Outcome outcome = deliver(excerpt);
+            Outcome outcome = delivery.deliver(excerpt);
             if (outcome != Outcome.COMMIT) {
                 context.rollbackOnClose();
                 stop = outcome == Outcome.FAIL;
@@ -282,86 +277,6 @@ public final class QueueListenerContainer implements SmartLifecycle {
         }
         nextIndex = tailer.index();
         return stop ? -1 : 1;
-    }
-
-    private Outcome deliver(InboundExcerpt excerpt) {
-        for (int attempt = 1; ; attempt++) {
-            long start = System.nanoTime();
-            try {
-                endpoint.invoker().invoke(excerpt);
-                recordCall(start);
-                processed.incrementAndGet();
-                return Outcome.COMMIT;
-            } catch (Exception e) {
-                recordCall(start);
-                if (attempt >= settings.retryPolicy().maxAttempts()) {
-                    failed.incrementAndGet();
-                    return recover(excerpt, e, attempt);
-                }
-                if (!pauseBeforeRetry(attempt)) {
-                    // Stopping during retries: leave the excerpt uncommitted, so the next start delivers it again.
-                    return Outcome.ROLLBACK;
-                }
-                retries.incrementAndGet();
-            }
-        }
-    }
-
-    private Outcome recover(InboundExcerpt excerpt, Exception error, int attempts) {
-        FailedExcerpt failedExcerpt = new FailedExcerpt(queueName(), id(), excerpt.index(), excerpt.copyPayload(), attempts);
-        try {
-            return settings.errorHandler().handle(failedExcerpt, error) == Resolution.SKIP ? Outcome.COMMIT : Outcome.FAIL;
-        } catch (RuntimeException handlerError) {
-            handlerError.addSuppressed(error);
-            log.error("Listener '" + id() + "': the error handler failed on excerpt " + excerpt.index()
-                    + "; stopping on that excerpt", handlerError);
-            return Outcome.FAIL;
-        }
-    }
-
-    /** @return false when the container is stopping */
-    private boolean pauseBeforeRetry(int failedAttempt) {
-        long deadline = System.nanoTime() + settings.retryPolicy().pauseNanos(failedAttempt);
-        for (long left = deadline - System.nanoTime(); left > 0 && running; left = deadline - System.nanoTime()) {
-            LockSupport.parkNanos(left);
-        }
-        return running;
-    }
-
-    private void recordCall(long startNanos) {
-        processingNanos.addAndGet(System.nanoTime() - startNanos);
-        calls.incrementAndGet();
-    }
-
-    private ExcerptTailer openTailer() {
-        boolean committedBefore = queue.namedTailer(id()).map(position -> position.nextIndex() >= 0).orElse(false);
-        ExcerptTailer opened = queue.createTailer(id());
-        if (!committedBefore) {
-            moveToStartPosition(opened);
-        }
-        return opened;
-    }
-
-    private void moveToStartPosition(ExcerptTailer opened) {
-        switch (endpoint.startPosition()) {
-            case BEGINNING -> opened.toStart();
-            case END -> opened.toEnd();
-            case INDEX -> {
-                if (!opened.moveToIndex(endpoint.startIndex())) {
-                    log.warn("Listener '" + id() + "': queue '" + queueName() + "' has no excerpt at startIndex="
-                            + endpoint.startIndex() + "; starting at its end");
-                    opened.toEnd();
-                }
-            }
-            case TIME -> {
-                long cycle = queue.rollCycle().cycleAt(endpoint.startTime().toEpochMilli());
-                List<Long> cycles = queue.cycles();
-                long first = cycles.stream().filter(c -> c >= cycle).findFirst().orElse(-1L);
-                if (first < 0 || !opened.moveToIndex(queue.rollCycle().toIndex(first, 0))) {
-                    opened.toEnd();
-                }
-            }
-        }
     }
 
     public String id() {
@@ -386,27 +301,27 @@ public final class QueueListenerContainer implements SmartLifecycle {
 
     /** Excerpts the listener returned from (retried ones once). */
     public long processedCount() {
-        return processed.get();
+        return delivery.processed();
     }
 
     /** Excerpts whose retries were exhausted and that went to the error handler. */
     public long failedCount() {
-        return failed.get();
+        return delivery.failed();
     }
 
     /** Calls repeated after a failure. */
     public long retryCount() {
-        return retries.get();
+        return delivery.retries();
     }
 
     /** Calls of the listener method, failed ones included. */
     public long callCount() {
-        return calls.get();
+        return delivery.calls();
     }
 
     /** Time spent in the listener method, failed calls included. */
     public long processingNanos() {
-        return processingNanos.get();
+        return delivery.processingNanos();
     }
 
     /** Excerpts between the listener's position and the end of the queue, refreshed every 100 ms by its thread. */
@@ -432,11 +347,5 @@ public final class QueueListenerContainer implements SmartLifecycle {
     @Override
     public String toString() {
         return "QueueListenerContainer[" + id() + " on " + queueName() + ", " + state + "]";
-    }
-
-    private enum Outcome {
-        COMMIT,
-        ROLLBACK,
-        FAIL
     }
 }
