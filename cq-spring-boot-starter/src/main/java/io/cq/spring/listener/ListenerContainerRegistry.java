@@ -58,30 +58,37 @@ public final class ListenerContainerRegistry implements SmartLifecycle {
         return container;
     }
 
+    /** Starts a listener (again); one stopped by an error resumes on the excerpt it failed on. */
     public void start(String id) {
         container(id).start();
     }
 
+    /** Stops a listener after the excerpt in hand; see {@link QueueListenerContainer#stop()}. */
     public void stop(String id) {
         container(id).stop();
     }
 
+    /** Pauses a listener; see {@link QueueListenerContainer#pause()}. */
     public void pause(String id) {
         container(id).pause();
     }
 
+    /** Resumes a paused listener. */
     public void resume(String id) {
         container(id).resume();
     }
 
+    /** Moves a listener onto an excerpt; see {@link QueueListenerContainer#seekToIndex(long)}. */
     public CompletableFuture<Boolean> seekToIndex(String id, long index) {
         return container(id).seekToIndex(index);
     }
 
+    /** Moves a listener before the first excerpt; see {@link QueueListenerContainer#seekToStart()}. */
     public CompletableFuture<Boolean> seekToStart(String id) {
         return container(id).seekToStart();
     }
 
+    /** Moves a listener after the last excerpt; see {@link QueueListenerContainer#seekToEnd()}. */
     public CompletableFuture<Boolean> seekToEnd(String id) {
         return container(id).seekToEnd();
     }

@@ -8,14 +8,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.UUID;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.core.QueueTemplate;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -23,7 +22,6 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.util.FileSystemUtils;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -33,7 +31,11 @@ import tools.jackson.databind.json.JsonMapper;
                 "management.endpoint.health.show-details=always", "management.endpoint.queues.access=unrestricted",
                 "cq.queues.orders.block-size=1MB"})
 class ActuatorOverHttpTest {
-    private static final Path DIR = createDirectory();
+    /**
+     * Under target/, not a JUnit temporary directory: the cached application context (and its queues) outlives the
+     * test class, so nothing may delete the directory before the JVM ends.
+     */
+    private static final Path DIR = Path.of("target", "actuator-test-" + UUID.randomUUID()).toAbsolutePath();
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -50,11 +52,6 @@ class ActuatorOverHttpTest {
     @DynamicPropertySource
     static void queueDirectory(DynamicPropertyRegistry registry) {
         registry.add("cq.base-path", DIR::toString);
-    }
-
-    @AfterAll
-    static void deleteDirectory() throws IOException {
-        FileSystemUtils.deleteRecursively(DIR);
     }
 
     @Test
@@ -124,13 +121,5 @@ class ActuatorOverHttpTest {
 
     private URI uri(String path) {
         return URI.create("http://localhost:" + port + path);
-    }
-
-    private static Path createDirectory() {
-        try {
-            return Files.createTempDirectory("cq-actuator");
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
