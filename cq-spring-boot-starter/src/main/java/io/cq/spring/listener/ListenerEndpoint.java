@@ -2,15 +2,16 @@ package io.cq.spring.listener;
 
 import java.time.Instant;
 
-import io.cq.spring.listener.invoke.ListenerMethodInvoker;
+import io.cq.spring.listener.invoke.ListenerInvoker;
 
 /**
- * One {@link QueueListener} method with its attributes resolved (placeholders replaced, defaults applied where the
- * annotation leaves them to the container factory).
+ * One listener: a {@link QueueListener} method with its attributes resolved (placeholders replaced, defaults left to
+ * the container factory where the annotation leaves them empty), or a listener registered programmatically with
+ * {@link QueueListenerContainerFactory#createContainer} and {@link ListenerContainerRegistry#register}.
  *
  * @param id               the listener's id and named tailer
  * @param queueName        the queue it reads
- * @param invoker          calls the method
+ * @param invoker          hands each excerpt to the listener
  * @param autoStartup      true or false, or null for the factory's default
  * @param errorHandlerBean bean name of its error handler, or empty for the factory's default
  * @param idleStrategy     idle strategy alias, or empty for the factory's default
@@ -18,7 +19,7 @@ import io.cq.spring.listener.invoke.ListenerMethodInvoker;
  * @param startIndex       the index for {@link StartPosition#INDEX}
  * @param startTime        the instant for {@link StartPosition#TIME}, or null
  */
-public record ListenerEndpoint(String id, String queueName, ListenerMethodInvoker invoker, Boolean autoStartup,
+public record ListenerEndpoint(String id, String queueName, ListenerInvoker invoker, Boolean autoStartup,
                                String errorHandlerBean, String idleStrategy, StartPosition startPosition,
                                long startIndex, Instant startTime) {
 }

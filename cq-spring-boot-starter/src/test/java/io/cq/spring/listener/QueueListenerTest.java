@@ -283,6 +283,22 @@ class QueueListenerTest {
     }
 
     @Test
+    void shouldRunAListenerRegisteredWithoutTheAnnotation() {
+        runner().run(context -> {
+            List<String> received = new CopyOnWriteArrayList<>();
+            ListenerEndpoint endpoint = new ListenerEndpoint("programmatic", "orders",
+                    excerpt -> received.add(excerpt.text() + "@" + excerpt.index()), null, "", "",
+                    StartPosition.BEGINNING, -1, null);
+            QueueListenerContainer container = context.getBean("queueListenerContainerFactory", QueueListenerContainerFactory.class)
+                    .createContainer(endpoint, context.getBean("orders", MappedQueue.class));
+            context.getBean(ListenerContainerRegistry.class).register(container);
+            long index = context.getBean(QueueTemplate.class).appendText("orders", "dispatched");
+            await().atMost(Duration.ofSeconds(10)).until(() -> container.processedCount() == 1);
+            assertThat(received).containsExactly("dispatched@" + index);
+        });
+    }
+
+    @Test
     void shouldFinishTheExcerptInHandWhenStopped() {
         runner().withBean(SlowListener.class).run(context -> {
             context.getBean(QueueTemplate.class).appendText("orders", "slow");

@@ -12,7 +12,7 @@ import org.springframework.util.ReflectionUtils;
  * once, when the invoker is built, so a method with a parameter nobody supports fails start-up, not the first
  * excerpt.
  */
-public final class ListenerMethodInvoker {
+public final class ListenerMethodInvoker implements ListenerInvoker {
     private final Object bean;
     private final Method method;
     private final MethodParameter[] parameters;
@@ -42,6 +42,7 @@ public final class ListenerMethodInvoker {
      *
      * @throws Exception what the method threw
      */
+    @Override
     public void invoke(InboundExcerpt excerpt) throws Exception {
         excerpt.rewind();
         excerpt.forgetPayload();
