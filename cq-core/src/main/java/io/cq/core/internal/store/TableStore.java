@@ -154,7 +154,11 @@ public final class TableStore {
     private static void create(Path file, RollCycle rollCycle, long nowMillis, FilePermissions permissions)
             throws IOException {
         int slots = TableStoreLayout.DEFAULT_SLOT_COUNT;
-        ByteBuffer head = ByteBuffer.allocate((int) TableStoreLayout.SLOTS_OFFSET).order(ByteOrder.LITTLE_ENDIAN);
+        // Written whole, so that AtomicFiles has nothing to reserve: a reservation deferred to the background (while
+        // the downcalls are being linked) opens and closes a descriptor of this file after the process has claimed
+        // its process slot, and closing any descriptor of a file drops all of the process's POSIX record locks on
+        // it. Other processes then took this live process for dead and took over its write lock (MultiProcessTest).
+        ByteBuffer head = ByteBuffer.allocate((int) TableStoreLayout.fileSize(slots)).order(ByteOrder.LITTLE_ENDIAN);
         head.putLong((int) TableStoreLayout.MAGIC_OFFSET, TableStoreLayout.MAGIC);
         head.putInt((int) TableStoreLayout.FORMAT_VERSION_OFFSET, TableStoreLayout.FORMAT_VERSION);
         head.putInt((int) TableStoreLayout.SLOT_COUNT_OFFSET, slots);
