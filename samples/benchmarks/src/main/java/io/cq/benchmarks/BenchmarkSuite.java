@@ -18,8 +18,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -96,15 +98,26 @@ public final class BenchmarkSuite {
             }
         }
         if (only.contains("startup")) {
-            for (int run = 0; run < settings.startupRuns(); run++) {
-                for (String implementation : new String[] {"cq", "chronicle"}) {
-                    Path directory = Files.createTempDirectory("startup-" + implementation);
-                    try {
-                        report.startup(implementation, StartupHarness.run(implementation, directory.resolve("queue"), jvmArgs));
-                    } finally {
-                        Directories.delete(directory);
+            Path work = Files.createTempDirectory("startup-aot");
+            try {
+                Map<String, StartupHarness.AotCache> caches = new LinkedHashMap<>();
+                for (String implementation : new String[] {"cq", "chronicle", StartupHarness.NO_QUEUE}) {
+                    caches.put(implementation, StartupHarness.trainAotCache(implementation, work, jvmArgs));
+                }
+                for (int run = 0; run < settings.startupRuns(); run++) {
+                    for (String implementation : caches.keySet()) {
+                        Path directory = Files.createTempDirectory("startup-" + implementation);
+                        try {
+                            report.startup(implementation, StartupHarness.run(implementation, directory.resolve("queue"), jvmArgs));
+                            report.startup(implementation + ", AOT cache", StartupHarness.runWithAotCache(implementation,
+                                    directory.resolve("queue-aot"), jvmArgs, caches.get(implementation)));
+                        } finally {
+                            Directories.delete(directory);
+                        }
                     }
                 }
+            } finally {
+                Directories.delete(work);
             }
         }
         String text = report.render();
