@@ -2,6 +2,7 @@ package io.cq.benchmarks;
 
 import io.cq.benchmarks.jmh.AppendBenchmark;
 import io.cq.benchmarks.jmh.MoveToIndexBenchmark;
+import io.cq.benchmarks.jmh.PlainMappedWriteBenchmark;
 import io.cq.benchmarks.jmh.ReadBenchmark;
 import io.cq.benchmarks.latency.LatencyHarness;
 import io.cq.benchmarks.startup.StartupHarness;
@@ -52,12 +53,15 @@ public final class BenchmarkSuite {
             default -> throw new IllegalArgumentException("mode=" + mode + " must be quick or full");
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
-        List<String> only = List.of(System.getProperty("cq.bench.only", "append,read,seek,latency,pretouch,startup").split(","));
+        List<String> only = List.of(System.getProperty("cq.bench.only", "append,ceiling,read,seek,latency,pretouch,startup").split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
 
         if (only.contains("append")) {
             report.throughput("Append", "excerpts/s", jmh(settings, AppendBenchmark.class, Mode.Throughput, jvmArgs, true));
+        }
+        if (only.contains("ceiling")) {
+            report.ceiling(jmh(settings, PlainMappedWriteBenchmark.class, Mode.Throughput, jvmArgs, false));
         }
         if (only.contains("read")) {
             report.throughput("Sequential read", "excerpts/s", jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true));
