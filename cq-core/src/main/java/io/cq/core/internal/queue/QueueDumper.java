@@ -137,6 +137,14 @@ public final class QueueDumper {
 
     /** The bytes as text when they are valid UTF-8 without control characters (other than tab and newline). */
     static String printableText(byte[] bytes) {
+        return printableText(bytes, true);
+    }
+
+    /**
+     * The bytes as text when they are valid UTF-8 without control characters other than tab and newline, else
+     * null; with {@code escaped}, tab and newline are shown as {@code \t} and {@code \n}.
+     */
+    public static String printableText(byte[] bytes, boolean escaped) {
         if (bytes.length == 0) {
             return "";
         }
@@ -155,7 +163,7 @@ public final class QueueDumper {
                 return null;
             }
         }
-        return text.replace("\n", "\\n").replace("\t", "\\t");
+        return escaped ? text.replace("\n", "\\n").replace("\t", "\\t") : text;
     }
 
     private static String hex(long index) {
