@@ -5,6 +5,7 @@ import io.cq.core.ExcerptBytes;
 import io.cq.core.WriteContext;
 import io.cq.core.message.BytesMessage;
 import io.cq.core.message.MessageHistory;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
 
 /**
@@ -23,6 +24,8 @@ public final class MessageEncoder {
     private final boolean history;
     private final int sourceId;
     private final GrowableOutput document = new GrowableOutput();
+    /** One generator for every document this encoder writes: creating one per message costs about 1 KB. */
+    private JsonGenerator generator;
 
     private WriteContext context;
     private ExcerptBytes bytes;
@@ -193,12 +196,21 @@ public final class MessageEncoder {
                 return;
             }
             document.reset();
-            writer.writeValue(document, value);
+            writer.writeValue(generator(), value);
             bytes.writeByte(MessageLayout.DOCUMENT).writeInt(document.count()).writeBytes(document.buffer(), 0, document.count());
         } catch (Throwable t) {
+            generator = null; // it may be left inside an unfinished document
             abandon();
             throw t;
         }
+    }
+
+    private JsonGenerator generator() {
+        JsonGenerator g = generator;
+        if (g == null) {
+            g = generator = Cbor.SHARED.writer().createGenerator(document);
+        }
+        return g;
     }
 
     /** A failed call leaves no excerpt behind and releases the write lock, so the appender stays usable. */
