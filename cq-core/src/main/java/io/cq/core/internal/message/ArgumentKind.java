@@ -12,38 +12,32 @@ import java.lang.constant.MethodTypeDesc;
  * their own methods so that nothing is boxed.
  */
 enum ArgumentKind {
-    BOOLEAN("argBoolean", ConstantDescs.CD_boolean, "readBoolean"),
-    BYTE("argByte", ConstantDescs.CD_byte, "readByte"),
-    SHORT("argShort", ConstantDescs.CD_short, "readShort"),
-    CHAR("argChar", ConstantDescs.CD_char, "readChar"),
-    INT("argInt", ConstantDescs.CD_int, "readInt"),
-    LONG("argLong", ConstantDescs.CD_long, "readLong"),
-    FLOAT("argFloat", ConstantDescs.CD_float, "readFloat"),
-    DOUBLE("argDouble", ConstantDescs.CD_double, "readDouble"),
-    TEXT("argText", ClassDesc.of(CharSequence.class.getName()), "readText"),
-    SELF_WRITTEN("argMessage", ClassDesc.of(BytesMessage.class.getName()), "readMessage"),
-    DOCUMENT("argObject", ConstantDescs.CD_Object, "readDocument");
+    BOOLEAN("argBoolean", ConstantDescs.CD_boolean, "readBoolean", ConstantDescs.CD_boolean),
+    BYTE("argByte", ConstantDescs.CD_byte, "readByte", ConstantDescs.CD_byte),
+    SHORT("argShort", ConstantDescs.CD_short, "readShort", ConstantDescs.CD_short),
+    CHAR("argChar", ConstantDescs.CD_char, "readChar", ConstantDescs.CD_char),
+    INT("argInt", ConstantDescs.CD_int, "readInt", ConstantDescs.CD_int),
+    LONG("argLong", ConstantDescs.CD_long, "readLong", ConstantDescs.CD_long),
+    FLOAT("argFloat", ConstantDescs.CD_float, "readFloat", ConstantDescs.CD_float),
+    DOUBLE("argDouble", ConstantDescs.CD_double, "readDouble", ConstantDescs.CD_double),
+    TEXT("argText", ClassDesc.of(CharSequence.class.getName()), "readText", ConstantDescs.CD_String),
+    SELF_WRITTEN("argMessage", ClassDesc.of(BytesMessage.class.getName()), "readMessage",
+            ClassDesc.of(BytesMessage.class.getName())),
+    DOCUMENT("argObject", ConstantDescs.CD_Object, "readDocument", ConstantDescs.CD_Object);
 
     private static final ClassDesc ENCODER = ClassDesc.of(MessageEncoder.class.getName());
 
     final String encoderMethod;
     final MethodTypeDesc encoderType;
     final String decoderMethod;
-    /** Decoded reference values come back as these and are cast to the parameter's type. */
+    /** What the decoder method returns; slot kinds are then cast to the parameter's type. */
     final ClassDesc decodedType;
 
-    ArgumentKind(String encoderMethod, ClassDesc written, String decoderMethod) {
+    ArgumentKind(String encoderMethod, ClassDesc written, String decoderMethod, ClassDesc decoded) {
         this.encoderMethod = encoderMethod;
         this.encoderType = MethodTypeDesc.of(ConstantDescs.CD_void, written);
         this.decoderMethod = decoderMethod;
-        this.decodedType = switch (written.descriptorString()) {
-            case "Ljava/lang/CharSequence;" -> ConstantDescs.CD_String;
-            default -> written;
-        };
-    }
-
-    boolean isPrimitive() {
-        return ordinal() <= DOUBLE.ordinal();
+        this.decodedType = decoded;
     }
 
     /** Reference kinds are decoded per parameter slot (the slot's reused instance or Jackson reader). */

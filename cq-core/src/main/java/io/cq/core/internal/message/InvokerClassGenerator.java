@@ -79,8 +79,7 @@ final class InvokerClassGenerator {
                 code.invokevirtual(DECODER, kind.decoderMethod, MethodTypeDesc.of(kind.decodedType, ConstantDescs.CD_int));
                 code.checkcast(HiddenClasses.describe(parameter));
             } else {
-                ClassDesc returned = kind.isPrimitive() ? HiddenClasses.describe(parameter) : kind.decodedType;
-                code.invokevirtual(DECODER, kind.decoderMethod, MethodTypeDesc.of(returned));
+                code.invokevirtual(DECODER, kind.decoderMethod, MethodTypeDesc.of(kind.decodedType));
             }
         }
         code.invokeinterface(interfaceDesc, method.getName(), WriterPlan.descriptor(method));

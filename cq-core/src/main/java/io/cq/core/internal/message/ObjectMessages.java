@@ -9,16 +9,14 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.dataformat.cbor.CBORMapper;
 
-import java.lang.reflect.Method;
-
 /**
  * {@code writeObject} and {@code readObject}: a message with an empty method name and one document argument,
  * decoded as the class the caller asks for, with an allow-list of the types reachable from that class.
  */
 public final class ObjectMessages {
     /** As if an interface had one method with an empty name and one {@code Object} parameter. */
-    private static final WriterPlan PLAN = new WriterPlan(Object.class, new Method[0], new byte[][] {new byte[0]},
-            new int[] {1}, new ObjectWriter[][] {{Cbor.SHARED.writerFor(Object.class)}}, null);
+    private static final WriterPlan PLAN = new WriterPlan(new byte[][] {new byte[0]}, new int[] {1},
+            new ObjectWriter[][] {{Cbor.SHARED.writerFor(Object.class)}}, null);
 
     private static final ClassValue<Dispatch> READERS = new ClassValue<>() {
         @Override

@@ -17,12 +17,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Everything a method writer of one interface needs, computed once per interface: its methods in a fixed
- * order, their names as UTF-8, their argument counts, a Jackson writer per document parameter, and the
- * constructor of the generated implementation ({@link WriterClassGenerator}).
+ * Everything a method writer of one interface needs, computed once per interface: per method (in the order of
+ * {@link #messageMethods(Class)}) its name as UTF-8, its argument count and a Jackson writer per document
+ * parameter, and the constructor of the generated implementation ({@link WriterClassGenerator}).
  */
-record WriterPlan(Class<?> type, Method[] methods, byte[][] names, int[] argumentCounts,
-                  ObjectWriter[][] documentWriters, MethodHandle constructor) {
+record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documentWriters, MethodHandle constructor) {
 
     private static final ClassValue<WriterPlan> PLANS = new ClassValue<>() {
         @Override
@@ -64,7 +63,7 @@ record WriterPlan(Class<?> type, Method[] methods, byte[][] names, int[] argumen
             }
         }
         MethodHandle constructor = WriterClassGenerator.generate(type, methods);
-        return new WriterPlan(type, methods, names, argumentCounts, writers, constructor);
+        return new WriterPlan(names, argumentCounts, writers, constructor);
     }
 
     /** The abstract methods of an interface (inherited ones included), sorted by name; overloads are refused. */
