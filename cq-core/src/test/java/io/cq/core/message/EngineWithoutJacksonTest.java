@@ -28,4 +28,15 @@ class EngineWithoutJacksonTest {
             assertThat(transcript).doesNotContain("io.cq.core.internal.message");
         }
     }
+
+    @Test
+    void shouldShowJacksonInTheClassLoadingLogOnceMessagesAreUsed() throws Exception {
+        // the control: the same log, read the same way, does reveal Jackson when the message layer runs
+        try (ChildJvm child = ChildJvm.start(List.of("-Xlog:class+load=info:stdout"), RawExcerptsProcess.class,
+                dir.toString(), "messages")) {
+            child.awaitLine("done 42", 60, TimeUnit.SECONDS);
+            assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
+            assertThat(child.transcript()).contains("tools.jackson.dataformat.cbor").contains("io.cq.core.internal.message");
+        }
+    }
 }

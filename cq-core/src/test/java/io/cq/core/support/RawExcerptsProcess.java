@@ -10,7 +10,9 @@ import java.nio.file.Path;
 
 /**
  * Child-JVM main: uses the engine only (raw, text, byte and cursor-lambda excerpts, appended and read), then
- * prints "done"; the test reads the JVM's class-loading log to see that no Jackson class was loaded.
+ * prints "done"; the test reads the JVM's class-loading log to see that no Jackson class was loaded. With a
+ * second argument {@code messages} it also writes and reads one object, the control that shows the log would
+ * reveal Jackson.
  */
 public final class RawExcerptsProcess {
     private RawExcerptsProcess() {
@@ -34,6 +36,10 @@ public final class RawExcerptsProcess {
             tailer.readBytes();
             int[] read = new int[1];
             tailer.readDocument(bytes -> read[0] = bytes.readInt());
+            if (args.length > 1 && args[1].equals("messages")) {
+                appender.writeObject(java.util.List.of("x"));
+                tailer.readObject(java.util.List.class);
+            }
             System.out.println("done " + read[0] + " " + queue.dump().length());
         }
     }

@@ -55,95 +55,131 @@ public final class ArgumentDecoder {
 
     public boolean readBoolean() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.BOOLEAN -> bytes.readBoolean();
-            case MessageLayout.NULL -> false;
-            default -> throw mismatch(tag, "boolean");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.BOOLEAN -> bytes.readBoolean();
+                case MessageLayout.NULL -> false;
+                default -> throw mismatch(tag, "boolean");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     public byte readByte() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.BYTE -> bytes.readByte();
-            case MessageLayout.NULL -> 0;
-            default -> throw mismatch(tag, "byte");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.BYTE -> bytes.readByte();
+                case MessageLayout.NULL -> 0;
+                default -> throw mismatch(tag, "byte");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     public short readShort() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.BYTE -> bytes.readByte();
-            case MessageLayout.SHORT -> bytes.readShort();
-            case MessageLayout.NULL -> 0;
-            default -> throw mismatch(tag, "short");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.BYTE -> bytes.readByte();
+                case MessageLayout.SHORT -> bytes.readShort();
+                case MessageLayout.NULL -> 0;
+                default -> throw mismatch(tag, "short");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     public char readChar() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.CHAR -> bytes.readChar();
-            case MessageLayout.NULL -> 0;
-            default -> throw mismatch(tag, "char");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.CHAR -> bytes.readChar();
+                case MessageLayout.NULL -> 0;
+                default -> throw mismatch(tag, "char");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     public int readInt() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.BYTE -> bytes.readByte();
-            case MessageLayout.SHORT -> bytes.readShort();
-            case MessageLayout.CHAR -> bytes.readChar();
-            case MessageLayout.INT -> bytes.readInt();
-            case MessageLayout.NULL -> 0;
-            default -> throw mismatch(tag, "int");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.BYTE -> bytes.readByte();
+                case MessageLayout.SHORT -> bytes.readShort();
+                case MessageLayout.CHAR -> bytes.readChar();
+                case MessageLayout.INT -> bytes.readInt();
+                case MessageLayout.NULL -> 0;
+                default -> throw mismatch(tag, "int");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     public long readLong() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.LONG -> bytes.readLong();
-            case MessageLayout.BYTE -> bytes.readByte();
-            case MessageLayout.SHORT -> bytes.readShort();
-            case MessageLayout.CHAR -> bytes.readChar();
-            case MessageLayout.INT -> bytes.readInt();
-            case MessageLayout.NULL -> 0;
-            default -> throw mismatch(tag, "long");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.LONG -> bytes.readLong();
+                case MessageLayout.BYTE -> bytes.readByte();
+                case MessageLayout.SHORT -> bytes.readShort();
+                case MessageLayout.CHAR -> bytes.readChar();
+                case MessageLayout.INT -> bytes.readInt();
+                case MessageLayout.NULL -> 0;
+                default -> throw mismatch(tag, "long");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     public float readFloat() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.FLOAT -> bytes.readFloat();
-            case MessageLayout.NULL -> 0;
-            default -> throw mismatch(tag, "float");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.FLOAT -> bytes.readFloat();
+                case MessageLayout.NULL -> 0;
+                default -> throw mismatch(tag, "float");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     public double readDouble() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.DOUBLE -> bytes.readDouble();
-            case MessageLayout.FLOAT -> bytes.readFloat();
-            case MessageLayout.INT -> bytes.readInt();
-            case MessageLayout.LONG -> bytes.readLong();
-            case MessageLayout.NULL -> 0;
-            default -> throw mismatch(tag, "double");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.DOUBLE -> bytes.readDouble();
+                case MessageLayout.FLOAT -> bytes.readFloat();
+                case MessageLayout.INT -> bytes.readInt();
+                case MessageLayout.LONG -> bytes.readLong();
+                case MessageLayout.NULL -> 0;
+                default -> throw mismatch(tag, "double");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     public String readText() {
         byte tag = next();
-        return switch (tag) {
-            case MessageLayout.TEXT -> bytes.readUtf8();
-            case MessageLayout.NULL -> null;
-            case MessageLayout.DOCUMENT -> (String) document(Cbor.SHARED.readerFor(String.class));
-            default -> throw mismatch(tag, "String");
-        };
+        try {
+            return switch (tag) {
+                case MessageLayout.TEXT -> bytes.readUtf8();
+                case MessageLayout.NULL -> null;
+                case MessageLayout.DOCUMENT -> (String) document(Cbor.SHARED.readerFor(String.class));
+                default -> throw mismatch(tag, "String");
+            };
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
     }
 
     /** The slot's reused instance, filled from the excerpt; the bytes it does not read are skipped. */
@@ -176,7 +212,20 @@ public final class ArgumentDecoder {
     public Object readDocument(int slot) {
         byte tag = next();
         Class<?> type = dispatch.parameterTypes[slot];
-        Object value = switch (tag) {
+        Object value;
+        try {
+            value = readBoxed(tag, slot, type);
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw cutShort(e);
+        }
+        if (value != null && !type.isInstance(value)) {
+            throw mismatch(tag, type.getName());
+        }
+        return value;
+    }
+
+    private Object readBoxed(byte tag, int slot, Class<?> type) {
+        return switch (tag) {
             case MessageLayout.NULL -> null;
             case MessageLayout.DOCUMENT -> document(dispatch.documentReaders[slot]);
             case MessageLayout.TEXT -> bytes.readUtf8();
@@ -190,10 +239,6 @@ public final class ArgumentDecoder {
             case MessageLayout.DOUBLE -> bytes.readDouble();
             default -> throw mismatch(tag, type.getName());
         };
-        if (value != null && !type.isInstance(value)) {
-            throw mismatch(tag, type.getName());
-        }
-        return value;
     }
 
     private Object document(ObjectReader reader) {
@@ -221,6 +266,11 @@ public final class ArgumentDecoder {
             // e.g. a record's constructor refusing a value: the excerpt will never decode, so it is not retried
             throw failure("the document does not decode as " + reader.getValueType() + ": " + e, e);
         }
+    }
+
+    /** The cursor's own bounds or length checks failed: the excerpt is shorter than its tags say. */
+    private MessageDecodingException cutShort(RuntimeException e) {
+        return failure("the excerpt is cut short or malformed inside it (" + e.getMessage() + ")", e);
     }
 
     private MessageDecodingException mismatch(byte tag, String expected) {
