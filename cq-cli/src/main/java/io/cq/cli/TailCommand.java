@@ -10,8 +10,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -64,42 +62,48 @@ final class TailCommand implements Callable<Integer> {
     @Option(names = "--limit", paramLabel = "<n>", description = "Stop after printing n excerpts (also when following).")
     Long limit;
 
+    @Option(names = {"-r", "--interface"}, split = ",", paramLabel = "<interface>",
+            description = "Decode method calls with these interfaces (fully qualified names, comma-separated): arguments "
+                    + "are read as the interface's own types, self-written ones (BytesMessage) included. Without -r, "
+                    + "messages show as JSON decoded without their types.")
+    List<String> interfaces = new ArrayList<>();
+
+    @Option(names = {"-cp", "--classpath"}, paramLabel = "<path>",
+            description = "JARs and class directories holding the -r interfaces and their argument types.")
+    String classPath;
+
     @Override
     public Integer call() {
         if (fromIndex != null && last != null) {
             throw new UserInputException("-n and -m both choose the start: give one of them");
         }
         PrintWriter out = spec.commandLine().getOut();
-        ExcerptRenderer renderer = new ExcerptRenderer();
-        JsonMapper json = JsonMapper.builder().build();
         IdleStrategy idle = IdleStrategy.backoff();
         long printed = 0;
         try (MappedQueue queue = Queues.openReadOnly(directory); ExcerptTailer tailer = queue.createTailer()) {
             position(queue, tailer);
+            ExcerptLines lines = interfaces.isEmpty()
+                    ? new ExcerptLines.Rendered(tailer, format == Format.json, oneLine)
+                    : new ExcerptLines.Typed(queue, tailer, Interfaces.load(interfaces, classPath), format == Format.json);
             while (limit == null || printed < limit) {
-                boolean read;
-                try (ReadContext context = tailer.readingDocument()) {
-                    read = context.isPresent();
-                    if (read) {
-                        String line = format == Format.json
-                                ? jsonLine(json, renderer, context)
-                                : textLine(renderer, context);
-                        if (shown(line)) {
-                            out.println(line);
-                            printed++;
-                        }
+                long index = tailer.index();
+                String line = lines.next();
+                if (line != null) {
+                    if (format == Format.text && showIndex) {
+                        line = Queues.hex(index) + " " + line;
                     }
+                    if (shown(line)) {
+                        out.println(line);
+                        printed++;
+                    }
+                    idle.reset();
+                    continue;
                 }
-                if (!read) {
-                    out.flush();
-                    if (!follow) {
-                        break;
-                    }
-                    if (Thread.currentThread().isInterrupted()) {
-                        break;
-                    }
+                out.flush();
+                if (!follow || Thread.currentThread().isInterrupted()) {
+                    break;
                 }
-                idle.idle(read ? 1 : 0);
+                idle.idle();
             }
         }
         out.flush();
@@ -137,18 +141,6 @@ final class TailCommand implements Callable<Integer> {
         } else {
             tailer.toStart();
         }
-    }
-
-    private String textLine(ExcerptRenderer renderer, ReadContext context) {
-        String body = renderer.text(context.bytes(), oneLine);
-        return showIndex ? Queues.hex(context.index()) + " " + body : body;
-    }
-
-    private String jsonLine(JsonMapper json, ExcerptRenderer renderer, ReadContext context) {
-        ObjectNode node = json.createObjectNode();
-        node.put("index", Queues.hex(context.index()));
-        renderer.json(context.bytes(), node);
-        return json.writeValueAsString(node);
     }
 
     private boolean shown(String rendering) {
