@@ -16,7 +16,7 @@ import java.io.UncheckedIOException;
 @Command(name = "cq", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Look into and use cq queues: dump, tail, write, stats, verify.%n"
                 + "Every command opens queues read-only (except write) and works while other processes append.",
-        subcommands = {DumpCommand.class, TailCommand.class, StatsCommand.class, VerifyCommand.class,
+        subcommands = {DumpCommand.class, TailCommand.class, WriteCommand.class, StatsCommand.class, VerifyCommand.class,
                 CommandLine.HelpCommand.class})
 public final class CqCli implements Runnable {
     static final int EXIT_DAMAGED = 1;

@@ -1,9 +1,14 @@
 package io.cq.core.message;
 
+import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ReadContext;
 import io.cq.core.internal.message.MessageTrees;
+import io.cq.core.internal.message.TreeMessages;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
+
+import java.util.List;
 
 /**
  * Shows message excerpts as text, for tools ({@code dump}, {@code tail}) that know nothing of the interfaces
@@ -63,5 +68,16 @@ public final class Messages {
     /** {@link #toTree(ReadContext)} as compact JSON text. */
     public static String toJson(ReadContext context) {
         return toTree(context).toString();
+    }
+
+    /**
+     * Appends a message naming {@code method} with arguments given as JSON trees, for tools that have the data but
+     * not the interface: booleans, integers (as int when they fit, else long), other numbers (as double), strings
+     * and null travel as such, objects and arrays as documents; docs/messages.md says how readers widen them.
+     *
+     * @return the index of the excerpt written
+     */
+    public static long write(ExcerptAppender appender, String method, List<? extends JsonNode> arguments) {
+        return TreeMessages.write(appender, method, arguments);
     }
 }
