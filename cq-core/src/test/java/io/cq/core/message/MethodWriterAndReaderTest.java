@@ -306,6 +306,33 @@ class MethodWriterAndReaderTest {
         assertThat(seen).containsExactly(1, 2);
     }
 
+    @Test
+    void shouldResumeANamedReaderAfterARestartAtTheMessageWhoseHandlerFailed() {
+        List<Integer> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Narrow writer = queue.acquireAppender().methodWriter(Narrow.class);
+            writer.known(1);
+            writer.known(2);
+            Narrow failsOnTwo = value -> {
+                if (value == 2) {
+                    throw new IllegalStateException("crash while handling 2");
+                }
+                seen.add(value);
+            };
+            MethodReader reader = queue.createTailer("billing").methodReader(failsOnTwo);
+            assertThat(reader.readOne()).isTrue();
+            assertThatThrownBy(reader::readOne).hasMessage("crash while handling 2");
+            reader.tailer().close();
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Narrow handler = seen::add;
+            MethodReader reader = queue.createTailer("billing").methodReader(handler);
+            assertThat(reader.readOne()).isTrue();
+            assertThat(reader.readOne()).isFalse();
+        }
+        assertThat(seen).containsExactly(1, 2);
+    }
+
     interface Overloaded {
         void on(int value);
 
