@@ -250,6 +250,38 @@ class MethodWriterAndReaderTest {
         }
     }
 
+    interface Described {
+        void on(int value);
+
+        @Override
+        String toString();
+    }
+
+    @Test
+    void shouldTreatRedeclaredObjectMethodsAsTheObjectsOwnNotAsMessages() {
+        List<Integer> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Described writer = queue.acquireAppender().methodWriter(Described.class);
+            writer.on(4);
+            assertThat(writer.toString()).isNotEmpty();
+            Described handler = new Described() {
+                @Override
+                public void on(int value) {
+                    seen.add(value);
+                }
+
+                @Override
+                public String toString() {
+                    return "handler";
+                }
+            };
+            MethodReader reader = queue.createTailer().methodReader(handler);
+            assertThat(reader.readOne()).isTrue();
+            assertThat(reader.readOne()).isFalse();
+        }
+        assertThat(seen).containsExactly(4);
+    }
+
     interface Fluent {
         Fluent open(String name);
 
