@@ -12,7 +12,8 @@ import io.cq.core.ExcerptTailer;
  *   <li>a method no handler implements: skipped and counted ({@link #unknownMethodsSkipped()});</li>
  *   <li>an excerpt that is not a message (raw bytes or text): skipped and counted
  *       ({@link #otherExcerptsSkipped()});</li>
- *   <li>an excerpt that cannot be decoded: consumed, then {@link MessageDecodingException};</li>
+ *   <li>an excerpt that cannot be decoded (malformed, a refused type, a {@link BytesMessage#readFrom} that
+ *       throws): consumed, then {@link MessageDecodingException};</li>
  *   <li>a handler throws: the read is rolled back, so the same excerpt is read again by the next
  *       {@link #readOne()} (at-least-once delivery: with several handlers for one method, those that ran before
  *       the failing one see the message again), and the exception propagates unchanged.</li>

@@ -250,6 +250,38 @@ class MethodWriterAndReaderTest {
         }
     }
 
+    interface Described {
+        void on(int value);
+
+        @Override
+        String toString();
+    }
+
+    @Test
+    void shouldTreatRedeclaredObjectMethodsAsTheObjectsOwnNotAsMessages() {
+        List<Integer> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Described writer = queue.acquireAppender().methodWriter(Described.class);
+            writer.on(4);
+            assertThat(writer.toString()).isNotEmpty();
+            Described handler = new Described() {
+                @Override
+                public void on(int value) {
+                    seen.add(value);
+                }
+
+                @Override
+                public String toString() {
+                    return "handler";
+                }
+            };
+            MethodReader reader = queue.createTailer().methodReader(handler);
+            assertThat(reader.readOne()).isTrue();
+            assertThat(reader.readOne()).isFalse();
+        }
+        assertThat(seen).containsExactly(4);
+    }
+
     interface Fluent {
         Fluent open(String name);
 
@@ -300,6 +332,33 @@ class MethodWriterAndReaderTest {
             MethodReader reader = queue.createTailer().methodReader(flaky);
             assertThat(reader.readOne()).isTrue();
             assertThatThrownBy(reader::readOne).isInstanceOf(IllegalStateException.class).hasMessage("downstream unavailable");
+            assertThat(reader.readOne()).isTrue();
+            assertThat(reader.readOne()).isFalse();
+        }
+        assertThat(seen).containsExactly(1, 2);
+    }
+
+    @Test
+    void shouldResumeANamedReaderAfterARestartAtTheMessageWhoseHandlerFailed() {
+        List<Integer> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Narrow writer = queue.acquireAppender().methodWriter(Narrow.class);
+            writer.known(1);
+            writer.known(2);
+            Narrow failsOnTwo = value -> {
+                if (value == 2) {
+                    throw new IllegalStateException("crash while handling 2");
+                }
+                seen.add(value);
+            };
+            MethodReader reader = queue.createTailer("billing").methodReader(failsOnTwo);
+            assertThat(reader.readOne()).isTrue();
+            assertThatThrownBy(reader::readOne).hasMessage("crash while handling 2");
+            reader.tailer().close();
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Narrow handler = seen::add;
+            MethodReader reader = queue.createTailer("billing").methodReader(handler);
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isFalse();
         }

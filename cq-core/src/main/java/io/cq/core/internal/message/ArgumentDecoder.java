@@ -204,8 +204,11 @@ public final class ArgumentDecoder {
             }
             bytes.position(start + length);
             return message;
-        } catch (IndexOutOfBoundsException e) {
-            throw failure("the self-written message is cut short", e);
+        } catch (MessageDecodingException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // readFrom is decoding: whatever it throws will recur on every read, so the excerpt is not retried
+            throw failure("the self-written message does not decode: " + e, e);
         }
     }
 

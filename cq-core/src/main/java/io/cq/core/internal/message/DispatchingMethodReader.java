@@ -67,12 +67,15 @@ final class DispatchingMethodReader implements MethodReader {
                 context.rollbackOnClose(); // thrown by a handler, not by decoding: read the excerpt again
             }
             throw e;
-        } catch (RuntimeException | Error e) {
+        } catch (RuntimeException e) {
             if (dispatching) {
                 context.rollbackOnClose(); // the handler failed: at-least-once, so the excerpt is read again
                 throw e;
             }
             throw new MessageDecodingException(context.index(), null, "malformed message: " + e, e);
+        } catch (Error e) {
+            context.rollbackOnClose(); // out of memory, stack overflow...: nothing says the excerpt is at fault
+            throw e;
         } finally {
             if (history) {
                 MessageHistory.current().reset(); // a writer used outside a handler must not inherit this message's route

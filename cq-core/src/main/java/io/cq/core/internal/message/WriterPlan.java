@@ -73,7 +73,8 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
         Method[] all = type.getMethods();
         Arrays.sort(all, Comparator.comparing(Method::getName).thenComparing(Method::toGenericString));
         for (Method method : all) {
-            if (Modifier.isStatic(method.getModifiers()) || !Modifier.isAbstract(method.getModifiers())) {
+            if (Modifier.isStatic(method.getModifiers()) || !Modifier.isAbstract(method.getModifiers())
+                    || redeclaresObjectMethod(method)) {
                 continue;
             }
             if (!names.add(method.getName())) {
@@ -87,6 +88,16 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
             methods.add(method);
         }
         return methods.toArray(Method[]::new);
+    }
+
+    /** {@code equals}, {@code hashCode} or {@code toString} declared again (as Comparator does): not messages. */
+    private static boolean redeclaresObjectMethod(Method method) {
+        try {
+            Object.class.getMethod(method.getName(), method.getParameterTypes());
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
     }
 
     static String describe(Method method) {
