@@ -154,7 +154,10 @@ public final class TableStore {
     private static void create(Path file, RollCycle rollCycle, long nowMillis, FilePermissions permissions)
             throws IOException {
         int slots = TableStoreLayout.DEFAULT_SLOT_COUNT;
-        ByteBuffer head = ByteBuffer.allocate((int) TableStoreLayout.SLOTS_OFFSET).order(ByteOrder.LITTLE_ENDIAN);
+        // The whole file is written (zeros after the head), so that its blocks are allocated by the write itself:
+        // reserving them later through another descriptor would be fatal, since closing any descriptor of a file
+        // drops every fcntl lock this process holds on it, the process slot included (docs/file-format.md).
+        ByteBuffer head = ByteBuffer.allocate((int) TableStoreLayout.fileSize(slots)).order(ByteOrder.LITTLE_ENDIAN);
         head.putLong((int) TableStoreLayout.MAGIC_OFFSET, TableStoreLayout.MAGIC);
         head.putInt((int) TableStoreLayout.FORMAT_VERSION_OFFSET, TableStoreLayout.FORMAT_VERSION);
         head.putInt((int) TableStoreLayout.SLOT_COUNT_OFFSET, slots);
