@@ -1,6 +1,7 @@
 package io.cq.benchmarks;
 
 import io.cq.benchmarks.jmh.AppendBenchmark;
+import io.cq.benchmarks.jmh.MethodMessageBenchmark;
 import io.cq.benchmarks.jmh.MoveToIndexBenchmark;
 import io.cq.benchmarks.jmh.PlainMappedWriteBenchmark;
 import io.cq.benchmarks.jmh.ReadBenchmark;
@@ -53,7 +54,7 @@ public final class BenchmarkSuite {
             default -> throw new IllegalArgumentException("mode=" + mode + " must be quick or full");
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
-        List<String> only = List.of(System.getProperty("cq.bench.only", "append,ceiling,read,seek,latency,pretouch,startup").split(","));
+        List<String> only = List.of(System.getProperty("cq.bench.only", "append,ceiling,read,messages,seek,latency,pretouch,startup").split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
 
@@ -65,6 +66,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("read")) {
             report.throughput("Sequential read", "excerpts/s", jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true));
+        }
+        if (only.contains("messages")) {
+            report.messages(jmh(settings, MethodMessageBenchmark.class, Mode.Throughput, jvmArgs, true));
         }
         if (only.contains("seek")) {
             report.seek(jmh(settings, MoveToIndexBenchmark.class, Mode.SampleTime, jvmArgs, false));

@@ -64,6 +64,24 @@ final class Report {
         }
     }
 
+    void messages(Collection<RunResult> results) {
+        Map<String, Map<String, RunResult>> byMessage = new TreeMap<>();
+        for (RunResult result : results) {
+            byMessage.computeIfAbsent(result.getParams().getParam("message"), k -> new TreeMap<>())
+                    .put(result.getParams().getParam("implementation"), result);
+        }
+        sections.append("\n### Method writer + method reader, one message written and read back per operation (ops/s)\n\n");
+        sections.append("| message | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle | cq B/op | Chronicle B/op |\n"
+                + "|---|---|---|---|---|---|\n");
+        for (Map.Entry<String, Map<String, RunResult>> row : byMessage.entrySet()) {
+            Statistics cq = stats(row.getValue().get("cq"));
+            Statistics chronicle = stats(row.getValue().get("chronicle"));
+            sections.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", row.getKey(), spread(cq),
+                    spread(chronicle), ratio(median(cq), median(chronicle)), allocation(row.getValue().get("cq")),
+                    allocation(row.getValue().get("chronicle"))));
+        }
+    }
+
     void seek(Collection<RunResult> results) {
         Map<String, Statistics> byImplementation = new TreeMap<>();
         for (RunResult result : results) {
