@@ -1,5 +1,12 @@
 package io.cq.core;
 
+import io.cq.core.internal.message.ObjectMessages;
+import io.cq.core.message.MessageDecodingException;
+import io.cq.core.message.MethodReader;
+import io.cq.core.message.MethodReaderBuilder;
+
+import java.util.function.Consumer;
+
 /**
  * Reads a queue's excerpts in order, from any position, following the end as new excerpts arrive. Every
  * tailer sees every excerpt. A named tailer ({@link MappedQueue#createTailer(String)}) persists its position
@@ -20,6 +27,51 @@ public interface ExcerptTailer extends AutoCloseable {
 
     /** A copy of the next excerpt's bytes, or null when there is none. */
     byte[] readBytes();
+
+    /**
+     * Hands the next excerpt's cursor to {@code reader}, if there is one. If the reader throws, the read is
+     * rolled back (the excerpt is read again next time) and the exception propagates. No Jackson involved.
+     *
+     * @return whether an excerpt was there to read
+     */
+    default boolean readDocument(Consumer<ExcerptBytes> reader) {
+        try (ReadContext context = readingDocument()) {
+            if (!context.isPresent()) {
+                return false;
+            }
+            try {
+                reader.accept(context.bytes());
+            } catch (RuntimeException | Error e) {
+                context.rollbackOnClose();
+                throw e;
+            }
+            return true;
+        }
+    }
+
+    /**
+     * A reader that turns message excerpts back into calls on the handlers (docs/messages.md). Confined to this
+     * tailer's thread.
+     */
+    default MethodReader methodReader(Object... handlers) {
+        return methodReaderBuilder().handlers(handlers).build();
+    }
+
+    /** Configures a method reader on this tailer (handlers, allowed types, history). */
+    default MethodReaderBuilder methodReaderBuilder() {
+        return new MethodReaderBuilder(this);
+    }
+
+    /**
+     * Reads the next excerpt, written by {@link ExcerptAppender#writeObject(Object)}, as a {@code type}; null
+     * when there is none yet. Documents may name only types reachable from {@code type}.
+     *
+     * @throws MessageDecodingException when the excerpt is not such a message or does not decode as a
+     *                                  {@code type} (the excerpt is consumed)
+     */
+    default <T> T readObject(Class<T> type) {
+        return ObjectMessages.read(this, type);
+    }
 
     /** Index of the next excerpt this tailer would read (it need not exist yet). */
     long index();

@@ -3,6 +3,7 @@ package io.cq.core;
 import io.cq.core.internal.queue.AppendCounter;
 import io.cq.core.internal.queue.QueueContext;
 import io.cq.core.internal.queue.QueueDumper;
+import io.cq.core.internal.queue.QueueVerifier;
 import io.cq.core.internal.queue.StoreAppender;
 import io.cq.core.internal.queue.StoreTailer;
 import io.cq.core.internal.store.CycleFile;
@@ -383,12 +384,35 @@ public final class MappedQueue implements AutoCloseable {
 
     /** Writes the listing of {@link #dump()} to {@code out}. */
     public void dump(Appendable out) {
+        dump(out, QueueDumper.RAW);
+    }
+
+    /** Writes the listing of {@link #dump()} to {@code out}, each excerpt rendered by {@code formatter}. */
+    public void dump(Appendable out, ExcerptFormatter formatter) {
+        dumpCycle(-1, out, formatter);
+    }
+
+    /**
+     * Writes the table store and one cycle's file (every cycle when {@code cycle} is negative) to {@code out}, each
+     * excerpt rendered by {@code formatter}.
+     */
+    public void dumpCycle(long cycle, Appendable out, ExcerptFormatter formatter) {
         ensureOpen();
         try {
-            new QueueDumper(context, out).dumpQueue();
+            new QueueDumper(context, out, formatter).dumpQueue(cycle);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the dump of " + directory, e);
         }
+    }
+
+    /**
+     * Reads every cycle file record by record and checks it against the format: record headers and lengths,
+     * end-of-cycle marks, file sizes, index entries. Read-only, and safe while other processes append: the
+     * excerpt being written at the end is not reported.
+     */
+    public QueueVerification verify() {
+        ensureOpen();
+        return new QueueVerifier(context).verify();
     }
 
     public boolean isClosed() {

@@ -3,6 +3,9 @@ package io.cq.core;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.ClaimNamedTailer;
 import io.cq.core.support.MutableClock;
+import io.cq.core.support.QueueCreator;
+import io.cq.core.internal.store.FilePermissions;
+import io.cq.core.internal.store.TableStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -77,6 +80,33 @@ class RegressionTest {
                 assertThat(other.awaitLine("result:", 60, TimeUnit.SECONDS)).startsWith("result: in use");
             }
             assertThat(held.name()).isEqualTo("billing");
+        }
+    }
+
+    /**
+     * The process that created a queue once lost every lock it held on the table store about 100 ms after start:
+     * the blocks were reserved in the background through a second descriptor, and closing a descriptor drops all
+     * of a process's fcntl locks on the file. Its process slot then looked dead, and a waiting writer took its write
+     * lock over while it was still writing.
+     */
+    @Test
+    void shouldKeepTheLocksOfTheProcessThatCreatedTheQueue() throws Exception {
+        Path queueDir = dir.resolve("created-by-child");
+        try (ChildJvm creator = ChildJvm.start(QueueCreator.class, queueDir.toString(), "billing")) {
+            creator.awaitLine("ready", 60, TimeUnit.SECONDS);
+            Thread.sleep(500);
+
+            try (ChildJvm other = ChildJvm.start(ClaimNamedTailer.class, queueDir.toString(), "billing")) {
+                assertThat(other.awaitLine("result:", 60, TimeUnit.SECONDS)).startsWith("result: in use");
+            }
+            TableStore store = TableStore.open(queueDir, false, RollCycle.DAILY, System.currentTimeMillis(),
+                    FilePermissions.ownerOnly());
+            try {
+                assertThat(store.processSlot()).isEqualTo(1);
+                assertThat(store.isProcessAlive(0)).as("the creator's process slot").isTrue();
+            } finally {
+                store.release();
+            }
         }
     }
 }

@@ -39,9 +39,16 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     public static ChildJvm start(Class<?> mainClass, String... args) throws IOException {
+        return start(List.of(), mainClass, args);
+    }
+
+    /** As {@link #start(Class, String...)}, with extra JVM options (e.g. {@code -Xlog:class+load}). */
+    public static ChildJvm start(List<String> jvmOptions, Class<?> mainClass, String... args) throws IOException {
         String java = ProcessHandle.current().info().command().orElseThrow();
         List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), mainClass.getName()));
+                "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
         return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
     }

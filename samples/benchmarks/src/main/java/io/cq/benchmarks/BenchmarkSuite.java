@@ -1,7 +1,9 @@
 package io.cq.benchmarks;
 
 import io.cq.benchmarks.jmh.AppendBenchmark;
+import io.cq.benchmarks.jmh.MethodMessageBenchmark;
 import io.cq.benchmarks.jmh.MoveToIndexBenchmark;
+import io.cq.benchmarks.jmh.PlainMappedWriteBenchmark;
 import io.cq.benchmarks.jmh.ReadBenchmark;
 import io.cq.benchmarks.latency.LatencyHarness;
 import io.cq.benchmarks.startup.StartupHarness;
@@ -18,8 +20,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,15 +54,21 @@ public final class BenchmarkSuite {
             default -> throw new IllegalArgumentException("mode=" + mode + " must be quick or full");
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
-        List<String> only = List.of(System.getProperty("cq.bench.only", "append,read,seek,latency,pretouch,startup").split(","));
+        List<String> only = List.of(System.getProperty("cq.bench.only", "append,ceiling,read,messages,seek,latency,pretouch,startup").split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
 
         if (only.contains("append")) {
             report.throughput("Append", "excerpts/s", jmh(settings, AppendBenchmark.class, Mode.Throughput, jvmArgs, true));
         }
+        if (only.contains("ceiling")) {
+            report.ceiling(jmh(settings, PlainMappedWriteBenchmark.class, Mode.Throughput, jvmArgs, false));
+        }
         if (only.contains("read")) {
             report.throughput("Sequential read", "excerpts/s", jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true));
+        }
+        if (only.contains("messages")) {
+            report.messages(jmh(settings, MethodMessageBenchmark.class, Mode.Throughput, jvmArgs, true));
         }
         if (only.contains("seek")) {
             report.seek(jmh(settings, MoveToIndexBenchmark.class, Mode.SampleTime, jvmArgs, false));
@@ -96,15 +106,26 @@ public final class BenchmarkSuite {
             }
         }
         if (only.contains("startup")) {
-            for (int run = 0; run < settings.startupRuns(); run++) {
-                for (String implementation : new String[] {"cq", "chronicle"}) {
-                    Path directory = Files.createTempDirectory("startup-" + implementation);
-                    try {
-                        report.startup(implementation, StartupHarness.run(implementation, directory.resolve("queue"), jvmArgs));
-                    } finally {
-                        Directories.delete(directory);
+            Path work = Files.createTempDirectory("startup-aot");
+            try {
+                Map<String, StartupHarness.AotCache> caches = new LinkedHashMap<>();
+                for (String implementation : new String[] {"cq", "chronicle", StartupHarness.NO_QUEUE}) {
+                    caches.put(implementation, StartupHarness.trainAotCache(implementation, work, jvmArgs));
+                }
+                for (int run = 0; run < settings.startupRuns(); run++) {
+                    for (String implementation : caches.keySet()) {
+                        Path directory = Files.createTempDirectory("startup-" + implementation);
+                        try {
+                            report.startup(implementation, StartupHarness.run(implementation, directory.resolve("queue"), jvmArgs));
+                            report.startup(implementation + ", AOT cache", StartupHarness.runWithAotCache(implementation,
+                                    directory.resolve("queue-aot"), jvmArgs, caches.get(implementation)));
+                        } finally {
+                            Directories.delete(directory);
+                        }
                     }
                 }
+            } finally {
+                Directories.delete(work);
             }
         }
         String text = report.render();

@@ -50,6 +50,38 @@ final class Report {
         }
     }
 
+    void ceiling(Collection<RunResult> results) {
+        sections.append("\n### Ceiling: a plain loop writing length-prefixed records into fresh mapped pages (one thread)\n\n");
+        sections.append("| size | records/s median [min-max] | MB/s |\n|---|---|---|\n");
+        Map<Integer, RunResult> bySize = new TreeMap<>();
+        for (RunResult result : results) {
+            bySize.put(Integer.parseInt(result.getParams().getParam("size")), result);
+        }
+        for (Map.Entry<Integer, RunResult> row : bySize.entrySet()) {
+            Statistics statistics = stats(row.getValue());
+            sections.append(String.format(Locale.ROOT, "| %d B | %s | %.0f |%n", row.getKey(), spread(statistics),
+                    median(statistics) * row.getKey() / 1e6));
+        }
+    }
+
+    void messages(Collection<RunResult> results) {
+        Map<String, Map<String, RunResult>> byMessage = new TreeMap<>();
+        for (RunResult result : results) {
+            byMessage.computeIfAbsent(result.getParams().getParam("message"), k -> new TreeMap<>())
+                    .put(result.getParams().getParam("implementation"), result);
+        }
+        sections.append("\n### Method writer + method reader, one message written and read back per operation (ops/s)\n\n");
+        sections.append("| message | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle | cq B/op | Chronicle B/op |\n"
+                + "|---|---|---|---|---|---|\n");
+        for (Map.Entry<String, Map<String, RunResult>> row : byMessage.entrySet()) {
+            Statistics cq = stats(row.getValue().get("cq"));
+            Statistics chronicle = stats(row.getValue().get("chronicle"));
+            sections.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", row.getKey(), spread(cq),
+                    spread(chronicle), ratio(median(cq), median(chronicle)), allocation(row.getValue().get("cq")),
+                    allocation(row.getValue().get("chronicle"))));
+        }
+    }
+
     void seek(Collection<RunResult> results) {
         Map<String, Statistics> byImplementation = new TreeMap<>();
         for (RunResult result : results) {

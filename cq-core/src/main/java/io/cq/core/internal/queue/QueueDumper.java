@@ -1,5 +1,7 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptFormatter;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.internal.format.ExcerptHeader;
 import io.cq.core.internal.store.CycleFile;
@@ -8,7 +10,6 @@ import io.cq.core.internal.store.CycleFile;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -17,20 +18,33 @@ import java.time.Instant;
 
 /**
  * Writes a queue as readable text: the table store's settings and named tailers, then each cycle file's header
- * and its records in order, excerpts shown as text when they are printable UTF-8 and as hex otherwise.
+ * and its records in order, each excerpt rendered by an {@link ExcerptFormatter} ({@link #RAW} by default: text
+ * when it is printable UTF-8, hex otherwise).
  */
 public final class QueueDumper {
     private static final int SHOWN_BYTES = 1024;
 
+    /** Printable UTF-8 as quoted text, anything else as hex; the first 1 KiB only. */
+    public static final ExcerptFormatter RAW = QueueDumper::formatRaw;
+
     private final QueueContext queue;
     private final Appendable out;
+    private final ExcerptFormatter formatter;
+    private final SegmentCursor cursor = new SegmentCursor();
 
-    public QueueDumper(QueueContext queue, Appendable out) {
+    public QueueDumper(QueueContext queue, Appendable out, ExcerptFormatter formatter) {
         this.queue = queue;
         this.out = out;
+        this.formatter = formatter;
     }
 
+    /** The whole queue. */
     public void dumpQueue() throws IOException {
+        dumpQueue(-1);
+    }
+
+    /** The table store, then one cycle ({@code -1}: every cycle). */
+    public void dumpQueue(long onlyCycle) throws IOException {
         out.append("# queue ").append(queue.describe()).append('\n');
         out.append("roll cycle: ").append(queue.rollCycle().name())
                 .append(" (").append(String.valueOf(queue.rollCycle().lengthMillis())).append(" ms, ")
@@ -41,6 +55,9 @@ public final class QueueDumper {
                     .append(tailer.held() ? ", held by " + tailer.holder() : "").append('\n');
         }
         for (long cycle : queue.files().cycles()) {
+            if (onlyCycle >= 0 && cycle != onlyCycle) {
+                continue;
+            }
             CycleFile file = queue.files().acquire(cycle);
             if (file != null) {
                 try {
@@ -90,10 +107,21 @@ public final class QueueDumper {
     }
 
     private void appendPayload(CycleFile file, long offsetInFile, int length) throws IOException {
-        int shown = Math.min(length, SHOWN_BYTES);
         MemorySegment chunk = file.mapped().chunkAt(offsetInFile - ExcerptHeader.SIZE);
         long offset = (offsetInFile - ExcerptHeader.SIZE) % file.blockSize() + ExcerptHeader.SIZE;
-        byte[] bytes = chunk.asSlice(offset, shown).toArray(ValueLayout.JAVA_BYTE);
+        cursor.bindForRead(chunk, offset, length);
+        try {
+            formatter.format(cursor, out);
+        } finally {
+            cursor.unbind();
+        }
+    }
+
+    private static void formatRaw(ExcerptBytes excerpt, Appendable out) throws IOException {
+        int length = (int) excerpt.length();
+        int shown = Math.min(length, SHOWN_BYTES);
+        byte[] bytes = new byte[shown];
+        excerpt.readBytes(bytes);
         String text = printableText(bytes);
         if (text != null) {
             out.append('"').append(text).append('"');
@@ -109,6 +137,14 @@ public final class QueueDumper {
 
     /** The bytes as text when they are valid UTF-8 without control characters (other than tab and newline). */
     static String printableText(byte[] bytes) {
+        return printableText(bytes, true);
+    }
+
+    /**
+     * The bytes as text when they are valid UTF-8 without control characters other than tab and newline, else
+     * null; with {@code escaped}, tab and newline are shown as {@code \t} and {@code \n}.
+     */
+    public static String printableText(byte[] bytes, boolean escaped) {
         if (bytes.length == 0) {
             return "";
         }
@@ -127,7 +163,7 @@ public final class QueueDumper {
                 return null;
             }
         }
-        return text.replace("\n", "\\n").replace("\t", "\\t");
+        return escaped ? text.replace("\n", "\\n").replace("\t", "\\t") : text;
     }
 
     private static String hex(long index) {

@@ -131,7 +131,7 @@ public final class StoreAppender implements ExcerptAppender {
         chunkStart = file.mapped().chunkStart(index);
         chunkEnd = chunkStart + file.blockSize();
         // Growing a file takes milliseconds: have the next chunk ready before this one is full.
-        file.mapped().prepareAhead(index + 1);
+        file.mapped().prepareAhead(index + 1, file::writePositionHint);
     }
 
     /**
@@ -200,7 +200,7 @@ public final class StoreAppender implements ExcerptAppender {
             queue.files().release(file);
             file = next;
             cycle = target;
-            next.mapped().touchInBackground(0);
+            next.mapped().touchInBackground(0, next::writePositionHint);
             chunk = null;
             chunkStart = 0;
             chunkEnd = Long.MIN_VALUE;

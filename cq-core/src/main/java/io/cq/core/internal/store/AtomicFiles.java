@@ -20,6 +20,10 @@ final class AtomicFiles {
     private AtomicFiles() {
     }
 
+    /**
+     * Only for files that no process ever locks (cycle files): the reservation opens and closes a descriptor of
+     * the file, and closing one drops every fcntl lock the process holds on that file.
+     */
     private static void reserveInBackground(Path file, long size) {
         BackgroundWork.submit(() -> {
             try {

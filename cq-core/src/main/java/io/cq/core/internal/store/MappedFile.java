@@ -9,6 +9,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * A file mapped in chunks: chunk {@code i} maps {@code [i * blockSize, (i + 1) * blockSize + overlap)}, so a
@@ -28,6 +30,10 @@ public final class MappedFile implements AutoCloseable {
     private volatile boolean closed;
 
     private final DiskSpaceMonitor diskSpace;
+
+    /** Fault-in granularity: 256 pages, a fraction of a millisecond of work. */
+    private static final long FAULT_IN_SLICE = 1 << 20;
+    private static final long FAULT_IN_PAUSE_NANOS = 200_000;
 
     public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap,
                       DiskSpaceMonitor diskSpace) {
@@ -75,8 +81,11 @@ public final class MappedFile implements AutoCloseable {
      * Reserves, maps and faults in a chunk on a background thread, so that the appender that reaches it finds
      * its pages present instead of waiting for the file system and the page-fault handler. Failures are left for
      * that appender to meet and report (it maps the chunk itself when the background has not).
+     *
+     * @param writePosition where the appenders of this file are writing now; paces the work (see
+     *                      {@link #faultIn})
      */
-    public void prepareAhead(int index) {
+    public void prepareAhead(int index, LongSupplier writePosition) {
         if (!writable || closed) {
             return;
         }
@@ -86,7 +95,7 @@ public final class MappedFile implements AutoCloseable {
         }
         BackgroundWork.submit(() -> {
             try {
-                touchPages(chunk(index));
+                faultIn(index, writePosition);
             } catch (RuntimeException ignored) {
                 // The appender maps the chunk again when it needs it, and reports the failure then; a chunk
                 // closed under the preparer (the queue was closed) needs nothing more.
@@ -94,14 +103,14 @@ public final class MappedFile implements AutoCloseable {
         });
     }
 
-    /** Faults in the pages of an already mapped chunk on the background thread (a new file's first chunk). */
-    public void touchInBackground(int index) {
+    /** Faults in the pages of a chunk on the background thread (a new file's first chunk). */
+    public void touchInBackground(int index, LongSupplier writePosition) {
         if (!writable || closed) {
             return;
         }
         BackgroundWork.submit(() -> {
             try {
-                touchPages(chunk(index));
+                faultIn(index, writePosition);
             } catch (RuntimeException ignored) {
                 // the file was closed meanwhile
             }
@@ -109,12 +118,42 @@ public final class MappedFile implements AutoCloseable {
     }
 
     /**
+     * Faults a chunk in slice by slice. While the appenders are far behind a slice (more than half a block), it
+     * pauses between slices: on a machine with few cores, faulting a whole block in one burst takes a CPU from
+     * the application's own spinning threads for tens of milliseconds, which shows as their tail latency. Once
+     * the appenders come close, it goes at full speed, since they would otherwise take the faults themselves.
+     */
+    private void faultIn(int index, LongSupplier writePosition) {
+        MemorySegment chunk = chunk(index);
+        long start = chunkStart(index);
+        for (long offset = 0; offset < chunk.byteSize() && !closed; offset += FAULT_IN_SLICE) {
+            MemorySegment slice = chunk.asSlice(offset, Math.min(FAULT_IN_SLICE, chunk.byteSize() - offset));
+            // Under the file's monitor: the downcall holds the mapping's arena, which close() could not close then.
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                NativeIo.Populated populated = NativeIo.populateForWrite(slice);
+                if (populated == NativeIo.Populated.FAILED) {
+                    return;
+                }
+                if (populated == NativeIo.Populated.UNSUPPORTED) {
+                    touchPages(slice);
+                }
+            }
+            if (start + offset - writePosition.getAsLong() > blockSize / 2) {
+                LockSupport.parkNanos(FAULT_IN_PAUSE_NANOS);
+            }
+        }
+    }
+
+    /**
      * Faults every page in with a compare-and-set of 0 by 0 on its first word: the page becomes present and
      * writable, and nothing changes even where an appender is writing at the same moment.
      */
-    private static void touchPages(MemorySegment chunk) {
-        for (long offset = 0; offset + Integer.BYTES <= chunk.byteSize(); offset += Limits.PAGE) {
-            Memory.casInt(chunk, offset, 0, 0);
+    private static void touchPages(MemorySegment slice) {
+        for (long offset = 0; offset + Integer.BYTES <= slice.byteSize(); offset += Limits.PAGE) {
+            Memory.casInt(slice, offset, 0, 0);
         }
     }
 

@@ -4,16 +4,21 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
  * The few POSIX calls the JDK does not offer, made through FFM downcalls: {@code posix_fallocate} reserves a
  * file's blocks before they are mapped, so that a full disk is an {@link IOException} when a block is
- * allocated instead of a crash on the first write into the mapping.
+ * allocated instead of a crash on the first write into the mapping; {@code madvise(MADV_POPULATE_WRITE)}
+ * faults a range of a mapping in with one system call instead of one page fault per page.
  *
  * <p>Used only when the JVM allows native access for cq ({@code --enable-native-access=ALL-UNNAMED}, or the
  * cq module named); otherwise every call is a no-op, with one warning, and files stay sparse as mapped.
@@ -22,6 +27,22 @@ public final class NativeIo {
     private static final int O_RDWR = 2;
     private static final int O_CLOEXEC = 0x80000;
     private static final int ENOSPC = 28;
+    /** Linux 5.14 and later; older kernels answer EINVAL and the caller touches the pages one by one. */
+    private static final int MADV_POPULATE_WRITE = 23;
+    private static final int EINVAL = 22;
+
+    /** What {@link #populateForWrite} did. */
+    public enum Populated {
+        /** Every page is present and writable. */
+        DONE,
+        /** The call does not exist here (no native access, not Linux, a kernel before 5.14): touch the pages. */
+        UNSUPPORTED,
+        /**
+         * The kernel could not fault the pages in (no memory or space for them): touching them would crash the
+         * JVM with SIGBUS, so leave them to the appender, which meets the condition when it writes.
+         */
+        FAILED
+    }
 
     private static volatile boolean READY;
 
@@ -30,12 +51,16 @@ public final class NativeIo {
         static final MethodHandle OPEN;
         static final MethodHandle CLOSE;
         static final MethodHandle POSIX_FALLOCATE;
+        static final MethodHandle MADVISE;
+        static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+        static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
         static final String UNAVAILABLE_BECAUSE;
 
         static {
             MethodHandle open = null;
             MethodHandle close = null;
             MethodHandle fallocate = null;
+            MethodHandle madvise = null;
             String reason = null;
             if (!NativeIo.class.getModule().isNativeAccessEnabled()) {
                 reason = "native access is not enabled for cq (add --enable-native-access=ALL-UNNAMED to the java command)";
@@ -50,6 +75,9 @@ public final class NativeIo {
                     close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
                     fallocate = linker.downcallHandle(find(libc, "posix_fallocate"),
                             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+                    madvise = linker.downcallHandle(find(libc, "madvise"),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
+                            Linker.Option.captureCallState("errno"));
                 } catch (RuntimeException | LinkageError e) {
                     reason = "cannot link posix_fallocate: " + e;
                     open = null;
@@ -58,6 +86,7 @@ public final class NativeIo {
             OPEN = open;
             CLOSE = close;
             POSIX_FALLOCATE = fallocate;
+            MADVISE = open == null ? null : madvise;
             UNAVAILABLE_BECAUSE = open == null ? reason : null;
             READY = true;
             if (UNAVAILABLE_BECAUSE != null) {
@@ -71,8 +100,8 @@ public final class NativeIo {
     private NativeIo() {
     }
 
-    private static java.lang.foreign.MemorySegment find(SymbolLookup lookup, String name) {
-        Optional<java.lang.foreign.MemorySegment> symbol = lookup.find(name);
+    private static MemorySegment find(SymbolLookup lookup, String name) {
+        Optional<MemorySegment> symbol = lookup.find(name);
         return symbol.orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name));
     }
 
@@ -91,6 +120,26 @@ public final class NativeIo {
     /** Whether blocks are reserved before mapping; false means files are mapped sparse. */
     public static boolean canReserveBlocks() {
         return Calls.UNAVAILABLE_BECAUSE == null;
+    }
+
+    /**
+     * Faults in every page of a page-aligned slice of a writable shared mapping, as if each were written, without
+     * changing its content. Meant for the background thread: it allocates a little per call.
+     */
+    public static Populated populateForWrite(MemorySegment slice) {
+        if (!isReady() || Calls.MADVISE == null) {
+            return Populated.UNSUPPORTED;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment callState = arena.allocate(Calls.CALL_STATE);
+            int result = (int) Calls.MADVISE.invokeExact(callState, slice, slice.byteSize(), MADV_POPULATE_WRITE);
+            if (result == 0) {
+                return Populated.DONE;
+            }
+            return (int) Calls.ERRNO.get(callState, 0L) == EINVAL ? Populated.UNSUPPORTED : Populated.FAILED;
+        } catch (Throwable e) {
+            return Populated.FAILED;
+        }
     }
 
     /**

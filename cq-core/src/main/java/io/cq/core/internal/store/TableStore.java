@@ -154,10 +154,9 @@ public final class TableStore {
     private static void create(Path file, RollCycle rollCycle, long nowMillis, FilePermissions permissions)
             throws IOException {
         int slots = TableStoreLayout.DEFAULT_SLOT_COUNT;
-        // Written whole, so that AtomicFiles has nothing to reserve: a reservation deferred to the background (while
-        // the downcalls are being linked) opens and closes a descriptor of this file after the process has claimed
-        // its process slot, and closing any descriptor of a file drops all of the process's POSIX record locks on
-        // it. Other processes then took this live process for dead and took over its write lock (MultiProcessTest).
+        // The whole file is written (zeros after the head), so that its blocks are allocated by the write itself:
+        // reserving them later through another descriptor would be fatal, since closing any descriptor of a file
+        // drops every fcntl lock this process holds on it, the process slot included (docs/file-format.md).
         ByteBuffer head = ByteBuffer.allocate((int) TableStoreLayout.fileSize(slots)).order(ByteOrder.LITTLE_ENDIAN);
         head.putLong((int) TableStoreLayout.MAGIC_OFFSET, TableStoreLayout.MAGIC);
         head.putInt((int) TableStoreLayout.FORMAT_VERSION_OFFSET, TableStoreLayout.FORMAT_VERSION);

@@ -1,18 +1,29 @@
 package io.cq.benchmarks.startup;
 
 import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
 
 /**
  * Time to the first appended excerpt: from just before the process is started to its append (the whole JVM
- * start counted), and from the start of {@code main()} to the append.
+ * start counted), and from the start of {@code main()} to the append. Measured with the JVM's defaults and with
+ * an AOT cache (JDK 24+, {@code -XX:AOTCache}) trained by one run of the same program, the start-up option a
+ * latency-minded deployment would take; both libraries get the same treatment.
  */
 public final class StartupHarness {
+    /** The implementation name of a process that appends nothing, to show what the JVM alone costs. */
+    public static final String NO_QUEUE = "none";
+
     /** One run, in nanoseconds. */
     public record Result(long processToFirstExcerpt, long mainToFirstExcerpt) {
     }
@@ -21,13 +32,77 @@ public final class StartupHarness {
     }
 
     public static Result run(String implementation, Path directory, List<String> jvmArgs) throws Exception {
+        return run(implementation, directory, jvmArgs, System.getProperty("java.class.path"), ProcessBuilder.Redirect.INHERIT);
+    }
+
+    /** One run with an AOT cache made by {@link #trainAotCache}. */
+    public static Result runWithAotCache(String implementation, Path directory, List<String> jvmArgs, AotCache cache)
+            throws Exception {
+        List<String> args = new ArrayList<>(jvmArgs);
+        args.add("-XX:AOTCache=" + cache.file());
+        return run(implementation, directory, args, cache.classPath(), ProcessBuilder.Redirect.INHERIT);
+    }
+
+    /** An AOT cache and the class path it was made for (the JVM refuses it with any other). */
+    public record AotCache(Path file, String classPath) {
+    }
+
+    /**
+     * Records an AOT cache from one training run of {@link FirstExcerpt}. The JVM accepts only JAR files on the
+     * class path of a cached run, so directories on this JVM's class path are packed into JARs first.
+     */
+    public static AotCache trainAotCache(String implementation, Path workDirectory, List<String> jvmArgs)
+            throws Exception {
+        String classPath = jarOnlyClassPath(workDirectory);
+        Path cache = workDirectory.resolve(implementation + ".aot");
+        List<String> args = new ArrayList<>(jvmArgs);
+        args.add("-XX:AOTCacheOutput=" + cache);
+        args.add("-Xlog:aot=error");
+        // The JVM forks a child to write the cache, and that child announces its options on stderr: not worth showing.
+        run(implementation, workDirectory.resolve("training-" + implementation), args, classPath, ProcessBuilder.Redirect.DISCARD);
+        if (!Files.isRegularFile(cache)) {
+            throw new IllegalStateException("the JVM wrote no AOT cache for " + implementation + " at " + cache);
+        }
+        return new AotCache(cache, classPath);
+    }
+
+    private static String jarOnlyClassPath(Path workDirectory) throws IOException {
+        List<String> entries = new ArrayList<>();
+        int packed = 0;
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            Path path = Path.of(entry);
+            if (Files.isDirectory(path)) {
+                Path jar = workDirectory.resolve("classes-" + packed++ + ".jar");
+                if (!Files.exists(jar)) {
+                    packDirectory(path, jar);
+                }
+                entries.add(jar.toString());
+            } else {
+                entries.add(entry);
+            }
+        }
+        return String.join(File.pathSeparator, entries);
+    }
+
+    private static void packDirectory(Path directory, Path jar) throws IOException {
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+             Stream<Path> files = Files.walk(directory)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+                out.putNextEntry(new JarEntry(directory.relativize(file).toString().replace(File.separatorChar, '/')));
+                Files.copy(file, out);
+                out.closeEntry();
+            }
+        }
+    }
+
+    private static Result run(String implementation, Path directory, List<String> jvmArgs, String classPath,
+                              ProcessBuilder.Redirect errors) throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(jvmArgs);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), FirstExcerpt.class.getName(),
-                implementation, directory.toString()));
+        command.addAll(List.of("-cp", classPath, FirstExcerpt.class.getName(), implementation, directory.toString()));
         long launched = System.nanoTime();
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process process = new ProcessBuilder(command).redirectError(errors).start();
         String line;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             line = out.readLine();

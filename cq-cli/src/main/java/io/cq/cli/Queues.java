@@ -1,0 +1,54 @@
+package io.cq.cli;
+
+import io.cq.core.MappedQueue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Opens the queue a command names, with errors that say what is wrong with the path. */
+final class Queues {
+    /** The table store's file name (docs/file-format.md, "Table store"): what makes a directory a queue. */
+    static final String TABLE_STORE = "metadata.cq4t";
+    static final String CYCLE_FILE_SUFFIX = ".cq4";
+
+    private Queues() {
+    }
+
+    static MappedQueue openReadOnly(Path directory) {
+        return MappedQueue.builder(checkQueueDirectory(directory)).readOnly(true).build();
+    }
+
+    static MappedQueue openForWriting(Path directory) {
+        return MappedQueue.builder(checkQueueDirectory(directory)).build();
+    }
+
+    static Path checkQueueDirectory(Path directory) {
+        if (!Files.exists(directory)) {
+            throw new UserInputException(directory + " does not exist");
+        }
+        if (!Files.isDirectory(directory)) {
+            throw new UserInputException(directory + " is a file, not a queue directory"
+                    + (directory.toString().endsWith(CYCLE_FILE_SUFFIX) ? " (cq dump takes a single cycle file)" : ""));
+        }
+        if (!Files.exists(directory.resolve(TABLE_STORE))) {
+            throw new UserInputException(directory + " is not a cq queue: it has no " + TABLE_STORE);
+        }
+        return directory;
+    }
+
+    /** Decimal or 0x-prefixed hexadecimal, as indexes are shown. */
+    static long parseIndex(String text) {
+        try {
+            String trimmed = text.trim();
+            return trimmed.startsWith("0x") || trimmed.startsWith("0X")
+                    ? Long.parseUnsignedLong(trimmed.substring(2), 16)
+                    : Long.parseLong(trimmed);
+        } catch (NumberFormatException e) {
+            throw new UserInputException("'" + text + "' is not an index: give it in decimal or as 0x followed by hex digits");
+        }
+    }
+
+    static String hex(long index) {
+        return "0x" + Long.toHexString(index);
+    }
+}

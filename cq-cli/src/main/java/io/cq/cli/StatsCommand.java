@@ -1,0 +1,122 @@
+package io.cq.cli;
+
+import io.cq.core.MappedQueue;
+import io.cq.core.NamedTailerPosition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code cq stats}: what a queue holds and how far its named tailers are behind. */
+@Command(name = "stats", mixinStandardHelpOptions = true,
+        description = "Summarise a queue: roll cycle, cycles and files with their sizes, first and last index, number "
+                + "of excerpts, and each named tailer with its next index, lag (excerpts behind the end) and holder.")
+final class StatsCommand implements Callable<Integer> {
+    enum Format { text, json }
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "<dir>", description = "The queue directory.")
+    Path directory;
+
+    @Option(names = "--format", paramLabel = "text|json", defaultValue = "text", description = "text (default) or json.")
+    Format format;
+
+    @Override
+    public Integer call() {
+        JsonMapper json = JsonMapper.builder().build();
+        ObjectNode stats = json.createObjectNode();
+        try (MappedQueue queue = Queues.openReadOnly(directory)) {
+            stats.put("path", queue.path().toAbsolutePath().toString());
+            stats.put("rollCycle", queue.rollCycle().name());
+            ArrayNode files = stats.putArray("files");
+            long bytes = 0;
+            for (long cycle : queue.cycles()) {
+                Path file = queue.path().resolve(queue.rollCycle().fileName(cycle) + Queues.CYCLE_FILE_SUFFIX);
+                long size = sizeOf(file);
+                bytes += size;
+                files.addObject().put("cycle", cycle).put("file", file.getFileName().toString()).put("bytes", size);
+            }
+            stats.put("cycles", files.size());
+            stats.put("bytes", bytes + sizeOf(queue.path().resolve(Queues.TABLE_STORE)));
+            long first = queue.firstIndex();
+            long last = queue.lastIndex();
+            long end = last < 0 ? -1 : last + 1;
+            putIndex(stats, "firstIndex", first);
+            putIndex(stats, "lastIndex", last);
+            stats.put("excerpts", first < 0 ? 0 : queue.countExcerpts(first, end));
+            ArrayNode tailers = stats.putArray("namedTailers");
+            for (NamedTailerPosition tailer : queue.namedTailers()) {
+                ObjectNode node = tailers.addObject().put("name", tailer.name());
+                putIndex(node, "nextIndex", tailer.nextIndex());
+                long from = tailer.nextIndex() < 0 ? first : tailer.nextIndex();
+                node.put("lag", first < 0 || from < 0 ? 0 : queue.countExcerpts(Math.max(from, first), end));
+                node.put("holder", tailer.held() ? tailer.holder() : null);
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println(format == Format.json ? json.writerWithDefaultPrettyPrinter().writeValueAsString(stats) : text(stats));
+        out.flush();
+        return 0;
+    }
+
+    private static void putIndex(ObjectNode node, String field, long index) {
+        if (index < 0) {
+            node.putNull(field);
+        } else {
+            node.put(field, index);
+            node.put(field + "Hex", Queues.hex(index));
+        }
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the size of " + file, e);
+        }
+    }
+
+    private static String text(ObjectNode stats) {
+        StringBuilder out = new StringBuilder();
+        out.append("queue        ").append(stats.get("path").asString()).append('\n');
+        out.append("roll cycle   ").append(stats.get("rollCycle").asString()).append('\n');
+        out.append("cycles       ").append(stats.get("cycles").asLong()).append(" files, ")
+                .append(stats.get("bytes").asLong()).append(" bytes on disk (table store included)\n");
+        out.append("first index  ").append(index(stats, "firstIndex")).append('\n');
+        out.append("last index   ").append(index(stats, "lastIndex")).append('\n');
+        out.append("excerpts     ").append(stats.get("excerpts").asLong()).append('\n');
+        for (var file : stats.get("files")) {
+            out.append("  ").append(file.get("file").asString()).append("  ").append(file.get("bytes").asLong())
+                    .append(" bytes\n");
+        }
+        if (stats.get("namedTailers").isEmpty()) {
+            out.append("named tailers: none\n");
+        } else {
+            out.append("named tailers:\n");
+            for (var tailer : stats.get("namedTailers")) {
+                out.append("  ").append(tailer.get("name").asString()).append("  next ").append(index((ObjectNode) tailer, "nextIndex"))
+                        .append(", lag ").append(tailer.get("lag").asLong())
+                        .append(tailer.get("holder").isNull() ? "" : ", held by " + tailer.get("holder").asString())
+                        .append('\n');
+            }
+        }
+        return out.toString().stripTrailing();
+    }
+
+    private static String index(ObjectNode node, String field) {
+        return node.get(field).isNull() ? "-" : node.get(field + "Hex").asString() + " (" + node.get(field).asLong() + ")";
+    }
+}

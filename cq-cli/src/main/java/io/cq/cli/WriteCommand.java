@@ -1,0 +1,160 @@
+package io.cq.cli;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.MappedQueue;
+import io.cq.core.message.Messages;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.dataformat.yaml.YAMLMapper;
+
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** {@code cq write}: method calls from YAML or JSON documents, one excerpt per document. */
+@Command(name = "write", mixinStandardHelpOptions = true,
+        description = {"Append method calls to a queue, one per YAML or JSON document read from the files (or from "
+                + "stdin when none is given). A document that is an array holds the call's arguments; any other "
+                + "document is its single argument; an empty document is a call without arguments. YAML files may hold "
+                + "several documents separated by ---, JSON input several values one after the other.",
+                "Prints the index of each excerpt written."})
+final class WriteCommand implements Callable<Integer> {
+    /** Input holds several documents one after the other: each is read on its own, so what follows it is no error. */
+    private static final ObjectMapper JSON = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private static final ObjectMapper YAML = YAMLMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "<dir>", description = "The queue directory.")
+    Path directory;
+
+    @Parameters(index = "1", paramLabel = "<method>", description = "The method name the calls carry.")
+    String method;
+
+    @Parameters(index = "2..*", paramLabel = "<file.yaml|file.json>", description = "Documents to send; stdin when none.")
+    List<Path> files = new ArrayList<>();
+
+    @Option(names = {"-r", "--interface"}, paramLabel = "<interface>",
+            description = "Write through a method writer of this interface: arguments are converted to the method's "
+                    + "parameter types first, so readers get exactly what the interface's own writer would send.")
+    String interfaceName;
+
+    @Option(names = {"-cp", "--classpath"}, paramLabel = "<path>",
+            description = "JARs and class directories holding the -r interface and its argument types.")
+    String classPath;
+
+    @Option(names = "--create", description = "Create the queue when the directory holds none yet.")
+    boolean create;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!create) {
+            Queues.checkQueueDirectory(directory);
+        }
+        List<List<JsonNode>> calls = new ArrayList<>();
+        if (files.isEmpty()) {
+            calls.addAll(read(YAML, System.in, "stdin"));
+        }
+        for (Path file : files) {
+            if (!Files.isRegularFile(file)) {
+                throw new UserInputException(file + " is not a file");
+            }
+            ObjectMapper mapper = file.toString().endsWith(".json") ? JSON : YAML;
+            try (InputStream in = Files.newInputStream(file)) {
+                calls.addAll(read(mapper, in, file.toString()));
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (MappedQueue queue = create ? MappedQueue.builder(directory).build() : Queues.openForWriting(directory);
+             ExcerptAppender appender = queue.acquireAppender()) {
+            CallWriter writer = interfaceName == null ? (arguments -> Messages.write(appender, method, arguments))
+                    : typedWriter(appender);
+            for (List<JsonNode> arguments : calls) {
+                out.println(Queues.hex(writer.write(arguments)));
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** Each top-level document or value is one call (a top-level array is an argument list, not a stream of calls). */
+    private static List<List<JsonNode>> read(ObjectMapper mapper, InputStream in, String source) {
+        List<List<JsonNode>> calls = new ArrayList<>();
+        try (JsonParser parser = mapper.createParser(in)) {
+            while (parser.nextToken() != null) {
+                JsonNode document = mapper.readTree(parser);
+                if (document == null || document.isMissingNode() || document.isNull()) {
+                    calls.add(List.of());
+                } else if (document.isArray()) {
+                    List<JsonNode> arguments = new ArrayList<>();
+                    document.forEach(arguments::add);
+                    calls.add(arguments);
+                } else {
+                    calls.add(List.of(document));
+                }
+            }
+        } catch (JacksonException e) {
+            throw new UserInputException(source + " is not valid " + (mapper == YAML ? "YAML" : "JSON")
+                    + ": " + e.getOriginalMessage());
+        }
+        return calls;
+    }
+
+    /** One call: its arguments in, the index of its excerpt out. */
+    @FunctionalInterface
+    private interface CallWriter {
+        long write(List<JsonNode> arguments) throws Exception;
+    }
+
+    private CallWriter typedWriter(ExcerptAppender appender) {
+        Class<?> type = Interfaces.load(List.of(interfaceName), classPath).getFirst();
+        Method target = Arrays.stream(type.getMethods()).filter(m -> m.getName().equals(method)).findFirst()
+                .orElseThrow(() -> new UserInputException(type.getName() + " has no method " + method + "; it has "
+                        + Arrays.stream(type.getMethods()).map(Method::getName).sorted().collect(Collectors.joining(", "))));
+        Object writer = appender.methodWriter(type);
+        JsonMapper mapper = JsonMapper.shared();
+        JavaType[] parameterTypes = Arrays.stream(target.getGenericParameterTypes())
+                .map(mapper.getTypeFactory()::constructType).toArray(JavaType[]::new);
+        return arguments -> {
+            if (arguments.size() > parameterTypes.length) {
+                throw new UserInputException(method + " takes " + parameterTypes.length + " arguments, the document has "
+                        + arguments.size());
+            }
+            Object[] values = new Object[parameterTypes.length];
+            for (int i = 0; i < values.length; i++) {
+                JsonNode argument = i < arguments.size() ? arguments.get(i) : mapper.nullNode();
+                try {
+                    values[i] = mapper.treeToValue(argument, parameterTypes[i]);
+                } catch (JacksonException e) {
+                    throw new UserInputException("argument " + (i + 1) + " of " + method + " does not convert to "
+                            + parameterTypes[i].toCanonical() + ": " + e.getOriginalMessage());
+                }
+            }
+            try {
+                target.invoke(writer, values);
+            } catch (InvocationTargetException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
+            return appender.lastIndexAppended();
+        };
+    }
+}

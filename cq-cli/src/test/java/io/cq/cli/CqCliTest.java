@@ -1,0 +1,227 @@
+package io.cq.cli;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.RandomAccessFile;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CqCliTest {
+    @TempDir
+    Path dir;
+
+    /** What one invocation printed and returned. */
+    record Run(int exitCode, String out, String err) {
+        List<String> lines() {
+            return out.lines().toList();
+        }
+    }
+
+    static Run cq(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = CqCli.commandLine();
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(err, true));
+        int exitCode = commandLine.execute(args);
+        return new Run(exitCode, out.toString(), err.toString());
+    }
+
+    private Path queueOf(String... texts) {
+        Path queue = dir.resolve("q");
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            for (String text : texts) {
+                appender.writeText(text);
+            }
+        }
+        return queue;
+    }
+
+    private static long[] indexesOf(Path queue) {
+        try (MappedQueue q = MappedQueue.builder(queue).readOnly(true).build(); ExcerptTailer tailer = q.createTailer()) {
+            return Stream.generate(() -> {
+                try (ReadContext context = tailer.readingDocument()) {
+                    return context.isPresent() ? context.index() : -1L;
+                }
+            }).takeWhile(index -> index >= 0).mapToLong(Long::longValue).toArray();
+        }
+    }
+
+    @Test
+    void shouldTailEveryExcerptInOrder() {
+        Path queue = queueOf("alpha", "beta", "gamma");
+
+        Run run = cq("tail", queue.toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.lines()).containsExactly("alpha", "beta", "gamma");
+    }
+
+    @Test
+    void shouldStartAtAHexOrDecimalIndexAndShowIndexes() {
+        Path queue = queueOf("alpha", "beta", "gamma");
+        long[] indexes = indexesOf(queue);
+
+        Run hex = cq("tail", "-s", "-n", "0x" + Long.toHexString(indexes[1]), queue.toString());
+        Run decimal = cq("tail", "-n", Long.toString(indexes[2]), queue.toString());
+
+        assertThat(hex.lines()).containsExactly("0x" + Long.toHexString(indexes[1]) + " beta",
+                "0x" + Long.toHexString(indexes[2]) + " gamma");
+        assertThat(decimal.lines()).containsExactly("gamma");
+    }
+
+    @Test
+    void shouldRefuseAnIndexTheQueueDoesNotHoldAndSayWhatItHolds() {
+        Path queue = queueOf("alpha");
+
+        Run run = cq("tail", "-n", "0x7fff", queue.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("no excerpt with index 0x7fff").contains("it holds 0x");
+    }
+
+    @Test
+    void shouldShowTheLastExcerptsFilteredByIncludeAndExclude() {
+        Path queue = queueOf("buy 1", "sell 2", "buy 3", "buy 4", "sell 5");
+
+        assertThat(cq("tail", "-m", "2", queue.toString()).lines()).containsExactly("buy 4", "sell 5");
+        assertThat(cq("tail", "-m", "99", queue.toString()).lines()).hasSize(5);
+        assertThat(cq("tail", "-i", "^buy", "-e", "3", queue.toString()).lines()).containsExactly("buy 1", "buy 4");
+    }
+
+    @Test
+    void shouldPrintMultiLineExcerptsOnOneLineWithDashL() {
+        Path queue = queueOf("first line\nsecond line");
+
+        assertThat(cq("tail", queue.toString()).lines()).containsExactly("first line", "second line");
+        assertThat(cq("tail", "-l", queue.toString()).lines()).containsExactly("first line\\nsecond line");
+    }
+
+    @Test
+    void shouldPrintJsonLinesWithIndexTextAndBytes() {
+        Path queue = dir.resolve("q");
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            appender.writeText("hello \"world\"");
+            appender.writeBytes(new byte[] {0, 1, 2, (byte) 0xFF});
+        }
+
+        Run run = cq("tail", "--format", "json", queue.toString());
+
+        assertThat(run.lines()).hasSize(2);
+        assertThat(run.lines().get(0)).matches("\\{\"index\":\"0x[0-9a-f]+\",\"text\":\"hello \\\\\"world\\\\\"\"}");
+        assertThat(run.lines().get(1)).endsWith("\"bytes\":\"AAEC/w==\"}");
+    }
+
+    @Test
+    void shouldFollowTheEndUntilTheLimitWhileAnotherThreadAppends() throws Exception {
+        Path queue = queueOf("before");
+        CompletableFuture<Run> tail = CompletableFuture.supplyAsync(() -> cq("tail", "-f", "--limit", "4", queue.toString()));
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            for (int i = 1; i <= 3; i++) {
+                Thread.sleep(20);
+                appender.writeText("after " + i);
+            }
+        }
+
+        assertThat(tail.get().lines()).containsExactly("before", "after 1", "after 2", "after 3");
+    }
+
+    @Test
+    void shouldDumpTheWholeQueueOrOneCycleFile() throws IOException {
+        Path queue = queueOf("alpha", "beta");
+        Path cycleFile;
+        try (Stream<Path> files = Files.list(queue)) {
+            cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+
+        Run whole = cq("dump", queue.toString());
+        Run one = cq("dump", cycleFile.toString());
+
+        assertThat(whole.exitCode()).isZero();
+        assertThat(whole.out()).contains("roll cycle: DAILY").contains("\"alpha\"").contains("\"beta\"");
+        assertThat(one.out()).contains("## " + cycleFile.getFileName()).contains("\"beta\"");
+    }
+
+    @Test
+    void shouldReportStatsWithTheLagOfNamedTailers() {
+        Path queue = queueOf("a", "b", "c", "d", "e");
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptTailer billing = q.createTailer("billing")) {
+            billing.readText();
+            billing.readText();
+        }
+
+        Run text = cq("stats", queue.toString());
+        Run json = cq("stats", "--format", "json", queue.toString());
+
+        assertThat(text.exitCode()).isZero();
+        assertThat(text.out()).contains("roll cycle   DAILY").contains("excerpts     5").contains("billing  next 0x")
+                .contains("lag 3");
+        assertThat(json.out()).contains("\"excerpts\" : 5").contains("\"name\" : \"billing\"").contains("\"lag\" : 3");
+    }
+
+    @Test
+    void shouldVerifyAnIntactQueueWithExitCodeZeroAndADamagedOneWithOne() throws IOException {
+        Path queue = queueOf("alpha", "beta", "gamma");
+        Run intact = cq("verify", queue.toString());
+        assertThat(intact.exitCode()).isZero();
+        assertThat(intact.out()).contains("3 excerpts checked, intact");
+
+        String dump = cq("dump", queue.toString()).out();
+        long betaPosition = Long.parseLong(dump.lines().filter(line -> line.contains("\"beta\"")).findFirst().orElseThrow()
+                .replaceAll("^0x[0-9a-f]+ @(\\d+) .*", "$1"));
+        Path cycleFile;
+        try (Stream<Path> files = Files.list(queue)) {
+            cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(cycleFile.toFile(), "rw")) {
+            raf.seek(betaPosition);
+            raf.writeInt(0x0BADF00D);
+        }
+
+        Run damaged = cq("verify", queue.toString());
+
+        assertThat(damaged.exitCode()).isEqualTo(1);
+        assertThat(damaged.out()).contains("DAMAGE " + cycleFile + " at " + betaPosition).contains("damaged");
+    }
+
+    @Test
+    void shouldExplainAMissingDirectoryOrOneThatIsNotAQueue() throws IOException {
+        Path missing = dir.resolve("missing");
+        Path plain = Files.createDirectories(dir.resolve("plain"));
+        for (String command : List.of("dump", "tail", "stats", "verify")) {
+            Run onMissing = cq(command, missing.toString());
+            Run onPlain = cq(command, plain.toString());
+
+            assertThat(onMissing.exitCode()).as(command).isEqualTo(2);
+            assertThat(onMissing.err()).as(command).contains("cq " + command + ": " + missing + " does not exist");
+            assertThat(onPlain.exitCode()).as(command).isEqualTo(2);
+            assertThat(onPlain.err()).as(command).contains("is not a cq queue: it has no metadata.cq4t");
+        }
+    }
+
+    @Test
+    void shouldDescribeEveryCommandInItsHelp() {
+        for (String command : List.of("dump", "tail", "stats", "verify")) {
+            Run help = cq(command, "--help");
+            assertThat(help.exitCode()).isZero();
+            assertThat(help.out()).startsWith("Usage: cq " + command);
+        }
+        Run noCommand = cq();
+        assertThat(noCommand.exitCode()).isEqualTo(2);
+        assertThat(noCommand.err()).contains("Missing command");
+    }
+}

@@ -1,0 +1,226 @@
+package io.cq.core.internal.message;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptBytes;
+import io.cq.core.WriteContext;
+import io.cq.core.message.BytesMessage;
+import io.cq.core.message.MessageHistory;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.databind.ObjectWriter;
+
+/**
+ * What a generated method writer calls: {@link #begin(int)}, one {@code arg...} per parameter, {@link #end()}.
+ * Writes one message excerpt per call in the layout of {@link MessageLayout}. Primitives go straight to the
+ * cursor, so a call whose arguments are primitives, strings or {@link BytesMessage}s allocates nothing.
+ *
+ * <p>Public only so that hidden classes generated in the interface's package can call it; not an API.
+ * Confined to its appender's thread, like the appender.
+ */
+public final class MessageEncoder {
+    private final ExcerptAppender appender;
+    private final byte[][] names;
+    private final int[] argumentCounts;
+    private final ObjectWriter[][] documentWriters;
+    private final boolean history;
+    private final int sourceId;
+    private final GrowableOutput document = new GrowableOutput();
+    /** One generator for every document this encoder writes: creating one per message costs about 1 KB. */
+    private JsonGenerator generator;
+
+    private WriteContext context;
+    private ExcerptBytes bytes;
+    private ObjectWriter[] writers;
+    private int argument;
+
+    MessageEncoder(ExcerptAppender appender, WriterPlan plan, boolean history, int sourceId) {
+        this.appender = appender;
+        this.names = plan.names();
+        this.argumentCounts = plan.argumentCounts();
+        this.documentWriters = plan.documentWriters();
+        this.history = history;
+        this.sourceId = sourceId;
+    }
+
+    /** Opens the excerpt for the {@code method}-th method of the plan and writes everything before the arguments. */
+    public void begin(int method) {
+        final WriteContext c = appender.writingDocument();
+        context = c;
+        bytes = c.bytes();
+        writers = documentWriters[method];
+        argument = 0;
+        try {
+            final ExcerptBytes b = bytes;
+            b.writeInt(MessageLayout.MAGIC);
+            if (history) {
+                b.writeByte((byte) MessageLayout.FLAG_HISTORY);
+                MessageLayout.writeHistory(b, MessageHistory.current(), sourceId, c.index());
+            } else {
+                b.writeByte((byte) 0);
+            }
+            final byte[] name = names[method];
+            b.writeByte((byte) name.length).writeBytes(name);
+            b.writeByte((byte) argumentCounts[method]);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    /** Publishes the excerpt. */
+    public void end() {
+        final WriteContext c = context;
+        context = null;
+        bytes = null;
+        c.close();
+    }
+
+    public void argBoolean(boolean value) {
+        argument++;
+        try {
+            bytes.writeByte(MessageLayout.BOOLEAN).writeBoolean(value);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argByte(byte value) {
+        argument++;
+        try {
+            bytes.writeByte(MessageLayout.BYTE).writeByte(value);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argShort(short value) {
+        argument++;
+        try {
+            bytes.writeByte(MessageLayout.SHORT).writeShort(value);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argChar(char value) {
+        argument++;
+        try {
+            bytes.writeByte(MessageLayout.CHAR).writeChar(value);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argInt(int value) {
+        argument++;
+        try {
+            bytes.writeByte(MessageLayout.INT).writeInt(value);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argLong(long value) {
+        argument++;
+        try {
+            bytes.writeByte(MessageLayout.LONG).writeLong(value);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argFloat(float value) {
+        argument++;
+        try {
+            bytes.writeByte(MessageLayout.FLOAT).writeFloat(value);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argDouble(double value) {
+        argument++;
+        try {
+            bytes.writeByte(MessageLayout.DOUBLE).writeDouble(value);
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argText(CharSequence value) {
+        argument++;
+        try {
+            if (value == null) {
+                bytes.writeByte(MessageLayout.NULL);
+            } else {
+                bytes.writeByte(MessageLayout.TEXT).writeUtf8(value);
+            }
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argMessage(BytesMessage value) {
+        argument++;
+        try {
+            final ExcerptBytes b = bytes;
+            if (value == null) {
+                b.writeByte(MessageLayout.NULL);
+                return;
+            }
+            b.writeByte(MessageLayout.SELF_WRITTEN);
+            long lengthAt = b.position();
+            b.writeInt(0);
+            value.writeTo(b);
+            // The length goes in once the message has written itself, so readers can skip what they do not read.
+            b.writeIntAt(lengthAt, (int) (b.position() - lengthAt - Integer.BYTES));
+        } catch (Throwable t) {
+            abandon();
+            throw t;
+        }
+    }
+
+    public void argObject(Object value) {
+        final ObjectWriter writer = writers[argument++];
+        try {
+            if (value == null) {
+                bytes.writeByte(MessageLayout.NULL);
+                return;
+            }
+            document.reset();
+            writer.writeValue(generator(), value);
+            bytes.writeByte(MessageLayout.DOCUMENT).writeInt(document.count()).writeBytes(document.buffer(), 0, document.count());
+        } catch (Throwable t) {
+            generator = null; // it may be left inside an unfinished document
+            abandon();
+            throw t;
+        }
+    }
+
+    private JsonGenerator generator() {
+        JsonGenerator g = generator;
+        if (g == null) {
+            g = generator = Cbor.SHARED.writer().createGenerator(document);
+        }
+        return g;
+    }
+
+    /** A failed call leaves no excerpt behind and releases the write lock, so the appender stays usable. */
+    private void abandon() {
+        final WriteContext c = context;
+        context = null;
+        bytes = null;
+        if (c != null) {
+            c.rollbackOnClose();
+            c.close();
+        }
+    }
+}

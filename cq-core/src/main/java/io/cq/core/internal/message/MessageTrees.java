@@ -1,0 +1,114 @@
+package io.cq.core.internal.message;
+
+import io.cq.core.ExcerptBytes;
+import io.cq.core.message.MessageDecodingException;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+import java.util.HexFormat;
+
+/**
+ * Decodes any message excerpt into a JSON tree without knowing its interface: documents become trees (no class
+ * named by the data is ever loaded), primitives become numbers, self-written messages their bytes in hex.
+ */
+public final class MessageTrees {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+    private MessageTrees() {
+    }
+
+    public static boolean isMessage(ExcerptBytes bytes) {
+        return MessageLayout.isMessage(bytes);
+    }
+
+    /** {"method": ..., "arguments": [...], "history": {...}} (history only when the excerpt has one). */
+    public static ObjectNode toTree(ExcerptBytes bytes, long index) {
+        long position = bytes.position();
+        try {
+            MessageHeader header = new MessageHeader();
+            if (!header.read(bytes, index, null)) {
+                throw new MessageDecodingException(index, null, "not a message excerpt (raw bytes or text)", null);
+            }
+            long arguments = bytes.position();
+            ObjectNode tree = NODES.objectNode();
+            String name = header.name();
+            tree.put("method", name);
+            ArrayNode values = tree.putArray("arguments");
+            for (int i = 0; i < header.argumentCount; i++) {
+                values.add(argument(bytes, index, name, i));
+            }
+            bytes.position(MessageLayout.MAGIC_SIZE);
+            if ((bytes.readByte() & MessageLayout.FLAG_HISTORY) != 0) {
+                tree.set("history", history(bytes));
+            }
+            bytes.position(arguments);
+            return tree;
+        } finally {
+            bytes.position(position);
+        }
+    }
+
+    private static ObjectNode history(ExcerptBytes bytes) {
+        ObjectNode history = NODES.objectNode();
+        ArrayNode sources = history.putArray("sources");
+        int sourceCount = bytes.readByte() & 0xFF;
+        for (int i = 0; i < sourceCount; i++) {
+            sources.addObject().put("sourceId", bytes.readInt()).put("index", bytes.readLong());
+        }
+        ArrayNode timings = history.putArray("timings");
+        int timingCount = bytes.readByte() & 0xFF;
+        for (int i = 0; i < timingCount; i++) {
+            timings.add(bytes.readLong());
+        }
+        return history;
+    }
+
+    /** The method name of a message excerpt, or null when the excerpt is not a message. */
+    public static String methodName(ExcerptBytes bytes, long index) {
+        long position = bytes.position();
+        try {
+            MessageHeader header = new MessageHeader();
+            return header.read(bytes, index, null) ? header.name() : null;
+        } finally {
+            bytes.position(position);
+        }
+    }
+
+    private static JsonNode argument(ExcerptBytes bytes, long index, String method, int argument) {
+        try {
+            byte tag = bytes.readByte();
+            return switch (tag) {
+                case MessageLayout.BOOLEAN -> NODES.booleanNode(bytes.readBoolean());
+                case MessageLayout.BYTE -> NODES.numberNode(bytes.readByte());
+                case MessageLayout.SHORT -> NODES.numberNode(bytes.readShort());
+                case MessageLayout.CHAR -> NODES.stringNode(String.valueOf(bytes.readChar()));
+                case MessageLayout.INT -> NODES.numberNode(bytes.readInt());
+                case MessageLayout.LONG -> NODES.numberNode(bytes.readLong());
+                case MessageLayout.FLOAT -> NODES.numberNode(bytes.readFloat());
+                case MessageLayout.DOUBLE -> NODES.numberNode(bytes.readDouble());
+                case MessageLayout.TEXT -> NODES.stringNode(bytes.readUtf8());
+                case MessageLayout.NULL -> NODES.nullNode();
+                case MessageLayout.DOCUMENT -> Cbor.SHARED.readTree(lengthPrefixed(bytes));
+                case MessageLayout.SELF_WRITTEN -> NODES.objectNode()
+                        .put("selfWrittenHex", HexFormat.of().formatHex(lengthPrefixed(bytes)));
+                default -> throw new MessageDecodingException(index, method, "argument " + argument + ": "
+                        + ArgumentDecoder.describeTag(tag), null);
+            };
+        } catch (IndexOutOfBoundsException | JacksonException e) {
+            throw new MessageDecodingException(index, method, "argument " + argument + " is malformed: " + e.getMessage(), e);
+        }
+    }
+
+    private static byte[] lengthPrefixed(ExcerptBytes bytes) {
+        int length = bytes.readInt();
+        if (length < 0 || length > bytes.remaining()) {
+            throw new IndexOutOfBoundsException("a value of " + length + " bytes with " + bytes.remaining() + " left");
+        }
+        byte[] value = new byte[length];
+        bytes.readBytes(value);
+        return value;
+    }
+}

@@ -1,0 +1,116 @@
+package io.cq.core.internal.message;
+
+import tools.jackson.databind.ObjectWriter;
+
+import java.lang.constant.ClassDesc;
+import java.lang.constant.ConstantDescs;
+import java.lang.constant.MethodTypeDesc;
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything a method writer of one interface needs, computed once per interface: per method (in the order of
+ * {@link #messageMethods(Class)}) its name as UTF-8, its argument count and a Jackson writer per document
+ * parameter, and the constructor of the generated implementation ({@link WriterClassGenerator}).
+ */
+record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documentWriters, MethodHandle constructor) {
+
+    private static final ClassValue<WriterPlan> PLANS = new ClassValue<>() {
+        @Override
+        protected WriterPlan computeValue(Class<?> type) {
+            return of(type);
+        }
+    };
+
+    static WriterPlan forInterface(Class<?> type) {
+        return PLANS.get(type);
+    }
+
+    private static WriterPlan of(Class<?> type) {
+        if (!type.isInterface()) {
+            throw new IllegalArgumentException("a method writer implements an interface; " + type.getName() + " is a class");
+        }
+        Method[] methods = messageMethods(type);
+        byte[][] names = new byte[methods.length][];
+        int[] argumentCounts = new int[methods.length];
+        ObjectWriter[][] writers = new ObjectWriter[methods.length][];
+        for (int i = 0; i < methods.length; i++) {
+            Method method = methods[i];
+            Class<?> returned = method.getReturnType();
+            if (returned != void.class && !returned.isAssignableFrom(type)) {
+                throw new IllegalArgumentException(describe(method) + " returns " + returned.getName()
+                        + ": a method writer's methods return void or the interface itself (for chaining)");
+            }
+            names[i] = method.getName().getBytes(StandardCharsets.UTF_8);
+            if (names[i].length > MessageLayout.MAX_NAME_BYTES) {
+                throw new IllegalArgumentException(describe(method) + ": a message name has at most "
+                        + MessageLayout.MAX_NAME_BYTES + " UTF-8 bytes");
+            }
+            argumentCounts[i] = method.getParameterCount();
+            writers[i] = new ObjectWriter[method.getParameterCount()];
+            for (int p = 0; p < method.getParameterCount(); p++) {
+                if (ArgumentKind.of(method.getParameterTypes()[p]) == ArgumentKind.DOCUMENT) {
+                    writers[i][p] = Cbor.SHARED.writerFor(Cbor.SHARED.constructType(method.getGenericParameterTypes()[p]));
+                }
+            }
+        }
+        MethodHandle constructor = WriterClassGenerator.generate(type, methods);
+        return new WriterPlan(names, argumentCounts, writers, constructor);
+    }
+
+    /** The abstract methods of an interface (inherited ones included), sorted by name; overloads are refused. */
+    static Method[] messageMethods(Class<?> type) {
+        List<Method> methods = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        Method[] all = type.getMethods();
+        Arrays.sort(all, Comparator.comparing(Method::getName).thenComparing(Method::toGenericString));
+        for (Method method : all) {
+            if (Modifier.isStatic(method.getModifiers()) || !Modifier.isAbstract(method.getModifiers())
+                    || redeclaresObjectMethod(method)) {
+                continue;
+            }
+            if (!names.add(method.getName())) {
+                Method earlier = methods.stream().filter(m -> m.getName().equals(method.getName())).findFirst().orElseThrow();
+                if (Arrays.equals(earlier.getParameterTypes(), method.getParameterTypes())) {
+                    continue; // the same method declared by two superinterfaces
+                }
+                throw new IllegalArgumentException(type.getName() + " overloads " + method.getName()
+                        + ": a message is named by its method, so method names must be unique");
+            }
+            methods.add(method);
+        }
+        return methods.toArray(Method[]::new);
+    }
+
+    /** {@code equals}, {@code hashCode} or {@code toString} declared again (as Comparator does): not messages. */
+    private static boolean redeclaresObjectMethod(Method method) {
+        try {
+            Object.class.getMethod(method.getName(), method.getParameterTypes());
+            return true;
+        } catch (NoSuchMethodException e) {
+            return false;
+        }
+    }
+
+    static String describe(Method method) {
+        return method.getDeclaringClass().getName() + "." + method.getName();
+    }
+
+    static MethodTypeDesc descriptor(Method method) {
+        ClassDesc[] parameters = new ClassDesc[method.getParameterCount()];
+        for (int i = 0; i < parameters.length; i++) {
+            parameters[i] = HiddenClasses.describe(method.getParameterTypes()[i]);
+        }
+        ClassDesc returned = method.getReturnType() == void.class ? ConstantDescs.CD_void
+                : HiddenClasses.describe(method.getReturnType());
+        return MethodTypeDesc.of(returned, parameters);
+    }
+}

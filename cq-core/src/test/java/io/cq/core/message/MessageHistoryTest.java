@@ -1,0 +1,74 @@
+package io.cq.core.message;
+
+import io.cq.core.MappedQueue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MessageHistoryTest {
+    @TempDir
+    Path dir;
+
+    public interface Quotes {
+        void quote(String symbol, double price);
+    }
+
+    /** Reads one queue and writes every quote on to the next, like a service in a chain. */
+    private static MethodReader relay(MappedQueue from, MappedQueue to, int toSourceId) {
+        Quotes next = to.acquireAppender().methodWriterBuilder(Quotes.class).sourceId(toSourceId).build();
+        return from.createTailer().methodReaderBuilder().handlers((Quotes) next::quote).history(true).build();
+    }
+
+    @Test
+    void shouldRecordEverySourceAndEveryReadAndWriteAcrossTwoRelays() {
+        try (MappedQueue q1 = MappedQueue.builder(dir.resolve("q1")).build();
+             MappedQueue q2 = MappedQueue.builder(dir.resolve("q2")).build();
+             MappedQueue q3 = MappedQueue.builder(dir.resolve("q3")).build()) {
+            Quotes producer = q1.acquireAppender().methodWriterBuilder(Quotes.class).sourceId(1).build();
+            producer.quote("EURUSD", 1.0875);
+            long indexInQ1 = q1.lastIndex();
+
+            assertThat(relay(q1, q2, 2).readOne()).isTrue();
+            assertThat(relay(q2, q3, 3).readOne()).isTrue();
+
+            List<String> sources = new ArrayList<>();
+            List<Long> timings = new ArrayList<>();
+            Quotes last = (symbol, price) -> {
+                MessageHistory history = MessageHistory.current();
+                for (int i = 0; i < history.sourceCount(); i++) {
+                    sources.add(history.sourceId(i) + "@" + history.sourceIndex(i));
+                }
+                for (int i = 0; i < history.timingCount(); i++) {
+                    timings.add(history.timing(i));
+                }
+            };
+            assertThat(q3.createTailer().methodReaderBuilder().handlers(last).history(true).build().readOne()).isTrue();
+
+            assertThat(sources).containsExactly("1@" + indexInQ1, "2@" + q2.lastIndex(), "3@" + q3.lastIndex());
+            // write q1, read q1, write q2, read q2, write q3, read q3
+            assertThat(timings).hasSize(6).isSorted();
+            assertThat(timings.get(5) - timings.get(0)).isPositive();
+            assertThat(MessageHistory.current().isEmpty()).as("cleared once the handler returned").isTrue();
+        }
+    }
+
+    @Test
+    void shouldWriteNoHistoryWithoutASourceIdAndIgnoreHistoryWhenTheReaderDoesNotAskForIt() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().methodWriter(Quotes.class).quote("A", 1);
+            queue.acquireAppender().methodWriterBuilder(Quotes.class).sourceId(9).build().quote("B", 2);
+            List<String> seen = new ArrayList<>();
+            Quotes handler = (symbol, price) -> seen.add(symbol + " " + MessageHistory.current().sourceCount());
+            MethodReader reader = queue.createTailer().methodReader(handler);
+            while (reader.readOne()) {
+                // drain
+            }
+            assertThat(seen).containsExactly("A 0", "B 0");
+        }
+    }
+}

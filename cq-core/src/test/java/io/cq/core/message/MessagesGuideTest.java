@@ -1,0 +1,157 @@
+package io.cq.core.message;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The examples of docs/messages.md, as written there (keep both in step). */
+class MessagesGuideTest {
+    @TempDir
+    Path dir;
+
+    public record Order(String id, String symbol, long quantity, double price, Side side) { }
+
+    public enum Side { BUY, SELL }
+
+    public interface OrderEvents {
+        void onOrder(Order order);
+
+        void onCancel(String orderId, long atNanos);
+    }
+
+    public static final class Tick implements BytesMessage {
+        public long instrument;
+        public double bid, ask;
+
+        @Override public void writeTo(ExcerptBytes bytes) { bytes.writeLong(instrument).writeDouble(bid).writeDouble(ask); }
+
+        @Override public void readFrom(ExcerptBytes bytes) {
+            instrument = bytes.readLong();
+            bid = bytes.readDouble();
+            ask = bytes.readDouble();
+        }
+    }
+
+    public interface TickEvents {
+        void onTick(Tick tick);
+
+        void onLevel(long instrument, double price, int size);
+    }
+
+    @Test
+    void shouldRunTheMethodWriterAndReaderExample() {
+        List<String> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            OrderEvents events = queue.acquireAppender().methodWriter(OrderEvents.class);
+            events.onOrder(new Order("o-1", "AAPL", 100, 189.25, Side.BUY));   // one excerpt
+            events.onCancel("o-1", System.nanoTime());                          // another
+
+            OrderEvents handler = new OrderEvents() {
+                @Override public void onOrder(Order order) { seen.add("order " + order.id()); }
+                @Override public void onCancel(String orderId, long atNanos) { seen.add("cancel " + orderId); }
+            };
+            MethodReader reader = queue.createTailer().methodReader(handler);
+            while (reader.readOne()) {
+                // each call dispatched one excerpt; false once the queue has no more
+            }
+        }
+        assertThat(seen).containsExactly("order o-1", "cancel o-1");
+    }
+
+    @Test
+    void shouldRunTheDocumentAndLambdaExamples() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            ExcerptTailer tailer = queue.createTailer();
+            appender.writeObject(new Order("o-2", "MSFT", 5, 420.5, Side.SELL));
+            Order order = tailer.readObject(Order.class);                     // null when there is nothing yet
+            assertThat(order).isEqualTo(new Order("o-2", "MSFT", 5, 420.5, Side.SELL));
+
+            appender.writeDocument(bytes -> bytes.writeUtf8("AAPL").writeLong(100));
+            StringBuilder printed = new StringBuilder();
+            boolean read = tailer.readDocument(bytes -> printed.append(bytes.readUtf8() + " " + bytes.readLong()));
+            assertThat(read).isTrue();
+            assertThat(printed).hasToString("AAPL 100");
+        }
+    }
+
+    @Test
+    void shouldRunTheFastPathExample() {
+        List<String> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            TickEvents ticks = queue.acquireAppender().methodWriter(TickEvents.class);
+            Tick tick = new Tick();
+            tick.instrument = 7;
+            tick.bid = 1.5;
+            tick.ask = 1.75;
+            ticks.onTick(tick);
+            ticks.onLevel(7, 1.5, 300);
+            TickEvents handler = new TickEvents() {
+                @Override public void onTick(Tick t) { seen.add(t.instrument + " " + t.bid + " " + t.ask); }
+                @Override public void onLevel(long instrument, double price, int size) { seen.add(instrument + " @" + price + " x" + size); }
+            };
+            MethodReader reader = queue.createTailer().methodReader(handler);
+            while (reader.readOne()) {
+                // drain
+            }
+        }
+        assertThat(seen).containsExactly("7 1.5 1.75", "7 @1.5 x300");
+    }
+
+    @Test
+    void shouldRunTheHistoryExample() {
+        List<String> printed = new ArrayList<>();
+        try (MappedQueue q1 = MappedQueue.builder(dir.resolve("q1")).build();
+             MappedQueue q2 = MappedQueue.builder(dir.resolve("q2")).build()) {
+            q1.acquireAppender().methodWriterBuilder(OrderEvents.class).sourceId(1).build()
+                    .onOrder(new Order("o-3", "AAPL", 1, 1.0, Side.BUY));
+
+            // service A: reads q1, writes q2
+            OrderEvents toQ2 = q2.acquireAppender().methodWriterBuilder(OrderEvents.class).sourceId(2).build();
+            MethodReader relay = q1.createTailer().methodReaderBuilder().handlers(toQ2).history(true).build();
+            assertThat(relay.readOne()).isTrue();
+
+            // the last service: reads q2 and reports
+            OrderEvents report = new OrderEvents() {
+                @Override public void onOrder(Order order) {
+                    MessageHistory history = MessageHistory.current();      // this thread's, valid inside the handler
+                    long firstWrite = history.timing(0);
+                    long thisRead = history.timing(history.timingCount() - 1);
+                    printed.add(order.id() + " took " + (thisRead - firstWrite) + " ns from source "
+                            + history.sourceId(0));
+                }
+                @Override public void onCancel(String orderId, long atNanos) { }
+            };
+            q2.createTailer().methodReaderBuilder().handlers(report).history(true).build().readOne();
+        }
+        assertThat(printed).singleElement().asString().startsWith("o-3 took ").endsWith(" ns from source 1");
+    }
+
+    @Test
+    void shouldRunTheToolsExample() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().methodWriterBuilder(OrderEvents.class).sourceId(2).build()
+                    .onOrder(new Order("o-1", "AAPL", 100, 189.25, Side.BUY));
+            ExcerptTailer tailer = queue.createTailer();
+            try (ReadContext dc = tailer.readingDocument()) {
+                if (dc.isPresent() && Messages.isMessage(dc.bytes())) {
+                    String method = Messages.methodName(dc.bytes());           // "onOrder"
+                    assertThat(method).isEqualTo("onOrder");
+                    assertThat(Messages.toJson(dc)).startsWith("{\"method\":\"onOrder\",\"arguments\":[{\"id\":\"o-1\","
+                            + "\"symbol\":\"AAPL\",\"quantity\":100,\"price\":189.25,\"side\":\"BUY\"}],"
+                            + "\"history\":{\"sources\":[{\"sourceId\":2,\"index\":" + dc.index() + "}],\"timings\":[");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package io.cq.benchmarks.jmh;
+
+import io.cq.benchmarks.Directories;
+import io.cq.benchmarks.messages.Order;
+import io.cq.benchmarks.messages.OrderDto;
+import io.cq.benchmarks.messages.OrderDtoEvents;
+import io.cq.benchmarks.messages.OrderEvents;
+import io.cq.benchmarks.messages.Tick;
+import io.cq.benchmarks.messages.TickEvents;
+import io.cq.core.MappedQueue;
+import io.cq.core.message.MethodReader;
+import net.openhft.chronicle.queue.RollCycles;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
+import net.openhft.chronicle.queue.impl.single.SingleChronicleQueueBuilder;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+
+import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One thread calling a method writer and reading the message back with a method reader, per operation: a
+ * self-written message (cq {@code BytesMessage}, Chronicle {@code BytesMarshallable}) and a self-describing
+ * document (cq: a record as CBOR through Jackson; Chronicle: a {@code SelfDescribingMarshallable}). Run with
+ * {@code -prof gc} for bytes allocated per operation (docs/messages.md).
+ */
+@State(Scope.Thread)
+public class MethodMessageBenchmark {
+    @Param({"cq", "chronicle"})
+    public String implementation;
+
+    @Param({"selfWritten", "document"})
+    public String message;
+
+    private Path directory;
+    private AutoCloseable queue;
+    private Runnable send;
+    private BooleanSupplier receive;
+    private final Tick tick = new Tick();
+    private long counter;
+    private Blackhole sink;
+
+    @Setup(Level.Iteration)
+    public void open(Blackhole blackhole) {
+        sink = blackhole;
+        directory = BenchmarkDirectories.create("messages-" + implementation);
+        if (implementation.equals("cq")) {
+            openCq();
+        } else {
+            openChronicle();
+        }
+    }
+
+    private void openCq() {
+        MappedQueue q = MappedQueue.builder(directory).build();
+        queue = q;
+        MethodReader reader;
+        if (message.equals("selfWritten")) {
+            TickEvents writer = q.acquireAppender().methodWriter(TickEvents.class);
+            send = () -> writer.tick(nextTick());
+            TickEvents handler = t -> sink.consume(t.instrument);
+            reader = q.createTailer().methodReader(handler);
+        } else {
+            OrderEvents writer = q.acquireAppender().methodWriter(OrderEvents.class);
+            send = () -> writer.order(new Order("o-" + (counter & 1023), "AAPL", counter++, 189.25, Order.Side.BUY));
+            OrderEvents handler = o -> sink.consume(o.quantity());
+            reader = q.createTailer().methodReader(handler);
+        }
+        receive = reader::readOne;
+    }
+
+    private void openChronicle() {
+        SingleChronicleQueue q = SingleChronicleQueueBuilder.single(directory.toString()).rollCycle(RollCycles.FAST_DAILY).build();
+        queue = q;
+        net.openhft.chronicle.bytes.MethodReader reader;
+        if (message.equals("selfWritten")) {
+            TickEvents writer = q.createAppender().methodWriter(TickEvents.class);
+            send = () -> writer.tick(nextTick());
+            TickEvents handler = t -> sink.consume(t.instrument);
+            reader = q.createTailer().methodReader(handler);
+        } else {
+            OrderDtoEvents writer = q.createAppender().methodWriter(OrderDtoEvents.class);
+            send = () -> {
+                // a new object per message, as with the record: what a caller of a document API does
+                OrderDto o = new OrderDto();
+                o.id = "o-" + (counter & 1023);
+                o.symbol = "AAPL";
+                o.quantity = counter++;
+                o.price = 189.25;
+                o.side = Order.Side.BUY;
+                writer.order(o);
+            };
+            OrderDtoEvents handler = o -> sink.consume(o.quantity);
+            reader = q.createTailer().methodReader(handler);
+        }
+        receive = reader::readOne;
+    }
+
+    private Tick nextTick() {
+        Tick t = tick;
+        long i = counter++;
+        t.instrument = i;
+        t.bid = i * 0.5;
+        t.ask = i * 0.5 + 0.25;
+        t.size = (int) i;
+        return t;
+    }
+
+    @TearDown(Level.Iteration)
+    public void close() throws Exception {
+        queue.close();
+        Directories.delete(directory);
+    }
+
+    @Benchmark
+    public boolean writeAndRead() {
+        send.run();
+        return receive.getAsBoolean();
+    }
+}
