@@ -1,6 +1,7 @@
 package io.cq.core.message;
 
 import io.cq.core.ExcerptTailer;
+import io.cq.core.ReadContext;
 
 /**
  * Turns message excerpts back into calls on handlers. Built by {@link ExcerptTailer#methodReader(Object...)}
@@ -27,6 +28,17 @@ public interface MethodReader {
      */
     boolean readOne();
 
+    /**
+     * Decodes and dispatches the excerpt of a read context that the caller opened and will close, for callers
+     * that own the reading loop (a listener container that commits only after the call returns). Nothing is
+     * rolled back or committed here, and a handler's exception propagates unchanged.
+     *
+     * @return true when handlers were called, false when the excerpt was skipped (not a message, or a method no
+     *         handler has; counted as by {@link #readOne()})
+     * @throws MessageDecodingException when the message does not decode
+     */
+    boolean dispatch(ReadContext context);
+
     /** Messages dispatched to at least one handler. */
     long messagesRead();
 
@@ -36,6 +48,6 @@ public interface MethodReader {
     /** Excerpts skipped because they are not messages (written as raw bytes, text or documents). */
     long otherExcerptsSkipped();
 
-    /** The tailer this reader reads through. */
+    /** The tailer this reader reads through, or null for a reader built only to {@link #dispatch} contexts. */
     ExcerptTailer tailer();
 }

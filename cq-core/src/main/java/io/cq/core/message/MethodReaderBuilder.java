@@ -5,7 +5,9 @@ import io.cq.core.internal.message.MethodReaders;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -23,6 +25,7 @@ import java.util.Objects;
 public final class MethodReaderBuilder {
     private final ExcerptTailer tailer;
     private final List<Object> handlers = new ArrayList<>();
+    private final Map<Object, List<Class<?>>> onlyInterfaces = new IdentityHashMap<>();
     private final List<Class<?>> allowedTypes = new ArrayList<>();
     private boolean history;
 
@@ -30,9 +33,33 @@ public final class MethodReaderBuilder {
         this.tailer = Objects.requireNonNull(tailer, "tailer");
     }
 
+    private MethodReaderBuilder() {
+        this.tailer = null;
+    }
+
+    /**
+     * A builder for a reader without a tailer, which only {@link MethodReader#dispatch(io.cq.core.ReadContext)
+     * dispatches} read contexts its caller opens: for containers that own the reading loop.
+     */
+    public static MethodReaderBuilder forDispatch() {
+        return new MethodReaderBuilder();
+    }
+
     /** Adds handlers. */
     public MethodReaderBuilder handlers(Object... handlers) {
         this.handlers.addAll(Arrays.asList(handlers));
+        return this;
+    }
+
+    /**
+     * Adds a handler that is called only for the methods of the given interfaces, whatever else it implements
+     * (e.g. a framework bean that also implements lifecycle interfaces).
+     */
+    public MethodReaderBuilder handler(Object handler, Class<?>... interfaces) {
+        handlers.add(Objects.requireNonNull(handler, "handler"));
+        if (interfaces.length > 0) {
+            onlyInterfaces.put(handler, List.of(interfaces));
+        }
         return this;
     }
 
@@ -57,6 +84,6 @@ public final class MethodReaderBuilder {
      *                                  public no-argument constructor
      */
     public MethodReader build() {
-        return MethodReaders.create(tailer, List.copyOf(handlers), List.copyOf(allowedTypes), history);
+        return MethodReaders.create(tailer, List.copyOf(handlers), onlyInterfaces, List.copyOf(allowedTypes), history);
     }
 }

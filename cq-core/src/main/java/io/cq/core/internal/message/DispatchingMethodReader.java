@@ -33,17 +33,40 @@ final class DispatchingMethodReader implements MethodReader {
 
     @Override
     public boolean readOne() {
+        if (tailer == null) {
+            throw new IllegalStateException("this method reader was built without a tailer: call dispatch(ReadContext)");
+        }
         final ReadContext context = tailer.readingDocument();
-        boolean dispatching = false;
         try {
             if (!context.isPresent()) {
                 return false;
             }
+            read(context, true);
+            return true;
+        } finally {
+            context.close();
+        }
+    }
+
+    @Override
+    public boolean dispatch(ReadContext context) {
+        return read(context, false);
+    }
+
+    /**
+     * Decodes and dispatches one message; with {@code rollBackOnHandlerFailure}, a failing handler (as opposed to
+     * a failing decode) leaves the context rolled back so that the excerpt is read again.
+     *
+     * @return whether a handler was called
+     */
+    private boolean read(ReadContext context, boolean rollBackOnHandlerFailure) {
+        boolean dispatching = false;
+        try {
             final ExcerptBytes bytes = context.bytes();
             final MessageHistory messageHistory = history ? MessageHistory.current() : null;
             if (!header.read(bytes, context.index(), messageHistory)) {
                 otherExcerptsSkipped++;
-                return true;
+                return false;
             }
             if (messageHistory != null) {
                 messageHistory.addTiming(System.nanoTime());
@@ -51,7 +74,7 @@ final class DispatchingMethodReader implements MethodReader {
             final Dispatch[] dispatches = table.find(header.name, header.nameLength);
             if (dispatches == null) {
                 skipUnknown(context.index());
-                return true;
+                return false;
             }
             final long arguments = bytes.position();
             dispatching = true;
@@ -63,24 +86,27 @@ final class DispatchingMethodReader implements MethodReader {
             messagesRead++;
             return true;
         } catch (MessageDecodingException e) {
-            if (dispatching && !decoder.failed()) {
+            if (rollBackOnHandlerFailure && dispatching && !decoder.failed()) {
                 context.rollbackOnClose(); // thrown by a handler, not by decoding: read the excerpt again
             }
             throw e;
         } catch (RuntimeException e) {
             if (dispatching) {
-                context.rollbackOnClose(); // the handler failed: at-least-once, so the excerpt is read again
+                if (rollBackOnHandlerFailure) {
+                    context.rollbackOnClose(); // the handler failed: at-least-once, so the excerpt is read again
+                }
                 throw e;
             }
             throw new MessageDecodingException(context.index(), null, "malformed message: " + e, e);
         } catch (Error e) {
-            context.rollbackOnClose(); // out of memory, stack overflow...: nothing says the excerpt is at fault
+            if (rollBackOnHandlerFailure) {
+                context.rollbackOnClose(); // out of memory, stack overflow...: nothing says the excerpt is at fault
+            }
             throw e;
         } finally {
             if (history) {
                 MessageHistory.current().reset(); // a writer used outside a handler must not inherit this message's route
             }
-            context.close();
         }
     }
 

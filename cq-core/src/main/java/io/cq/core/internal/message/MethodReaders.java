@@ -23,6 +23,16 @@ public final class MethodReaders {
 
     public static MethodReader create(ExcerptTailer tailer, List<Object> handlers, Collection<Class<?>> allowedTypes,
                                       boolean history) {
+        return create(tailer, handlers, Map.of(), allowedTypes, history);
+    }
+
+    /**
+     * @param onlyInterfaces for the handlers it names, the interfaces whose methods are dispatched to them (the
+     *                       others they implement are ignored); other handlers get all their non-JDK interfaces
+     */
+    public static MethodReader create(ExcerptTailer tailer, List<Object> handlers,
+                                      Map<Object, List<Class<?>>> onlyInterfaces, Collection<Class<?>> allowedTypes,
+                                      boolean history) {
         if (handlers.isEmpty()) {
             throw new IllegalArgumentException("a method reader needs at least one handler");
         }
@@ -33,8 +43,15 @@ public final class MethodReaders {
                 throw new IllegalArgumentException("a method reader's handler is null");
             }
             Map<Class<?>, Method[]> byInterface = new LinkedHashMap<>();
+            List<Class<?>> only = onlyInterfaces.getOrDefault(handler, List.of());
+            for (Class<?> type : only) {
+                if (!type.isInterface() || !type.isInstance(handler)) {
+                    throw new IllegalArgumentException("handler " + handler.getClass().getName() + " does not implement "
+                            + "interface " + type.getName());
+                }
+            }
             for (Class<?> type : interfacesOf(handler.getClass())) {
-                if (isPlatformType(type)) {
+                if (isPlatformType(type) || (!only.isEmpty() && !only.contains(type))) {
                     continue; // Runnable, AutoCloseable, Serializable...: not message interfaces
                 }
                 Method[] methods = WriterPlan.messageMethods(type);
