@@ -58,6 +58,23 @@ public final class QueueTemplate {
         }
     }
 
+    /**
+     * Appends an object as a message excerpt: a CBOR document through the message layer (docs/messages.md), which a
+     * {@code @QueueListener} method receives by declaring a parameter of its type. Returns the excerpt's index.
+     */
+    public long append(String queue, Object payload) {
+        Objects.requireNonNull(payload, "payload");
+        return queue(queue).acquireAppender().writeObject(payload);
+    }
+
+    /**
+     * A method writer of {@code type} on the queue, for the calling thread only (method writers belong to one
+     * thread, like appenders). {@link QueueWriter} interfaces are simpler to share: they are beans.
+     */
+    public <T> T methodWriter(String queue, Class<T> type) {
+        return queue(queue).acquireAppender().methodWriter(type);
+    }
+
     /** The queue of that name. */
     public MappedQueue queue(String name) {
         MappedQueue queue = queues.get(name);

@@ -3,6 +3,7 @@ package io.cq.spring.listener;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.cq.spring.listener.invoke.DocumentArgumentResolver;
 import io.cq.spring.listener.invoke.HeaderArgumentResolver;
 import io.cq.spring.listener.invoke.ListenerArgumentResolver;
 import io.cq.spring.listener.invoke.MessageArgumentResolver;
@@ -25,6 +26,7 @@ final class BuiltInResolvers {
         if (MESSAGING_PRESENT) {
             resolvers.add(new MessageArgumentResolver());
         }
+        resolvers.add(new DocumentArgumentResolver()); // last: every other type is a payload object
         return resolvers;
     }
 }

@@ -1,5 +1,6 @@
 package io.cq.spring.listener;
 
+import io.cq.core.message.MessageDecodingException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -55,7 +56,8 @@ final class ExcerptDelivery {
                 return Outcome.COMMIT;
             } catch (Exception e) {
                 recordCall(start);
-                if (attempt >= retryPolicy.maxAttempts()) {
+                // An excerpt that does not decode will not decode on a second try either: straight to recovery.
+                if (attempt >= retryPolicy.maxAttempts() || e instanceof MessageDecodingException) {
                     failed.incrementAndGet();
                     return recover(excerpt, e, attempt);
                 }

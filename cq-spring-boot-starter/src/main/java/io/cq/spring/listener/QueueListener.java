@@ -17,9 +17,17 @@ import java.lang.annotation.Target;
  * {@link io.cq.core.ReadContext}, {@link io.cq.core.ExcerptBytes} (valid only during the call),
  * {@link Header @Header("cq_index") long}, {@link Header @Header("cq_queue") String},
  * {@link Header @Header("cq_listener") String}, and, with spring-messaging on the class path,
- * {@code Message<String>} or {@code Message<byte[]>}.
+ * {@code Message<String>} or {@code Message<byte[]>}; any other type is the payload object of a message written
+ * by {@code QueueTemplate.append(queue, object)} or {@code ExcerptAppender.writeObject} (or the first argument
+ * of a method-writer call), decoded through the message layer with its allow-list (docs/messages.md).
+ *
+ * <p>On a class, the bean is a method-reader style listener: it implements one or more writer interfaces, and
+ * each message excerpt becomes a call of the method it names, with its arguments decoded as that method's
+ * parameter types; self-written ({@code BytesMessage}) and primitive arguments are read without allocating.
+ * Excerpts that name a method the interfaces do not have, or that are not messages, are skipped (and
+ * committed). {@link #interfaces()} limits the dispatch to some of the bean's interfaces.
  */
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface QueueListener {
@@ -52,4 +60,10 @@ public @interface QueueListener {
 
     /** An ISO-8601 instant, e.g. "2026-11-22T00:00:00Z", to start at with {@link StartPosition#TIME}. */
     String startTime() default "";
+
+    /**
+     * On a class only: the writer interfaces whose methods are dispatched to the bean; empty means every interface
+     * it implements except those of the JDK and of Spring.
+     */
+    Class<?>[] interfaces() default {};
 }

@@ -10,7 +10,9 @@ import java.util.Map;
 import io.cq.core.MappedQueue;
 import io.cq.spring.core.InvalidQueuePropertyException;
 import io.cq.spring.listener.invoke.ListenerArgumentResolver;
+import io.cq.spring.listener.invoke.ListenerInvoker;
 import io.cq.spring.listener.invoke.ListenerMethodInvoker;
+import io.cq.spring.listener.invoke.MethodDispatchInvoker;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -47,16 +49,30 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
                 (MethodIntrospector.MetadataLookup<QueueListener>) method ->
                         AnnotatedElementUtils.findMergedAnnotation(method, QueueListener.class));
         methods.forEach((method, annotation) -> register(bean, AopUtils.selectInvocableMethod(method, bean.getClass()), annotation));
+        QueueListener onType = AnnotatedElementUtils.findMergedAnnotation(type, QueueListener.class);
+        if (onType != null) {
+            register(bean, type, onType);
+        }
         return bean;
     }
 
     private void register(Object bean, Method method, QueueListener annotation) {
         String id = resolve(annotation.id());
-        String queueName = resolve(annotation.queue());
         String where = "@QueueListener(id = \"" + id + "\") on " + method.getDeclaringClass().getSimpleName() + "."
                 + method.getName();
-        ListenerEndpoint endpoint = new ListenerEndpoint(id, queueName,
-                new ListenerMethodInvoker(bean, method, resolvers()), autoStartup(annotation, where),
+        register(annotation, new ListenerMethodInvoker(bean, method, resolvers()), where);
+    }
+
+    /** A class-level listener: each message is a call of the interface method it names (a method reader). */
+    private void register(Object bean, Class<?> type, QueueListener annotation) {
+        String where = "@QueueListener(id = \"" + resolve(annotation.id()) + "\") on " + type.getSimpleName();
+        register(annotation, MethodDispatchInvoker.create(bean, type, annotation.interfaces(), where), where);
+    }
+
+    private void register(QueueListener annotation, ListenerInvoker invoker, String where) {
+        String id = resolve(annotation.id());
+        String queueName = resolve(annotation.queue());
+        ListenerEndpoint endpoint = new ListenerEndpoint(id, queueName, invoker, autoStartup(annotation, where),
                 resolve(annotation.errorHandler()), resolve(annotation.idleStrategy()), annotation.startPosition(),
                 startIndex(annotation, where), startTime(annotation, where));
         MappedQueue queue = queue(queueName, where);

@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.core.QueueWriterRegistrar;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -13,12 +14,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
- * The queues of {@code cq.queues} as {@link MappedQueue} beans, and a {@link QueueTemplate} over every
- * MappedQueue bean (the application's own ones included).
+ * The queues of {@code cq.queues} as {@link MappedQueue} beans, a {@link QueueTemplate} over every MappedQueue
+ * bean (the application's own ones included), and a bean for every {@code @QueueWriter} interface.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(CqProperties.class)
-@Import(QueueBeanRegistrar.class)
+@Import({QueueBeanRegistrar.class, QueueWriterRegistrar.class})
 public class CqAutoConfiguration {
 
     @Bean

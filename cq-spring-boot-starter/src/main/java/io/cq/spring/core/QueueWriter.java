@@ -1,0 +1,25 @@
+package io.cq.spring.core;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks an interface whose calls are appended to a queue as method-writer messages (docs/messages.md): the
+ * starter makes a bean of it, like Spring Data makes beans of repository interfaces, for every such interface in
+ * the application's packages (those of its {@code @SpringBootApplication}). Inject the interface and call it; a
+ * {@code @QueueListener} class implementing the same interface receives the calls.
+ *
+ * <p>The bean is thread-safe: each calling thread writes through a method writer of its own. Each call allocates
+ * its arguments array (a proxy's cost); code on a zero-allocation path uses
+ * {@code queue.acquireAppender().methodWriter(type)} directly.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface QueueWriter {
+    /** Name of the queue (a key of {@code cq.queues}, or a MappedQueue bean's name); placeholders allowed. */
+    String queue();
+}
