@@ -1,0 +1,36 @@
+package io.cq.samples.orders;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
+
+/**
+ * A REST service whose orders go through a cq queue: {@code POST /orders} appends an {@link OrderEvents#onOrder}
+ * call, {@link Billing} consumes it, {@code /actuator/queues} and {@code /actuator/health} show the queue, the
+ * listener's lag and the disk. Run it with {@code ./mvnw -q -pl samples/orders-service -am compile exec:exec}.
+ */
+@SpringBootApplication
+public class OrdersApplication {
+    public static void main(String[] args) {
+        SpringApplication.run(OrdersApplication.class, args);
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    void sayHowToUseIt(ApplicationReadyEvent event) {
+        Environment environment = event.getApplicationContext().getEnvironment();
+        String base = "http://localhost:" + environment.getProperty("local.server.port", "8080");
+        System.out.println("""
+
+                Orders service ready. Try:
+                  curl -X POST %1$s/orders -H 'Content-Type: application/json' \\
+                       -d '{"id":"o-1","symbol":"AAPL","side":"BUY","quantity":100,"price":189.25}'
+                  curl %1$s/billing
+                  curl %1$s/actuator/queues/orders
+                  curl %1$s/actuator/health
+                  bin/cq tail -f data/orders-service/orders      (in another terminal)
+                Ctrl-C stops it; the queue and billing's position stay in data/orders-service.
+                """.formatted(base));
+    }
+}

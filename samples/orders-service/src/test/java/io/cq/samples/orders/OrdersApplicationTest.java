@@ -1,0 +1,74 @@
+package io.cq.samples.orders;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The sample as a user drives it: HTTP in, the listener's figures and the actuator out. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class OrdersApplicationTest {
+    /** Under target/: the cached context keeps its queues open until the JVM ends. */
+    private static final Path DIR = Path.of("target", "orders-" + UUID.randomUUID()).toAbsolutePath();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void queueDirectory(DynamicPropertyRegistry registry) {
+        registry.add("cq.base-path", DIR::toString);
+    }
+
+    @Test
+    void shouldBillOrdersPostedOverHttpAndShowTheQueueInTheActuator() throws Exception {
+        assertThat(send("POST", "/orders", "{\"id\":\"o-1\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"quantity\":100,\"price\":2.5}"))
+                .isEqualTo(202);
+        assertThat(send("POST", "/orders", "{\"id\":\"o-2\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"quantity\":10,\"price\":3}"))
+                .isEqualTo(202);
+        assertThat(send("DELETE", "/orders/o-1", null)).isEqualTo(202);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> get("/billing").get("cancels").asLong() == 1);
+        JsonNode billing = get("/billing");
+        assertThat(billing.get("orders").asLong()).isEqualTo(2);
+        assertThat(billing.get("openOrders").asInt()).isEqualTo(1);
+        assertThat(billing.at("/notionalBySymbol/AAPL").asDouble()).isEqualTo(30.0);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> get("/actuator/queues/orders").at("/listeners/0/lag").asLong() == 0);
+        JsonNode orders = get("/actuator/queues/orders");
+        assertThat(orders.at("/listeners/0/id").asString()).isEqualTo("billing");
+        assertThat(orders.at("/listeners/0/processed").asLong()).isEqualTo(3);
+        assertThat(orders.get("path").asString()).isEqualTo(DIR.resolve("orders").toString());
+        assertThat(get("/actuator/health").get("status").asString()).isEqualTo("UP");
+    }
+
+    private int send(String method, String path, String body) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/json");
+        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private JsonNode get(String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+        return JSON.readTree(response.body());
+    }
+}
