@@ -3,6 +3,7 @@ package io.cq.core.message;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ReadContext;
 import io.cq.core.internal.message.MessageTrees;
+import io.cq.core.internal.message.ObjectMessages;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -53,6 +54,20 @@ public final class Messages {
     /** {@link #toTree(ExcerptBytes)} of the excerpt being read; errors name its index. */
     public static ObjectNode toTree(ReadContext context) {
         return MessageTrees.toTree(context.bytes(), context.index());
+    }
+
+    /**
+     * The first argument of the message being read (the object of {@code writeObject}, or a method writer's first
+     * argument) as a {@code type}, with the allow-list of {@link io.cq.core.ExcerptTailer#readObject(Class)}.
+     * Unlike {@code readObject} it does not move the tailer: closing the context commits, or rolls back after
+     * {@link ReadContext#rollbackOnClose()}, so a consumer can decode first and commit after it has handled
+     * the object. The cursor's position is left where it was.
+     *
+     * @throws MessageDecodingException when the excerpt is not a message or its first argument does not decode
+     *                                  as a {@code type}
+     */
+    public static <T> T readObject(ReadContext context, Class<T> type) {
+        return ObjectMessages.decode(context, type);
     }
 
     /** {@link #toTree(ExcerptBytes)} as compact JSON text. */

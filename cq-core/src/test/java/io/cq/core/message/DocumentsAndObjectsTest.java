@@ -63,4 +63,30 @@ class DocumentsAndObjectsTest {
             assertThat(tailer.readObject(Fill.class)).isNull();
         }
     }
+
+    @Test
+    void shouldDecodeAnObjectInsideAReadContextAndLeaveCommitOrRollbackToTheContext() {
+        Fill fill = new Fill("o-2", 7, Instant.parse("2026-11-22T17:30:00Z"), Map.of());
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            long index = queue.acquireAppender().writeObject(fill);
+            queue.acquireAppender().writeText("raw");
+
+            ExcerptTailer tailer = queue.createTailer("decoder");
+            try (io.cq.core.ReadContext dc = tailer.readingDocument()) {
+                assertThat(Messages.readObject(dc, Fill.class)).isEqualTo(fill);
+                assertThat(dc.bytes().position()).isZero();
+                dc.rollbackOnClose();
+            }
+            assertThat(tailer.index()).isEqualTo(index);
+            try (io.cq.core.ReadContext dc = tailer.readingDocument()) {
+                assertThat(Messages.readObject(dc, Fill.class)).isEqualTo(fill);
+            }
+            try (io.cq.core.ReadContext dc = tailer.readingDocument()) {
+                assertThatThrownBy(() -> Messages.readObject(dc, Fill.class))
+                        .isInstanceOf(MessageDecodingException.class)
+                        .hasMessageContaining("not a message");
+            }
+            assertThat(tailer.readText()).isNull();
+        }
+    }
 }

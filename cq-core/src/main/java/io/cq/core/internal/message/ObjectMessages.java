@@ -39,19 +39,32 @@ public final class ObjectMessages {
     }
 
     public static <T> T read(ExcerptTailer tailer, Class<T> type) {
-        Dispatch dispatch = READERS.get(type);
-        MessageHeader header = new MessageHeader();
-        ArgumentDecoder decoder = new ArgumentDecoder();
         try (ReadContext context = tailer.readingDocument()) {
             if (!context.isPresent()) {
                 return null;
             }
+            return decode(context, type);
+        }
+    }
+
+    /**
+     * The first argument of the message being read, as a {@code type}, leaving the cursor where it was: the
+     * caller's context still decides whether the tailer moves on (commit) or stays (rollback).
+     */
+    public static <T> T decode(ReadContext context, Class<T> type) {
+        Dispatch dispatch = READERS.get(type);
+        MessageHeader header = new MessageHeader();
+        ArgumentDecoder decoder = new ArgumentDecoder();
+        long start = context.bytes().position();
+        try {
             if (!header.read(context.bytes(), context.index(), null)) {
                 throw new MessageDecodingException(context.index(), null,
                         "readObject found an excerpt that is not a message (raw bytes or text)", null);
             }
             decoder.bind(context.bytes(), context.index(), header, dispatch);
             return type.cast(decoder.readDocument(0));
+        } finally {
+            context.bytes().position(start);
         }
     }
 }
