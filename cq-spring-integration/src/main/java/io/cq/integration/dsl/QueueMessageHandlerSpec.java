@@ -1,0 +1,20 @@
+package io.cq.integration.dsl;
+
+import io.cq.core.MappedQueue;
+import io.cq.integration.outbound.QueueMessageHandler;
+import org.springframework.integration.dsl.MessageHandlerSpec;
+
+/** Configures a {@link QueueMessageHandler}, one-way ({@code outboundAdapter}) or replying ({@code outboundGateway}). */
+public final class QueueMessageHandlerSpec extends MessageHandlerSpec<QueueMessageHandlerSpec, QueueMessageHandler> {
+
+    QueueMessageHandlerSpec(MappedQueue queue, boolean replyWithIndex) {
+        this.target = new QueueMessageHandler(queue);
+        this.target.setReplyWithIndex(replyWithIndex);
+    }
+
+    /** See {@link QueueMessageHandler#setHeaderPatterns(String...)}. */
+    public QueueMessageHandlerSpec headerPatterns(String... patterns) {
+        this.target.setHeaderPatterns(patterns);
+        return this;
+    }
+}
