@@ -126,7 +126,7 @@ public final class DurableQueueChannel extends AbstractPollableChannel implement
 
     private ExcerptTailer tailer() {
         if (tailer == null) {
-            tailer = queue.createTailer(consumerName);
+            tailer = queue.createTailer(NamedTailers.requireValidName(queue, adapterId(), "cq durable channel"));
         }
         return tailer;
     }

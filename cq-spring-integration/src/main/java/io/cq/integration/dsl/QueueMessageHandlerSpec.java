@@ -12,6 +12,12 @@ public final class QueueMessageHandlerSpec extends MessageHandlerSpec<QueueMessa
         this.target.setReplyWithIndex(replyWithIndex);
     }
 
+    /** See {@link QueueMessageHandler#setAdapterId(String)}; the endpoint's id is set as usual, on the endpoint. */
+    public QueueMessageHandlerSpec adapterId(String adapterId) {
+        this.target.setAdapterId(adapterId);
+        return this;
+    }
+
     /** See {@link QueueMessageHandler#setHeaderPatterns(String...)}. */
     public QueueMessageHandlerSpec headerPatterns(String... patterns) {
         this.target.setHeaderPatterns(patterns);

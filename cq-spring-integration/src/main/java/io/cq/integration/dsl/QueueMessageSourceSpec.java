@@ -12,10 +12,10 @@ public final class QueueMessageSourceSpec extends MessageSourceSpec<QueueMessage
         this.target = new QueueMessageSource(queue);
     }
 
-    /** The source's bean name, which names its tailer. */
-    @Override
-    public QueueMessageSourceSpec id(String id) {
-        return super.id(id);
+    /** See {@link QueueMessageSource#setAdapterId(String)}: the name of its tailer too. */
+    public QueueMessageSourceSpec adapterId(String adapterId) {
+        this.target.setAdapterId(adapterId);
+        return this;
     }
 
     /** See {@link QueueMessageSource#setPayloadType(Class)}. */

@@ -36,6 +36,7 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
     private final AtomicLong failed = new AtomicLong();
     private ExcerptTailer tailer;
     private volatile boolean running;
+    private String adapterId;
 
     /** A source reading {@code queue} as {@code String} messages until told otherwise. */
     public QueueMessageSource(MappedQueue queue) {
@@ -54,6 +55,14 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
     /** Where to start reading (default: resume, or the start of the queue the first time). */
     public void setStartPosition(StartPosition startPosition) {
         this.startPosition = startPosition;
+    }
+
+    /**
+     * The id under which monitoring lists this source and names its tailer (default: its bean name, which the DSL derives from
+     * the endpoint's id, e.g. {@code orders.source}).
+     */
+    public void setAdapterId(String adapterId) {
+        this.adapterId = adapterId;
     }
 
     @Override
@@ -137,7 +146,7 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
 
     @Override
     public String adapterId() {
-        return getComponentName();
+        return adapterId != null ? adapterId : getComponentName();
     }
 
     @Override

@@ -96,13 +96,26 @@ public final class ExcerptMessageConverter {
                 + "written by writeObject; read it with payload type String or byte[]", null);
     }
 
+    /**
+     * Text and bytes in an envelope come back as {@code String} and {@code byte[]} when the payload type allows
+     * them (so an {@code Object} channel carries them next to objects); everything else, including text for a
+     * type that Jackson writes as text (an enum, a {@code UUID}), decodes as the payload type.
+     */
     private MessageBuilder<?> fromEnvelope(ReadContext context) {
-        Object payload = Messages.readObject(context, payloadType);
-        if (payload == null) {
+        JsonNode arguments = Messages.toTree(context).get("arguments");
+        JsonNode payloadNode = arguments.get(0);
+        Object payload;
+        if (payloadNode == null || payloadNode.isNull()) {
             throw new ExcerptConversionException(queueName, context.index(), "its envelope has no payload", null);
+        } else if (payloadNode.isString() && payloadType.isAssignableFrom(String.class)) {
+            payload = payloadNode.stringValue();
+        } else if (payloadNode.isBinary() && payloadType.isAssignableFrom(byte[].class)) {
+            payload = payloadNode.binaryValue();
+        } else {
+            payload = Messages.readObject(context, payloadType);
         }
         MessageBuilder<?> builder = MessageBuilder.withPayload(payload);
-        JsonNode headers = Messages.toTree(context).get("arguments").get(1);
+        JsonNode headers = arguments.get(1);
         if (headers != null && headers.isObject()) {
             for (Map.Entry<String, JsonNode> header : headers.properties()) {
                 builder.setHeader(header.getKey(), headerValue(header.getValue()));

@@ -26,6 +26,7 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
     private final String queueName;
     private MessageExcerptWriter writer = new MessageExcerptWriter(new String[0], false);
     private boolean replyWithIndex;
+    private String adapterId;
     private final AtomicLong processed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
@@ -46,6 +47,14 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
     public void setReplyWithIndex(boolean replyWithIndex) {
         this.replyWithIndex = replyWithIndex;
         setRequiresReply(replyWithIndex);
+    }
+
+    /**
+     * The id under which monitoring lists this handler (default: its bean name, which the DSL derives from
+     * the endpoint's id, e.g. {@code orders.handler}).
+     */
+    public void setAdapterId(String adapterId) {
+        this.adapterId = adapterId;
     }
 
     @Override
@@ -75,7 +84,7 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
 
     @Override
     public String adapterId() {
-        return getComponentName();
+        return adapterId != null ? adapterId : getComponentName();
     }
 
     @Override
