@@ -26,6 +26,14 @@ import java.util.concurrent.TimeUnit;
 public class MarketDataFlowApplication {
 
     public static void main(String[] args) throws InterruptedException {
+        run(args);
+    }
+
+    /** What a run did: quotes published and quotes the remote consumer kept (0 and 0 when interrupted). */
+    record Outcome(long published, long keptRemotely) {
+    }
+
+    static Outcome run(String... args) throws InterruptedException {
         ConfigurableApplicationContext context = SpringApplication.run(MarketDataFlowApplication.class, args);
         context.registerShutdownHook();
         MarketDataProperties properties = context.getBean(MarketDataProperties.class);
@@ -39,13 +47,16 @@ public class MarketDataFlowApplication {
             TimeUnit.MILLISECONDS.sleep(100);
         }
         if (!context.isActive()) {
-            return;                                   // Ctrl-C: the shutdown hook closed everything
+            return new Outcome(0, 0);                // Ctrl-C: the shutdown hook closed everything
         }
         context.getBean("quote-feed", Lifecycle.class).stop();
         QueueAdapterRegistry adapters = context.getBean(QueueAdapterRegistry.class);
         awaitCaughtUp(adapters, context);
         report(context, adapters);
+        Outcome outcome = new Outcome(context.getBean(QuoteFeed.class).published(),
+                adapters.adapter("remote-writer").map(QueueAdapterInfo::processedCount).orElse(0L));
         context.close();
+        return outcome;
     }
 
     /** Up to 15 s for the bridge and the remote consumer to take everything published. */
