@@ -10,7 +10,7 @@ public final class Flows {
     private Flows() {
     }
 
-    /** A started context holding these flows (beans flow0, flow1...) and whatever {@code extra} registers. */
+    /** A started context holding these flows, as beans flow0, flow1... */
     public static AnnotationConfigApplicationContext run(IntegrationFlow... flows) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.register(IntegrationEnabled.class);

@@ -259,8 +259,8 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
 
     @Override
     public State state() {
-        if (!isRunning()) {
-            return State.STOPPED;
+        if (!isRunning() || !running) {
+            return State.STOPPED;                       // stopped, or its thread ended after an unexpected failure
         }
         return paused ? State.PAUSED : State.RUNNING;
     }

@@ -117,9 +117,13 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
         }
     }
 
-    /** Started with its polling endpoint; the tailer itself is claimed on the first receive, on the poller's thread. */
+    /**
+     * Started with its polling endpoint: checks the tailer name, so that a missing id fails the start rather than
+     * every poll; the tailer itself is claimed on the first receive, on the poller's thread.
+     */
     @Override
     public void start() {
+        NamedTailers.requireValidName(queue, adapterId(), "cq message source");
         running = true;
     }
 

@@ -20,6 +20,9 @@ import org.springframework.messaging.MessagingException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -79,6 +82,34 @@ class QueueInboundChannelAdapterTest {
                 assertThat(info.failedCount()).isEqualTo(2);
                 assertThat(info.processedCount()).isEqualTo(1);
                 await().until(() -> info.namedTailerIndex() == index + 1);
+            }
+        }
+    }
+
+    @Test
+    void shouldLetTheErrorFlowDecideBetweenCommitAndRedelivery() {
+        AtomicInteger errorFlowCalls = new AtomicInteger();
+        MessageHandler errorFlow = error -> {
+            if (errorFlowCalls.incrementAndGet() == 1) {
+                throw new IllegalStateException("dead-letter store down");
+            }
+            received.add(error);
+        };
+        MessageHandler alwaysFails = message -> {
+            throw new IllegalStateException("poison for this flow");
+        };
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            long index = queue.acquireAppender().writeText("order-1");
+            try (AbstractApplicationContext context = Flows.run(
+                    IntegrationFlow.from(Cq.inboundAdapter(queue).id("with-dlq").errorChannel("dlq")
+                            .redeliveryDelay(Duration.ofMillis(20))).handle(alwaysFails).get(),
+                    IntegrationFlow.from("dlq").handle(errorFlow).get())) {
+                QueueAdapterInfo info = context.getBean("with-dlq", QueueAdapterInfo.class);
+                await().until(() -> received.size() == 1);
+                await().until(() -> info.namedTailerIndex() == index + 1);
+                assertThat(errorFlowCalls).as("a failing error flow means delivery again").hasValue(2);
+                assertThat(info.failedCount()).isEqualTo(1);
+                assertThat(info.processedCount()).as("the error flow handled it").isEqualTo(1);
             }
         }
     }
@@ -169,6 +200,37 @@ class QueueInboundChannelAdapterTest {
                 adapter.stop();
                 assertThat(adapter.state()).isEqualTo(QueueAdapterInfo.State.STOPPED);
                 assertThat(queue.namedTailer("pausable").orElseThrow().held()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void shouldFinishTheExcerptInHandBeforeStoppingAndCommitIt() throws Exception {
+        CountDownLatch handling = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        MessageHandler slow = message -> {
+            handling.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            received.add(message);
+        };
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            long index = queue.acquireAppender().writeText("in hand");
+            try (AbstractApplicationContext context = Flows.run(
+                    IntegrationFlow.from(Cq.inboundAdapter(queue).id("orderly")).handle(slow).get())) {
+                QueueInboundChannelAdapter adapter = context.getBean("orderly", QueueInboundChannelAdapter.class);
+                assertThat(handling.await(10, TimeUnit.SECONDS)).isTrue();
+                CompletableFuture<Void> stopping = CompletableFuture.runAsync(adapter::stop);
+                await().during(Duration.ofMillis(200)).until(() -> !stopping.isDone());
+                release.countDown();
+                stopping.get(10, TimeUnit.SECONDS);
+                assertThat(received).hasSize(1);
+                assertThat(queue.namedTailer("orderly").orElseThrow())
+                        .satisfies(position -> assertThat(position.nextIndex()).isEqualTo(index + 1))
+                        .satisfies(position -> assertThat(position.held()).isFalse());
             }
         }
     }

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 class QueueMessageSourceTest {
@@ -72,6 +73,17 @@ class QueueMessageSourceTest {
             assertThat(source.failedCount()).isEqualTo(2);
             source.stop();
             assertThat(queue.namedTailer("manual").orElseThrow().held()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldRefuseToStartWithoutAnIdThatCanNameATailer() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            assertThatThrownBy(() -> Flows.run(IntegrationFlow
+                    .from(Cq.messageSource(queue), endpoint -> endpoint.poller(Pollers.fixedDelay(Duration.ofMillis(10))))
+                    .handle((MessageHandler) message -> { }).get()))
+                    .hasStackTraceContaining("cq message source")
+                    .hasStackTraceContaining("give it one with .id(");
         }
     }
 
