@@ -67,7 +67,7 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
 
     @Override
     public String getComponentType() {
-        return "cq:inbound-channel-adapter";
+        return "cq:message-source";
     }
 
     @Override

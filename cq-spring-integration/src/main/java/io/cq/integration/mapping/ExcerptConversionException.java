@@ -11,6 +11,7 @@ public final class ExcerptConversionException extends MessageConversionException
     private final String queueName;
     private final long index;
 
+    /** The excerpt at {@code index} of {@code queueName} cannot be converted, for {@code reason}. */
     public ExcerptConversionException(String queueName, long index, String reason, Throwable cause) {
         super("excerpt at index 0x" + Long.toHexString(index) + " of queue " + queueName + " cannot be converted: "
                 + reason, cause);

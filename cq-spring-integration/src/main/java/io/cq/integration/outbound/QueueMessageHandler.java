@@ -30,6 +30,7 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
     private final AtomicLong processed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
+    /** A one-way handler appending to {@code queue}, keeping no headers. */
     public QueueMessageHandler(MappedQueue queue) {
         this.queue = queue;
         this.queueName = queue.path().getFileName().toString();

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 @Testcontainers(disabledWithoutDocker = true)
 class KafkaBridgeContainerTest {
     @Container
-    static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka-native:4.1.0");
+    static final KafkaContainer KAFKA = new KafkaContainer("apache/kafka:4.2.1");
 
     @TempDir
     Path dir;

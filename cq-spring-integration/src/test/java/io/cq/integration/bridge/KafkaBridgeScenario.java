@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -82,7 +83,7 @@ final class KafkaBridgeScenario {
                         && copy.countExcerpts(copy.firstIndex(), copy.lastIndex() + 1) == TRADES);
 
                 assertThat(readTrades(copy)).extracting(Trade::quantity)
-                        .containsExactlyElementsOf(java.util.stream.LongStream.range(0, TRADES).boxed().toList());
+                        .containsExactlyElementsOf(LongStream.range(0, TRADES).boxed().toList());
                 assertThat(arrived).extracting(message -> message.getHeaders().get(CqHeaders.INDEX))
                         .containsExactlyElementsOf(sourceIndexes);
                 assertThat(arrived).extracting(message -> message.getHeaders().get(CqHeaders.QUEUE)).containsOnly("trades");

@@ -20,6 +20,7 @@ import org.springframework.messaging.PollableChannel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,7 +86,7 @@ class DurableQueueChannelTest {
 
             DurableQueueChannel untyped = new DurableQueueChannel(queue);
             untyped.setConsumerName("anything");
-            assertThat(untyped.receive(0).getPayload()).as("records come back as maps").isInstanceOf(java.util.Map.class);
+            assertThat(untyped.receive(0).getPayload()).as("records come back as maps").isInstanceOf(Map.class);
             untyped.send(MessageBuilder.withPayload(new byte[] {4, 2}).build());
             untyped.send(MessageBuilder.withPayload("text").build());
             assertThat((byte[]) untyped.receive(0).getPayload()).containsExactly(4, 2);

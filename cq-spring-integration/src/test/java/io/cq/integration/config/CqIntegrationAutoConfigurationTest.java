@@ -6,6 +6,7 @@ import io.cq.integration.QueueAdapterRegistry;
 import io.cq.integration.dsl.Cq;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -64,7 +65,7 @@ class CqIntegrationAutoConfigurationTest {
     @Test
     void shouldBackOffWhenTheApplicationHasItsOwnRegistry() {
         runner.withUserConfiguration(QueueOnly.class)
-                .withBean("myRegistry", QueueAdapterRegistry.class, () -> new QueueAdapterRegistry(new org.springframework.beans.factory.support.DefaultListableBeanFactory()))
+                .withBean("myRegistry", QueueAdapterRegistry.class, () -> new QueueAdapterRegistry(new DefaultListableBeanFactory()))
                 .run(context -> assertThat(context).getBean(QueueAdapterRegistry.class).isSameAs(context.getBean("myRegistry")));
     }
 

@@ -2,6 +2,7 @@ package io.cq.samples.marketdata;
 
 import io.cq.integration.QueueAdapterInfo;
 import io.cq.integration.QueueAdapterRegistry;
+import io.cq.integration.bridge.IndexDeduplicator;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -84,6 +85,6 @@ public class MarketDataFlowApplication {
                     adapter.queueName(), adapter.processedCount(), adapter.failedCount(), adapter.lag());
         }
         System.out.printf("remote duplicates dropped by cq index: %d%n",
-                context.getBean(io.cq.integration.bridge.IndexDeduplicator.class).duplicatesDropped());
+                context.getBean(IndexDeduplicator.class).duplicatesDropped());
     }
 }
