@@ -1,0 +1,78 @@
+package io.cq.integration;
+
+import java.nio.file.Path;
+
+/**
+ * What monitoring may read about one cq adapter (inbound channel adapter, message source, outbound handler or
+ * durable channel): the public view that Actuator endpoints and metrics list through {@link
+ * QueueAdapterRegistry}. Implementations are thread-safe; each call reads current values, and {@link #lag()}
+ * and {@link #namedTailerIndex()} read the queue's table store, so call them at monitoring rates, not per
+ * message.
+ */
+public interface QueueAdapterInfo {
+    /** The adapter's id (its bean name); for readers also the name of their named tailer. */
+    String adapterId();
+
+    /** Which kind of adapter this is. */
+    Kind kind();
+
+    /** The queue's name: the name of its directory. */
+    String queueName();
+
+    /** The queue's directory. */
+    Path queuePath();
+
+    /**
+     * The index of the next excerpt the adapter's named tailer will read, as persisted in the queue (-1: the
+     * start of the queue, or an adapter that does not read, see {@link Kind#reads()}).
+     */
+    long namedTailerIndex();
+
+    /** Excerpts after the named tailer's persisted position, not yet processed; 0 for adapters that write. */
+    long lag();
+
+    /** Whether the adapter is running, paused or stopped. */
+    State state();
+
+    /** Messages handled successfully: delivered downstream (readers) or appended (writers). */
+    long processedCount();
+
+    /**
+     * Messages that failed: flows that threw (the excerpt is delivered again), excerpts that could not be
+     * converted (skipped, see docs/spring-integration.md) and appends that threw.
+     */
+    long failedCount();
+
+    /** The kinds of cq adapters. */
+    enum Kind {
+        /** Message-driven: tails the queue on its own thread ({@code Cq.inboundAdapter}). */
+        INBOUND_CHANNEL_ADAPTER(true),
+        /** Polled: a poller reads one excerpt per {@code receive()} ({@code Cq.messageSource}). */
+        MESSAGE_SOURCE(true),
+        /** Appends messages ({@code Cq.outboundAdapter}, {@code Cq.outboundGateway}). */
+        OUTBOUND_HANDLER(false),
+        /** A pollable channel whose messages live in a queue ({@code Cq.durableChannel}). */
+        DURABLE_CHANNEL(true);
+
+        private final boolean reads;
+
+        Kind(boolean reads) {
+            this.reads = reads;
+        }
+
+        /** Whether adapters of this kind read with a named tailer. */
+        public boolean reads() {
+            return reads;
+        }
+    }
+
+    /** The life-cycle state of an adapter. */
+    enum State {
+        /** Started and working (or ready to). */
+        RUNNING,
+        /** Started, but paused: it reads nothing until resumed. */
+        PAUSED,
+        /** Not started, or stopped. */
+        STOPPED
+    }
+}

@@ -1,0 +1,30 @@
+package io.cq.integration.config;
+
+import io.cq.core.MappedQueue;
+import io.cq.integration.QueueAdapterRegistry;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.integration.dsl.IntegrationFlow;
+
+/**
+ * Registers the {@link QueueAdapterRegistry} that lists the cq adapters of the application, when Spring
+ * Integration is on the class path and the application has at least one {@link MappedQueue} bean (declared by
+ * the application or by the cq starter, whose auto-configuration runs first). The adapters themselves are
+ * declared in flows ({@code Cq.inboundAdapter(queue)}...), because only the application knows its flows.
+ */
+@AutoConfiguration(afterName = "io.cq.spring.boot.autoconfigure.CqAutoConfiguration")
+@ConditionalOnClass({IntegrationFlow.class, MappedQueue.class})
+@ConditionalOnBean(MappedQueue.class)
+public class CqIntegrationAutoConfiguration {
+
+    /** Lists every {@code QueueAdapterInfo} bean, for the starter's Actuator endpoint and metrics. */
+    @Bean
+    @ConditionalOnMissingBean
+    public QueueAdapterRegistry cqQueueAdapterRegistry(ListableBeanFactory beanFactory) {
+        return new QueueAdapterRegistry(beanFactory);
+    }
+}

@@ -1,0 +1,2 @@
+/** Spring Boot auto-configuration of cq-spring-integration. */
+package io.cq.integration.config;

@@ -1,0 +1,282 @@
+package io.cq.integration.inbound;
+
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import io.cq.core.idle.IdleStrategy;
+import io.cq.integration.CqHeaders;
+import io.cq.integration.NamedTailers;
+import io.cq.integration.QueueAdapterInfo;
+import io.cq.integration.mapping.ExcerptConversionException;
+import io.cq.integration.mapping.ExcerptMessageConverter;
+import org.springframework.integration.core.Pausable;
+import org.springframework.integration.endpoint.MessageProducerSupport;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageChannel;
+import org.springframework.messaging.support.ErrorMessage;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * Tails a queue on its own thread with a named tailer (named after the adapter's id) and sends each excerpt,
+ * converted by an {@link ExcerptMessageConverter}, to the output channel, with the {@link CqHeaders}.
+ *
+ * <p><b>At least once.</b> The tailer's position is committed only after the send returns, that is after the
+ * flow downstream of a direct channel has run. If the flow throws, the read is rolled back and the excerpt is
+ * delivered again after {@link #setRedeliveryDelay(Duration) the redelivery delay}, until the flow accepts it.
+ * With an error channel, the error flow decides: if it returns, the excerpt counts as handled; if it throws,
+ * the excerpt is delivered again. An excerpt that cannot be converted is never redelivered (it would fail the
+ * same way forever): it is counted as failed, sent to the error channel as an {@link ExcerptConversionException}
+ * (or logged when there is none) and skipped.
+ *
+ * <p>{@link #pause()} and {@link #resume()} hold and release reading between two excerpts; {@link #stop()} lets
+ * the excerpt in hand finish, waits up to {@link #setShutdownTimeout(Duration) the shutdown timeout} and releases
+ * the tailer's name. Thread-safe.
+ */
+public final class QueueInboundChannelAdapter extends MessageProducerSupport implements Pausable, QueueAdapterInfo {
+    private final MappedQueue queue;
+    private ExcerptMessageConverter converter;
+    private StartPosition startPosition = StartPosition.resumeOrStart();
+    private Supplier<IdleStrategy> idleStrategy = IdleStrategy::backoff;
+    private Duration redeliveryDelay = Duration.ofSeconds(1);
+    private Duration shutdownTimeout = Duration.ofSeconds(10);
+
+    private final AtomicLong processed = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private volatile boolean running;
+    private volatile boolean paused;
+    private volatile Thread worker;
+
+    /** An adapter reading {@code queue} as {@code String} messages until told otherwise. */
+    public QueueInboundChannelAdapter(MappedQueue queue) {
+        this.queue = queue;
+        this.converter = new ExcerptMessageConverter(queue, String.class);
+    }
+
+    /**
+     * The payload type of the messages: {@code String} (the default), {@code byte[]}, or a type written with
+     * {@code writeObject} (docs/spring-integration.md, "Payloads and headers"). Set before starting.
+     */
+    public void setPayloadType(Class<?> payloadType) {
+        this.converter = new ExcerptMessageConverter(queue, payloadType);
+    }
+
+    /** Where to start reading (default: resume, or the start of the queue the first time). */
+    public void setStartPosition(StartPosition startPosition) {
+        this.startPosition = startPosition;
+    }
+
+    /** How the reading thread waits for new excerpts (default: {@link IdleStrategy#backoff()}). */
+    public void setIdleStrategy(Supplier<IdleStrategy> idleStrategy) {
+        this.idleStrategy = idleStrategy;
+    }
+
+    /** How long to wait before delivering again an excerpt whose flow threw (default 1 s). */
+    public void setRedeliveryDelay(Duration redeliveryDelay) {
+        this.redeliveryDelay = requireNotNegative(redeliveryDelay, "redeliveryDelay");
+    }
+
+    /** How long {@link #stop()} waits for the excerpt in hand (default 10 s); then the thread is interrupted. */
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = requireNotNegative(shutdownTimeout, "shutdownTimeout");
+    }
+
+    private static Duration requireNotNegative(Duration duration, String name) {
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException(name + "=" + duration + " must not be negative");
+        }
+        return duration;
+    }
+
+    @Override
+    public String getComponentType() {
+        return "cq:inbound-channel-adapter";
+    }
+
+    @Override
+    protected void onInit() {
+        super.onInit();
+        NamedTailers.requireValidName(queue, adapterId(), "cq inbound channel adapter");
+    }
+
+    /**
+     * Claims the named tailer on the caller's thread, so that a name held elsewhere fails {@code start()} itself,
+     * then hands the tailer to the reading thread.
+     */
+    @Override
+    protected void doStart() {
+        ExcerptTailer tailer = queue.createTailer(adapterId());
+        try {
+            startPosition.apply(tailer);
+        } catch (RuntimeException e) {
+            tailer.close();
+            throw e;
+        }
+        running = true;
+        Thread thread = Thread.ofPlatform().name("cq-inbound-" + adapterId()).daemon(true)
+                .unstarted(() -> readUntilStopped(tailer));
+        worker = thread;
+        thread.start();
+    }
+
+    @Override
+    protected void doStop() {
+        running = false;
+        Thread thread = worker;
+        if (thread == null || thread == Thread.currentThread()) {
+            return;
+        }
+        try {
+            if (!thread.join(shutdownTimeout)) {
+                logger.warn(() -> "cq inbound channel adapter '" + adapterId() + "' still busy with an excerpt after "
+                        + shutdownTimeout + "; interrupting it (the excerpt will be delivered again)");
+                thread.interrupt();
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        worker = null;
+    }
+
+    private void readUntilStopped(ExcerptTailer tailer) {
+        IdleStrategy idle = idleStrategy.get();
+        try {
+            while (running) {
+                idle.idle(paused ? 0 : readOne(tailer));
+            }
+        } catch (RuntimeException | Error e) {
+            logger.error(e, () -> "cq inbound channel adapter '" + adapterId() + "' stopped reading queue "
+                    + queue.path() + " after an unexpected failure");
+            running = false;
+        } finally {
+            tailer.close();
+        }
+    }
+
+    /** One excerpt: 1 when one was there (handled, skipped or rolled back), 0 when the queue had none. */
+    private int readOne(ExcerptTailer tailer) {
+        try (ReadContext context = tailer.readingDocument()) {
+            if (!context.isPresent()) {
+                return 0;
+            }
+            Message<?> message;
+            try {
+                message = converter.toMessage(context);
+            } catch (ExcerptConversionException e) {
+                failed.incrementAndGet();
+                reportUnconvertible(e);
+                return 1;
+            }
+            try {
+                sendMessage(message);
+                processed.incrementAndGet();
+            } catch (RuntimeException e) {
+                failed.incrementAndGet();
+                context.rollbackOnClose();
+                logger.warn(e, () -> "flow of cq inbound channel adapter '" + adapterId() + "' failed on excerpt 0x"
+                        + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
+                waitBeforeRedelivery();
+            }
+            return 1;
+        }
+    }
+
+    private void reportUnconvertible(ExcerptConversionException e) {
+        MessageChannel errorChannel = getErrorChannel();
+        if (errorChannel == null) {
+            logger.error(e, () -> "cq inbound channel adapter '" + adapterId() + "' skipped an excerpt: " + e.getMessage());
+            return;
+        }
+        try {
+            getMessagingTemplate().send(errorChannel, new ErrorMessage(e, Map.of(CqHeaders.QUEUE, e.queueName(),
+                    CqHeaders.INDEX, e.index())));
+        } catch (RuntimeException errorFlowFailure) {
+            logger.error(errorFlowFailure, () -> "cq inbound channel adapter '" + adapterId() + "' skipped an excerpt "
+                    + "and its error flow failed too: " + e.getMessage());
+        }
+    }
+
+    /** Parks in slices so that stop() never waits for a whole redelivery delay. */
+    private void waitBeforeRedelivery() {
+        long deadline = System.nanoTime() + redeliveryDelay.toNanos();
+        long slice = TimeUnit.MILLISECONDS.toNanos(50);
+        for (long left = redeliveryDelay.toNanos(); running && left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(Math.min(left, slice));
+        }
+    }
+
+    @Override
+    public void pause() {
+        paused = true;
+    }
+
+    @Override
+    public void resume() {
+        paused = false;
+    }
+
+    @Override
+    public boolean isPaused() {
+        return paused;
+    }
+
+    @Override
+    public String adapterId() {
+        return getComponentName();
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.INBOUND_CHANNEL_ADAPTER;
+    }
+
+    @Override
+    public String queueName() {
+        return converter.queueName();
+    }
+
+    @Override
+    public Path queuePath() {
+        return queue.path();
+    }
+
+    @Override
+    public long namedTailerIndex() {
+        return NamedTailers.nextIndex(queue, adapterId());
+    }
+
+    @Override
+    public long lag() {
+        return NamedTailers.lag(queue, adapterId());
+    }
+
+    @Override
+    public State state() {
+        if (!isRunning() || !running) {
+            return State.STOPPED;                       // stopped, or its thread ended after an unexpected failure
+        }
+        return paused ? State.PAUSED : State.RUNNING;
+    }
+
+    @Override
+    public long processedCount() {
+        return processed.get();
+    }
+
+    @Override
+    public long failedCount() {
+        return failed.get();
+    }
+
+    /** The payload type of the messages this adapter sends. */
+    public Class<?> payloadType() {
+        return converter.payloadType();
+    }
+}

@@ -1,0 +1,152 @@
+package io.cq.integration.mapping;
+
+import io.cq.core.ExcerptBytes;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import io.cq.core.message.Messages;
+import io.cq.integration.CqHeaders;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.support.MessageBuilder;
+import tools.jackson.databind.JsonNode;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Turns the excerpt being read into a Spring {@link Message} of one payload type, with the {@link CqHeaders}
+ * and, for an envelope, the headers it kept:
+ *
+ * <ul>
+ *   <li>an envelope ({@link SpringMessageEnvelope}): its payload decoded as the payload type, its headers;</li>
+ *   <li>{@code byte[]}: any other excerpt's bytes as they are (a message excerpt too, so a bridge can copy
+ *       excerpts verbatim);</li>
+ *   <li>{@code String}: a text or raw excerpt as UTF-8, or the object of {@code writeObject};</li>
+ *   <li>any other type: the object of {@code writeObject}, decoded by the message layer with its allow-list.</li>
+ * </ul>
+ *
+ * Anything else (a method writer's message for a non-{@code byte[]} reader, raw bytes for an object reader, a
+ * document of the wrong shape) is an {@link ExcerptConversionException}. Never moves the tailer: the caller's
+ * read context commits or rolls back. Thread-safe (stateless apart from its settings).
+ */
+public final class ExcerptMessageConverter {
+    private final MappedQueue queue;
+    private final String queueName;
+    private final Class<?> payloadType;
+
+    public ExcerptMessageConverter(MappedQueue queue, Class<?> payloadType) {
+        this.queue = queue;
+        this.queueName = queue.path().getFileName().toString();
+        this.payloadType = payloadType;
+    }
+
+    /** The payload type messages get. */
+    public Class<?> payloadType() {
+        return payloadType;
+    }
+
+    /** The name put in {@link CqHeaders#QUEUE}: the queue directory's name. */
+    public String queueName() {
+        return queueName;
+    }
+
+    /**
+     * The message for the present excerpt of {@code context}.
+     *
+     * @throws ExcerptConversionException when the excerpt cannot be a message of the payload type
+     */
+    public Message<?> toMessage(ReadContext context) {
+        long index = context.index();
+        try {
+            MessageBuilder<?> builder = convert(context);
+            return builder.setHeader(CqHeaders.QUEUE, queueName)
+                    .setHeader(CqHeaders.INDEX, index)
+                    .setHeader(CqHeaders.CYCLE, queue.rollCycle().toCycle(index))
+                    .build();
+        } catch (ExcerptConversionException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ExcerptConversionException(queueName, index, "it does not decode as a " + payloadType.getName()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    private MessageBuilder<?> convert(ReadContext context) {
+        ExcerptBytes bytes = context.bytes();
+        if (Messages.isMessage(bytes)) {
+            String method = Messages.methodName(bytes);
+            if (SpringMessageEnvelope.METHOD.equals(method)) {
+                return fromEnvelope(context);
+            }
+            if (payloadType == byte[].class) {
+                return MessageBuilder.withPayload(copy(bytes));
+            }
+            if (method.isEmpty()) {
+                return MessageBuilder.withPayload(Messages.readObject(context, payloadType));
+            }
+            throw new ExcerptConversionException(queueName, context.index(), "it is a message of method '" + method
+                    + "' (read it with a method reader, or with payload type byte[] to copy it as it is)", null);
+        }
+        if (payloadType == byte[].class) {
+            return MessageBuilder.withPayload(copy(bytes));
+        }
+        if (payloadType == String.class) {
+            return MessageBuilder.withPayload(new String(copy(bytes), StandardCharsets.UTF_8));
+        }
+        throw new ExcerptConversionException(queueName, context.index(), "it holds raw bytes or text, not an object "
+                + "written by writeObject; read it with payload type String or byte[]", null);
+    }
+
+    /**
+     * Text and bytes in an envelope come back as {@code String} and {@code byte[]} when the payload type allows
+     * them (so an {@code Object} channel carries them next to objects); everything else, including text for a
+     * type that Jackson writes as text (an enum, a {@code UUID}), decodes as the payload type.
+     */
+    private MessageBuilder<?> fromEnvelope(ReadContext context) {
+        JsonNode arguments = Messages.toTree(context).get("arguments");
+        JsonNode payloadNode = arguments.get(0);
+        Object payload;
+        if (payloadNode == null || payloadNode.isNull()) {
+            throw new ExcerptConversionException(queueName, context.index(), "its envelope has no payload", null);
+        } else if (payloadNode.isString() && payloadType.isAssignableFrom(String.class)) {
+            payload = payloadNode.stringValue();
+        } else if (payloadNode.isBinary() && payloadType.isAssignableFrom(byte[].class)) {
+            payload = payloadNode.binaryValue();
+        } else {
+            payload = Messages.readObject(context, payloadType);
+        }
+        MessageBuilder<?> builder = MessageBuilder.withPayload(payload);
+        JsonNode headers = arguments.get(1);
+        if (headers != null && headers.isObject()) {
+            for (Map.Entry<String, JsonNode> header : headers.properties()) {
+                builder.setHeader(header.getKey(), headerValue(header.getValue()));
+            }
+        }
+        return builder;
+    }
+
+    /** The header document holds only what {@link MessageExcerptWriter} keeps: text, numbers and booleans. */
+    private static Object headerValue(JsonNode node) {
+        if (node.isInt()) {
+            return node.intValue();
+        }
+        if (node.isIntegralNumber()) {
+            return node.longValue();
+        }
+        if (node.isNumber()) {
+            return node.doubleValue();
+        }
+        if (node.isBoolean()) {
+            return node.booleanValue();
+        }
+        return node.isString() ? node.stringValue() : node.toString();
+    }
+
+    private static byte[] copy(ExcerptBytes bytes) {
+        long start = bytes.position();
+        byte[] copy = new byte[Math.toIntExact(bytes.length())];
+        bytes.position(0);
+        bytes.readBytes(copy, 0, copy.length);
+        bytes.position(start);
+        return copy;
+    }
+}

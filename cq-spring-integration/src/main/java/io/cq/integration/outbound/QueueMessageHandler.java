@@ -1,0 +1,130 @@
+package io.cq.integration.outbound;
+
+import io.cq.core.MappedQueue;
+import io.cq.integration.CqHeaders;
+import io.cq.integration.QueueAdapterInfo;
+import io.cq.integration.mapping.MessageExcerptWriter;
+import org.springframework.integration.handler.AbstractReplyProducingMessageHandler;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageHandlingException;
+
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Appends each message to a queue as one excerpt ({@link MessageExcerptWriter}: text, bytes, an object, or an
+ * envelope with the kept headers). The excerpt is published when {@code handleMessage} returns, so a flow that
+ * continues after it (or a caller waiting for the reply) knows the message is in the queue.
+ *
+ * <p>As a gateway ({@link #setReplyWithIndex(boolean)}) it replies with the excerpt's index as the payload
+ * ({@code Long}) and the {@link CqHeaders} of the excerpt; as an adapter it replies with nothing. A failing
+ * append (full disk, a payload the message layer cannot encode) appends nothing and throws a
+ * {@link MessageHandlingException}. Thread-safe: each thread appends with its own appender.
+ */
+public final class QueueMessageHandler extends AbstractReplyProducingMessageHandler implements QueueAdapterInfo {
+    private final MappedQueue queue;
+    private final String queueName;
+    private MessageExcerptWriter writer = new MessageExcerptWriter(new String[0], false);
+    private boolean replyWithIndex;
+    private String adapterId;
+    private final AtomicLong processed = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+
+    /** A one-way handler appending to {@code queue}, keeping no headers. */
+    public QueueMessageHandler(MappedQueue queue) {
+        this.queue = queue;
+        this.queueName = queue.path().getFileName().toString();
+    }
+
+    /**
+     * Headers to keep in the excerpt, by name with {@code *} wildcards (default: none, so excerpts are plain
+     * text, bytes or objects that any cq reader understands).
+     */
+    public void setHeaderPatterns(String... patterns) {
+        this.writer = new MessageExcerptWriter(patterns, false);
+    }
+
+    /** Reply with the index each message was written at (default false: a one-way adapter). */
+    public void setReplyWithIndex(boolean replyWithIndex) {
+        this.replyWithIndex = replyWithIndex;
+        setRequiresReply(replyWithIndex);
+    }
+
+    /**
+     * The id under which monitoring lists this handler (default: its bean name, which the DSL derives from
+     * the endpoint's id, e.g. {@code orders.handler}).
+     */
+    public void setAdapterId(String adapterId) {
+        this.adapterId = adapterId;
+    }
+
+    @Override
+    public String getComponentType() {
+        return replyWithIndex ? "cq:outbound-gateway" : "cq:outbound-channel-adapter";
+    }
+
+    @Override
+    protected Object handleRequestMessage(Message<?> requestMessage) {
+        long index;
+        try {
+            index = writer.write(queue.acquireAppender(), requestMessage);
+        } catch (RuntimeException e) {
+            failed.incrementAndGet();
+            throw new MessageHandlingException(requestMessage, "cq outbound adapter '" + adapterId()
+                    + "' could not append to queue " + queue.path() + ": " + e.getMessage(), e);
+        }
+        processed.incrementAndGet();
+        if (!replyWithIndex) {
+            return null;
+        }
+        return getMessageBuilderFactory().withPayload(index)
+                .setHeader(CqHeaders.QUEUE, queueName)
+                .setHeader(CqHeaders.INDEX, index)
+                .setHeader(CqHeaders.CYCLE, queue.rollCycle().toCycle(index));
+    }
+
+    @Override
+    public String adapterId() {
+        return adapterId != null ? adapterId : getComponentName();
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.OUTBOUND_HANDLER;
+    }
+
+    @Override
+    public String queueName() {
+        return queueName;
+    }
+
+    @Override
+    public Path queuePath() {
+        return queue.path();
+    }
+
+    @Override
+    public long namedTailerIndex() {
+        return -1;
+    }
+
+    @Override
+    public long lag() {
+        return 0;
+    }
+
+    @Override
+    public State state() {
+        return queue.isClosed() ? State.STOPPED : State.RUNNING;
+    }
+
+    @Override
+    public long processedCount() {
+        return processed.get();
+    }
+
+    @Override
+    public long failedCount() {
+        return failed.get();
+    }
+}

@@ -1,0 +1,112 @@
+package io.cq.integration.bridge;
+
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.integration.CqHeaders;
+import io.cq.integration.Flows;
+import io.cq.integration.Trade;
+import io.cq.integration.dsl.Cq;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.springframework.context.Lifecycle;
+import org.springframework.context.support.AbstractApplicationContext;
+import org.springframework.integration.dsl.IntegrationFlow;
+import org.springframework.integration.kafka.dsl.Kafka;
+import org.springframework.kafka.core.DefaultKafkaConsumerFactory;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessageHandler;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The bridge of docs/spring-integration.md against any Kafka broker: trades appended to a cq queue go to a
+ * topic and come back into a second queue, in order, with the source index as a header; a redelivery of the
+ * source (its named tailer moved back) is dropped by the {@link IndexDeduplicator}.
+ */
+final class KafkaBridgeScenario {
+    private static final String TOPIC = "cq-trades";
+    private static final int TRADES = 20;
+
+    private KafkaBridgeScenario() {
+    }
+
+    static void run(String bootstrapServers, Path dir) {
+        KafkaTemplate<String, byte[]> template = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.ACKS_CONFIG, "all")));
+        DefaultKafkaConsumerFactory<String, byte[]> consumers = new DefaultKafkaConsumerFactory<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, "cq-bridge-back",
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
+        IndexDeduplicator deduplicator = new IndexDeduplicator();
+        List<Message<?>> arrived = new CopyOnWriteArrayList<>();
+
+        try (MappedQueue source = MappedQueue.builder(dir.resolve("trades")).build();
+             MappedQueue copy = MappedQueue.builder(dir.resolve("trades-copy")).build()) {
+            List<Long> sourceIndexes = new ArrayList<>();
+            for (int i = 0; i < TRADES; i++) {
+                sourceIndexes.add(source.acquireAppender().writeObject(new Trade("AAPL", i, 189.0 + i)));
+            }
+            IntegrationFlow toKafka = IntegrationFlow
+                    .from(Cq.inboundAdapter(source).id("trades-to-kafka").payloadType(byte[].class))
+                    .handle(Kafka.outboundChannelAdapter(template).topic(TOPIC)
+                            .messageKey(message -> message.getHeaders().get(CqHeaders.QUEUE))
+                            .sync(true))
+                    .get();
+            IntegrationFlow fromKafka = IntegrationFlow
+                    .from(Kafka.messageDrivenChannelAdapter(consumers, TOPIC))
+                    .wireTap(flow -> flow.handle((MessageHandler) arrived::add))
+                    .filter(deduplicator)
+                    .handle(Cq.outboundAdapter(copy))
+                    .get();
+            try (AbstractApplicationContext context = Flows.run(toKafka, fromKafka)) {
+                await().atMost(Duration.ofSeconds(60)).until(() -> copy.lastIndex() >= 0
+                        && copy.countExcerpts(copy.firstIndex(), copy.lastIndex() + 1) == TRADES);
+
+                assertThat(readTrades(copy)).extracting(Trade::quantity)
+                        .containsExactlyElementsOf(LongStream.range(0, TRADES).boxed().toList());
+                assertThat(arrived).extracting(message -> message.getHeaders().get(CqHeaders.INDEX))
+                        .containsExactlyElementsOf(sourceIndexes);
+                assertThat(arrived).extracting(message -> message.getHeaders().get(CqHeaders.QUEUE)).containsOnly("trades");
+
+                Lifecycle sender = context.getBean("trades-to-kafka", Lifecycle.class);
+                sender.stop();
+                source.setNamedTailerIndex("trades-to-kafka", sourceIndexes.get(TRADES - 5));
+                sender.start();
+
+                await().atMost(Duration.ofSeconds(30)).until(() -> deduplicator.duplicatesDropped() == 5);
+                assertThat(arrived).hasSize(TRADES + 5);
+                assertThat(copy.countExcerpts(copy.firstIndex(), copy.lastIndex() + 1)).isEqualTo(TRADES);
+                assertThat(deduplicator.highestIndex("trades")).isEqualTo(sourceIndexes.getLast());
+            }
+        }
+    }
+
+    private static List<Trade> readTrades(MappedQueue queue) {
+        List<Trade> trades = new ArrayList<>();
+        ExcerptTailer tailer = queue.createTailer();
+        for (Trade trade = tailer.readObject(Trade.class); trade != null; trade = tailer.readObject(Trade.class)) {
+            trades.add(trade);
+        }
+        return trades;
+    }
+}
