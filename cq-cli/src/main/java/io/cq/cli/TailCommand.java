@@ -84,16 +84,13 @@ final class TailCommand implements Callable<Integer> {
             position(queue, tailer);
             ExcerptLines lines = interfaces.isEmpty()
                     ? new ExcerptLines.Rendered(tailer, format == Format.json, oneLine)
-                    : new ExcerptLines.Typed(queue, tailer, Interfaces.load(interfaces, classPath), format == Format.json);
+                    : new ExcerptLines.Typed(tailer, Interfaces.load(interfaces, classPath), format == Format.json);
             while (limit == null || printed < limit) {
-                long index = tailer.index();
-                String line = lines.next();
+                ExcerptLines.Line line = lines.next();
                 if (line != null) {
-                    if (format == Format.text && showIndex) {
-                        line = Queues.hex(index) + " " + line;
-                    }
-                    if (shown(line)) {
-                        out.println(line);
+                    String text = format == Format.text && showIndex ? Queues.hex(line.index()) + " " + line.text() : line.text();
+                    if (shown(text)) {
+                        out.println(text);
                         printed++;
                     }
                     idle.reset();

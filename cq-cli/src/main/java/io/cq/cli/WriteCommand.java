@@ -17,6 +17,7 @@ import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
@@ -66,7 +67,7 @@ final class WriteCommand implements Callable<Integer> {
     boolean create;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() throws IOException {
         if (!create) {
             Queues.checkQueueDirectory(directory);
         }
@@ -86,10 +87,22 @@ final class WriteCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (MappedQueue queue = create ? MappedQueue.builder(directory).build() : Queues.openForWriting(directory);
              ExcerptAppender appender = queue.acquireAppender()) {
-            CallWriter writer = interfaceName == null ? (arguments -> Messages.write(appender, method, arguments))
-                    : typedWriter(appender);
-            for (List<JsonNode> arguments : calls) {
-                out.println(Queues.hex(writer.write(arguments)));
+            // Every call is converted before the first is appended: bad input appends nothing.
+            List<Runnable> writes = new ArrayList<>();
+            if (interfaceName == null) {
+                for (List<JsonNode> arguments : calls) {
+                    writes.add(() -> Messages.write(appender, method, arguments));
+                }
+            } else {
+                TypedCalls typed = new TypedCalls(appender);
+                for (List<JsonNode> arguments : calls) {
+                    Object[] values = typed.convert(arguments);
+                    writes.add(() -> typed.write(values));
+                }
+            }
+            for (Runnable write : writes) {
+                write.run();
+                out.println(Queues.hex(appender.lastIndexAppended()));
             }
         }
         out.flush();
@@ -114,29 +127,32 @@ final class WriteCommand implements Callable<Integer> {
             }
         } catch (JacksonException e) {
             throw new UserInputException(source + " is not valid " + (mapper == YAML ? "YAML" : "JSON")
-                    + ": " + e.getOriginalMessage());
+                    + ": " + e.getMessage());
         }
         return calls;
     }
 
-    /** One call: its arguments in, the index of its excerpt out. */
-    @FunctionalInterface
-    private interface CallWriter {
-        long write(List<JsonNode> arguments) throws Exception;
-    }
+    /** Calls of the {@code -r} interface's method through its method writer, arguments converted to its types. */
+    private final class TypedCalls {
+        private final Method target;
+        private final Object writer;
+        private final JavaType[] parameterTypes;
+        private final JsonMapper mapper = JsonMapper.shared();
 
-    private CallWriter typedWriter(ExcerptAppender appender) {
-        Class<?> type = Interfaces.load(List.of(interfaceName), classPath).getFirst();
-        Method target = Arrays.stream(type.getMethods()).filter(m -> m.getName().equals(method)).findFirst()
-                .orElseThrow(() -> new UserInputException(type.getName() + " has no method " + method + "; it has "
-                        + Arrays.stream(type.getMethods()).map(Method::getName).sorted().collect(Collectors.joining(", "))));
-        Object writer = appender.methodWriter(type);
-        JsonMapper mapper = JsonMapper.shared();
-        JavaType[] parameterTypes = Arrays.stream(target.getGenericParameterTypes())
-                .map(mapper.getTypeFactory()::constructType).toArray(JavaType[]::new);
-        return arguments -> {
+        TypedCalls(ExcerptAppender appender) {
+            Class<?> type = Interfaces.load(List.of(interfaceName), classPath).getFirst();
+            target = Arrays.stream(type.getMethods()).filter(m -> m.getName().equals(method)).findFirst()
+                    .orElseThrow(() -> new UserInputException(type.getName() + " has no method " + method + "; it has "
+                            + Arrays.stream(type.getMethods()).map(Method::getName).sorted().distinct()
+                            .collect(Collectors.joining(", "))));
+            writer = appender.methodWriter(type);
+            parameterTypes = Arrays.stream(target.getGenericParameterTypes())
+                    .map(mapper.getTypeFactory()::constructType).toArray(JavaType[]::new);
+        }
+
+        Object[] convert(List<JsonNode> arguments) {
             if (arguments.size() > parameterTypes.length) {
-                throw new UserInputException(method + " takes " + parameterTypes.length + " arguments, the document has "
+                throw new UserInputException(method + " takes " + parameterTypes.length + " arguments, a document has "
                         + arguments.size());
             }
             Object[] values = new Object[parameterTypes.length];
@@ -149,12 +165,17 @@ final class WriteCommand implements Callable<Integer> {
                             + parameterTypes[i].toCanonical() + ": " + e.getOriginalMessage());
                 }
             }
+            return values;
+        }
+
+        void write(Object[] values) {
             try {
                 target.invoke(writer, values);
             } catch (InvocationTargetException e) {
-                throw e.getCause() instanceof Exception cause ? cause : e;
+                throw e.getCause() instanceof RuntimeException cause ? cause : new IllegalStateException(e.getCause());
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException("cannot call " + target, e);
             }
-            return appender.lastIndexAppended();
-        };
+        }
     }
 }

@@ -4,6 +4,7 @@ import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
+import io.cq.core.RollCycle;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -14,6 +15,9 @@ import java.io.RandomAccessFile;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -82,6 +86,28 @@ class CqCliTest {
         assertThat(hex.lines()).containsExactly("0x" + Long.toHexString(indexes[1]) + " beta",
                 "0x" + Long.toHexString(indexes[2]) + " gamma");
         assertThat(decimal.lines()).containsExactly("gamma");
+    }
+
+    @Test
+    void shouldShowTheRightIndexOfEachExcerptAcrossACycleRoll() {
+        Path queue = dir.resolve("q");
+        Instant start = Instant.parse("2026-11-22T10:00:00Z");
+        for (int second = 0; second < 2; second++) {
+            Clock clock = Clock.fixed(start.plusSeconds(second), ZoneOffset.UTC);
+            try (MappedQueue q = MappedQueue.builder(queue).rollCycle(RollCycle.TEST_SECONDLY).clock(clock).build();
+                 ExcerptAppender appender = q.acquireAppender()) {
+                appender.writeText("cycle " + second + " a");
+                appender.writeText("cycle " + second + " b");
+            }
+        }
+        long[] indexes = indexesOf(queue);
+
+        Run run = cq("tail", "-s", queue.toString());
+
+        assertThat(indexes).hasSize(4);
+        assertThat(run.lines()).containsExactly(
+                "0x" + Long.toHexString(indexes[0]) + " cycle 0 a", "0x" + Long.toHexString(indexes[1]) + " cycle 0 b",
+                "0x" + Long.toHexString(indexes[2]) + " cycle 1 a", "0x" + Long.toHexString(indexes[3]) + " cycle 1 b");
     }
 
     @Test

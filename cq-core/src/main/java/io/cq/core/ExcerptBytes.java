@@ -25,8 +25,21 @@ public interface ExcerptBytes {
     /** Length of the excerpt being read, or the bytes written so far (the position) when writing. */
     long length();
 
-    /** Bytes left: to the end of the excerpt when reading, to the size limit when writing. */
+    /** Bytes left: to the end of the excerpt (or the {@link #readLimit()}) when reading, to the size limit when writing. */
     long remaining();
+
+    /** When reading, where reads must stop: the excerpt's length unless narrowed by {@link #readLimit(long)}. */
+    long readLimit();
+
+    /**
+     * When reading, narrows where reads must stop (or widens it again, up to the excerpt's length), so that code
+     * reading a nested part (a self-written message inside a message) sees that part's end as the end: reading past
+     * it fails, and {@link #remaining()} counts to it.
+     *
+     * @throws IllegalStateException     when the cursor is writing
+     * @throws IndexOutOfBoundsException when {@code limit} is below the position or beyond the excerpt
+     */
+    ExcerptBytes readLimit(long limit);
 
     /**
      * The excerpt's memory as a segment: the whole excerpt when reading (read-only), the space from the start

@@ -75,8 +75,10 @@ public final class MappedQueue implements AutoCloseable {
         this.tableStore = TableStore.open(directory, readOnly, requestedRollCycle, clock.millis(), permissions);
         RollCycle rollCycle = tableStore.rollCycle();
         if (rollCycle != requestedRollCycle) {
-            Log.warning(MappedQueue.class, "queue {0} was created with roll cycle {1}; using it instead of the "
-                    + "requested {2}", directory, rollCycle, requestedRollCycle);
+            if (settings.rollCycleChosen()) {
+                Log.warning(MappedQueue.class, "queue {0} was created with roll cycle {1}; using it instead of the "
+                        + "requested {2}", directory, rollCycle, requestedRollCycle);
+            }
             try {
                 MappedQueueBuilder.requireBlockSizeFits(blockSize, rollCycle);
             } catch (IllegalArgumentException e) {

@@ -27,6 +27,8 @@ public final class MappedQueueBuilder {
 
     private final Path directory;
     private RollCycle rollCycle = DEFAULT_ROLL_CYCLE;
+    /** Whether the caller chose the roll cycle: only then is a different persisted one worth a warning. */
+    private boolean rollCycleChosen;
     private Clock clock = Clock.systemUTC();
     private long blockSize = DEFAULT_BLOCK_SIZE;
     private int indexSpacing = DEFAULT_INDEX_SPACING;
@@ -54,6 +56,7 @@ public final class MappedQueueBuilder {
      */
     public MappedQueueBuilder rollCycle(RollCycle rollCycle) {
         this.rollCycle = Objects.requireNonNull(rollCycle, "rollCycle");
+        this.rollCycleChosen = true;
         return this;
     }
 
@@ -226,6 +229,10 @@ public final class MappedQueueBuilder {
 
     RollCycle requestedRollCycle() {
         return rollCycle;
+    }
+
+    boolean rollCycleChosen() {
+        return rollCycleChosen;
     }
 
     Clock clockSetting() {

@@ -75,6 +75,40 @@ class VerifyTest {
     }
 
     @Test
+    void shouldReportAHoleInAnOlderCycleThatStopsEveryTailer() throws IOException {
+        writeQueue(2, 10);
+        Path older = cycleFiles().getFirst();
+        long position = excerptPositions(older).get(4);
+        overwriteInt(older, position, 0);
+
+        QueueVerification verification = verify();
+
+        assertThat(verification.isIntact()).isFalse();
+        assertThat(verification.findings()).singleElement().satisfies(finding -> {
+            assertThat(finding.severity()).isEqualTo(Severity.DAMAGE);
+            assertThat(finding.file()).isEqualTo(older);
+            assertThat(finding.position()).isEqualTo(position);
+            assertThat(finding.description()).contains("older than the newest").contains("4 excerpts before it");
+        });
+    }
+
+    @Test
+    void shouldReportAHoleInTheNewestCycleWithRecordsWrittenAfterIt() throws IOException {
+        writeQueue(1, 10);
+        Path file = cycleFiles().getFirst();
+        long position = excerptPositions(file).get(6);
+        overwriteInt(file, position, 0);
+
+        QueueVerification verification = verify();
+
+        assertThat(verification.findings()).singleElement().satisfies(finding -> {
+            assertThat(finding.severity()).isEqualTo(Severity.DAMAGE);
+            assertThat(finding.position()).isEqualTo(position);
+            assertThat(finding.description()).contains("unreachable").contains("6 excerpts before it");
+        });
+    }
+
+    @Test
     void shouldReportAFileCutShort() throws IOException {
         writeQueue(1, 10);
         Path file = cycleFiles().getFirst();

@@ -20,11 +20,12 @@ import java.util.List;
  * @param diskFreeBytes bytes this process may still write on the queue's file system
  * @param namedTailers  every named tailer, listeners' included
  * @param listeners     the listeners of this application that read the queue
+ * @param adapters      the Spring Integration adapters of this application on the queue (none without that module)
  */
 public record QueueDescriptor(String path, String rollCycle, boolean readOnly, String durability, long firstIndex,
                               String firstIndexHex, long lastIndex, String lastIndexHex, long currentCycle, int files,
                               long bytesOnDisk, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
-                              List<ListenerDescriptor> listeners) {
+                              List<ListenerDescriptor> listeners, List<AdapterDescriptor> adapters) {
 
     static String hex(long index) {
         return index < 0 ? null : "0x" + Long.toHexString(index);
@@ -57,5 +58,21 @@ public record QueueDescriptor(String path, String rollCycle, boolean readOnly, S
      */
     public record ListenerDescriptor(String id, String queue, String state, long nextIndex, String nextIndexHex, long lag,
                                      long processed, long failed, long retries) {
+    }
+
+    /**
+     * One Spring Integration adapter (docs/spring-integration.md).
+     *
+     * @param id           the adapter's id, for readers also its named tailer
+     * @param kind         INBOUND_CHANNEL_ADAPTER, MESSAGE_SOURCE, OUTBOUND_ADAPTER, DURABLE_CHANNEL...
+     * @param state        RUNNING, PAUSED or STOPPED
+     * @param nextIndex    for readers, the index of the next excerpt as persisted; -1 otherwise
+     * @param nextIndexHex the same in hex
+     * @param lag          for readers, excerpts not processed yet; 0 otherwise
+     * @param processed    messages handled since start-up
+     * @param failed       messages that failed since start-up
+     */
+    public record AdapterDescriptor(String id, String kind, String state, long nextIndex, String nextIndexHex, long lag,
+                                    long processed, long failed) {
     }
 }

@@ -14,12 +14,15 @@ import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
 import io.cq.spring.actuate.QueueDescriptor.NamedTailerDescriptor;
 import io.cq.spring.listener.QueueListenerContainer;
 
+import org.jspecify.annotations.Nullable;
+
 /** Reads the figures of a queue and its listeners for the endpoint, from any thread. */
 final class QueueInspector {
     private QueueInspector() {
     }
 
-    static QueueDescriptor describe(MappedQueue queue, Collection<QueueListenerContainer> listeners) {
+    static QueueDescriptor describe(MappedQueue queue, Collection<QueueListenerContainer> listeners,
+                                    @Nullable QueueAdapters adapters) {
         long first = queue.firstIndex();
         long last = queue.lastIndex();
         List<NamedTailerDescriptor> tailers = queue.namedTailers().stream()
@@ -29,7 +32,7 @@ final class QueueInspector {
         return new QueueDescriptor(queue.path().toString(), queue.rollCycle().name(), queue.isReadOnly(),
                 queue.durability().name(), first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last),
                 queue.currentCycle(), queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
-                tailers, listenerDescriptors);
+                tailers, listenerDescriptors, adapters == null ? List.of() : adapters.adaptersOf(queue.path()));
     }
 
     static ListenerDescriptor describe(QueueListenerContainer container) {

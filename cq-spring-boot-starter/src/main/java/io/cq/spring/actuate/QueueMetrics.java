@@ -1,5 +1,7 @@
 package io.cq.spring.actuate;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -25,12 +27,22 @@ public final class QueueMetrics implements SmartInitializingSingleton {
     private final ObjectProvider<MeterRegistry> meterRegistry;
     private final Map<String, MappedQueue> queues;
     private final @Nullable ListenerContainerRegistry listeners;
+    private final @Nullable QueueAdapters adapters;
+    /** Micrometer holds a function meter's object weakly: the adapters' views are kept alive here. */
+    private final List<QueueAdapters.Adapter> meteredAdapters = new ArrayList<>();
 
     public QueueMetrics(ObjectProvider<MeterRegistry> meterRegistry, Map<String, MappedQueue> queues,
                         @Nullable ListenerContainerRegistry listeners) {
+        this(meterRegistry, queues, listeners, null);
+    }
+
+    /** @param adapters the Spring Integration adapters to meter like listeners, or null */
+    public QueueMetrics(ObjectProvider<MeterRegistry> meterRegistry, Map<String, MappedQueue> queues,
+                        @Nullable ListenerContainerRegistry listeners, @Nullable QueueAdapters adapters) {
         this.meterRegistry = meterRegistry;
         this.queues = Map.copyOf(queues);
         this.listeners = listeners;
+        this.adapters = adapters;
     }
 
     @Override
@@ -43,6 +55,26 @@ public final class QueueMetrics implements SmartInitializingSingleton {
         if (listeners != null) {
             listeners.containers().forEach(container -> bindListener(registry, container));
         }
+        if (adapters != null) {
+            meteredAdapters.addAll(adapters.all());
+            meteredAdapters.forEach(adapter -> bindAdapter(registry, adapter));
+        }
+    }
+
+    /** Adapters of flows registered later at run time are not metered; those defined at start-up are. */
+    private void bindAdapter(MeterRegistry registry, QueueAdapters.Adapter adapter) {
+        String queueName = queues.entrySet().stream()
+                .filter(entry -> entry.getValue().path().toAbsolutePath().normalize()
+                        .equals(adapter.queue().toAbsolutePath().normalize()))
+                .map(Map.Entry::getKey).findFirst().orElse(adapter.queue().getFileName().toString());
+        String[] tags = {"queue", queueName, "adapter", adapter.id()};
+        FunctionCounter.builder("cq.adapter.processed", adapter, QueueAdapters.Adapter::processed)
+                .description("Messages the Spring Integration adapter handled").tags(tags).register(registry);
+        FunctionCounter.builder("cq.adapter.failed", adapter, QueueAdapters.Adapter::failed)
+                .description("Messages the Spring Integration adapter failed on").tags(tags).register(registry);
+        Gauge.builder("cq.adapter.lag", adapter, QueueAdapters.Adapter::lag)
+                .description("Excerpts a reading adapter has not processed yet").tags(tags).baseUnit("excerpts")
+                .register(registry);
     }
 
     private void bindQueue(MeterRegistry registry, String name, MappedQueue queue) {

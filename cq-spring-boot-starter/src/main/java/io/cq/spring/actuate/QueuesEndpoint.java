@@ -23,7 +23,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * {@code /actuator/queues}: every queue bean with its indexes, files, named tailers and listeners;
+ * {@code /actuator/queues}: every queue bean with its indexes, files, named tailers, listeners and Spring
+ * Integration adapters;
  * {@code /actuator/queues/{name}} for one. {@code POST /actuator/queues/{name}/{listener}} with
  * {@code {"action": "pause"}} (or resume, start, stop, seek-to-start, seek-to-end, seek-to-index with
  * {@code "index"}) controls a listener; write access is off unless {@code management.endpoint.queues.access=unrestricted}.
@@ -34,23 +35,31 @@ public final class QueuesEndpoint {
 
     private final Map<String, MappedQueue> queues;
     private final ListenerContainerRegistry registry;
+    private final QueueAdapters adapters;
 
     public QueuesEndpoint(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry) {
+        this(queues, registry, null);
+    }
+
+    /** @param adapters the Spring Integration adapters to list beside the listeners, or null */
+    public QueuesEndpoint(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry,
+                          @Nullable QueueAdapters adapters) {
         this.queues = new TreeMap<>(queues);
         this.registry = registry;
+        this.adapters = adapters;
     }
 
     @ReadOperation
     public Map<String, QueueDescriptor> queues() {
         Map<String, QueueDescriptor> all = new TreeMap<>();
-        queues.forEach((name, queue) -> all.put(name, QueueInspector.describe(queue, containers())));
+        queues.forEach((name, queue) -> all.put(name, QueueInspector.describe(queue, containers(), adapters)));
         return all;
     }
 
     @ReadOperation
     public @Nullable QueueDescriptor queue(@Selector String name) {
         MappedQueue queue = queues.get(name);
-        return queue == null ? null : QueueInspector.describe(queue, containers());
+        return queue == null ? null : QueueInspector.describe(queue, containers(), adapters);
     }
 
     /** Controls one listener of a queue and returns its state afterwards. */

@@ -23,11 +23,19 @@ import org.springframework.boot.health.contributor.Health;
 public final class QueuesHealthIndicator extends AbstractHealthIndicator {
     private final Map<String, MappedQueue> queues;
     private final ListenerContainerRegistry registry;
+    private final QueueAdapters adapters;
 
     public QueuesHealthIndicator(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry) {
+        this(queues, registry, null);
+    }
+
+    /** @param adapters the Spring Integration adapters whose states the details list, or null */
+    public QueuesHealthIndicator(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry,
+                                 @Nullable QueueAdapters adapters) {
         super("Queue health check failed");
         this.queues = new TreeMap<>(queues);
         this.registry = registry;
+        this.adapters = adapters;
     }
 
     @Override
@@ -55,6 +63,11 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
                 }
             }
             details.put("listeners", listeners);
+            if (adapters != null) {
+                Map<String, String> adapterStates = new TreeMap<>();
+                adapters.adaptersOf(queue.path()).forEach(adapter -> adapterStates.put(adapter.id(), adapter.state()));
+                details.put("adapters", adapterStates);
+            }
             up &= !disk.low() && writable && !listenerFailed;
             builder.withDetail(entry.getKey(), details);
         }

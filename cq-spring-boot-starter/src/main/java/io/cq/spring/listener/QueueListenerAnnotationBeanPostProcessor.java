@@ -13,6 +13,8 @@ import io.cq.spring.listener.invoke.ListenerArgumentResolver;
 import io.cq.spring.listener.invoke.ListenerInvoker;
 import io.cq.spring.listener.invoke.ListenerMethodInvoker;
 import io.cq.spring.listener.invoke.MethodDispatchInvoker;
+import io.cq.spring.listener.invoke.ObservedListenerInvoker;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -23,6 +25,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -72,6 +75,7 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
     private void register(QueueListener annotation, ListenerInvoker invoker, String where) {
         String id = resolve(annotation.id());
         String queueName = resolve(annotation.queue());
+        invoker = observed(invoker, queueName, id);
         ListenerEndpoint endpoint = new ListenerEndpoint(id, queueName, invoker, autoStartup(annotation, where),
                 resolve(annotation.errorHandler()), resolve(annotation.idleStrategy()), annotation.startPosition(),
                 startIndex(annotation, where), startTime(annotation, where));
@@ -81,6 +85,26 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
         QueueListenerContainer container = beanFactory.getBean(factoryName, QueueListenerContainerFactory.class)
                 .createContainer(endpoint, queue);
         beanFactory.getBean(ListenerContainerRegistry.class).register(container);
+    }
+
+    /** Each call in an observation when the application has an ObservationRegistry (Micrometer present). */
+    private ListenerInvoker observed(ListenerInvoker invoker, String queueName, String id) {
+        if (!OBSERVATION_PRESENT) {
+            return invoker;
+        }
+        return Observations.wrap(beanFactory, invoker, queueName, id);
+    }
+
+    private static final boolean OBSERVATION_PRESENT = ClassUtils.isPresent(
+            "io.micrometer.observation.ObservationRegistry", QueueListenerAnnotationBeanPostProcessor.class.getClassLoader());
+
+    /** Holds the Micrometer references, so that the post-processor loads without Micrometer. */
+    private static final class Observations {
+        static ListenerInvoker wrap(ConfigurableListableBeanFactory beans, ListenerInvoker invoker, String queue, String id) {
+            ObservationRegistry registry = beans.getBeanProvider(ObservationRegistry.class).getIfAvailable();
+            return registry == null || registry.isNoop() ? invoker
+                    : new ObservedListenerInvoker(invoker, registry, queue, id);
+        }
     }
 
     private MappedQueue queue(String queueName, String where) {

@@ -6,6 +6,7 @@ import io.cq.benchmarks.jmh.MoveToIndexBenchmark;
 import io.cq.benchmarks.jmh.PlainMappedWriteBenchmark;
 import io.cq.benchmarks.jmh.ReadBenchmark;
 import io.cq.benchmarks.latency.LatencyHarness;
+import io.cq.benchmarks.listener.ListenerHarness;
 import io.cq.benchmarks.startup.StartupHarness;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -54,7 +55,7 @@ public final class BenchmarkSuite {
             default -> throw new IllegalArgumentException("mode=" + mode + " must be quick or full");
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
-        List<String> only = List.of(System.getProperty("cq.bench.only", "append,ceiling,read,messages,seek,latency,pretouch,startup").split(","));
+        List<String> only = List.of(System.getProperty("cq.bench.only", "append,ceiling,read,messages,seek,latency,listener,pretouch,startup").split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
 
@@ -88,6 +89,14 @@ public final class BenchmarkSuite {
                             }
                         }
                     }
+                }
+            }
+        }
+        if (only.contains("listener")) {
+            for (int run = 0; run < settings.latencyRuns(); run++) {
+                for (String consumer : new String[] {"raw", "listener"}) {
+                    report.listener(ListenerHarness.run(consumer, "throughput", 0, 0, jvmArgs), false);
+                    report.listener(ListenerHarness.run(consumer, "latency", 100_000, settings.latencySeconds(), jvmArgs), true);
                 }
             }
         }

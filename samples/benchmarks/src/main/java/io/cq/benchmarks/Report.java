@@ -1,6 +1,7 @@
 package io.cq.benchmarks;
 
 import io.cq.benchmarks.latency.LatencyHarness;
+import io.cq.benchmarks.listener.ListenerHarness;
 import io.cq.benchmarks.startup.StartupHarness;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -24,6 +25,8 @@ final class Report {
     private final Map<String, List<LatencyHarness.Result>> latencies = new LinkedHashMap<>();
     private final Map<String, List<LatencyHarness.Result>> pretouches = new LinkedHashMap<>();
     private final Map<String, List<StartupHarness.Result>> startups = new TreeMap<>();
+    private final Map<String, List<ListenerHarness.Result>> listenerThroughput = new TreeMap<>();
+    private final Map<String, List<ListenerHarness.Result>> listenerLatency = new TreeMap<>();
 
     Report(String mode, List<String> jvmArgs) {
         this.mode = mode;
@@ -106,6 +109,10 @@ final class Report {
         pretouches.computeIfAbsent(result.mode() + "|" + result.rate(), k -> new ArrayList<>()).add(result);
     }
 
+    void listener(ListenerHarness.Result result, boolean latency) {
+        (latency ? listenerLatency : listenerThroughput).computeIfAbsent(result.consumer(), k -> new ArrayList<>()).add(result);
+    }
+
     void startup(String implementation, StartupHarness.Result result) {
         startups.computeIfAbsent(implementation, k -> new ArrayList<>()).add(result);
     }
@@ -122,6 +129,7 @@ final class Report {
         out.append(sections);
         renderLatency(out, "End-to-end latency, 40-byte messages, coordinated omission corrected (µs)", latencies);
         renderLatency(out, "Pretoucher: latency at 250K/s of 32-byte messages, one JVM (µs)", pretouches);
+        renderListener(out);
         renderStartup(out);
         return out.toString();
     }
@@ -156,6 +164,44 @@ final class Report {
         String median = String.format(Locale.ROOT, "%.1f", values[values.length / 2]);
         return values.length == 1 ? median
                 : median + String.format(Locale.ROOT, " [%.1f-%.1f]", values[0], values[values.length - 1]);
+    }
+
+    private void renderListener(StringBuilder out) {
+        if (listenerThroughput.isEmpty() && listenerLatency.isEmpty()) {
+            return;
+        }
+        out.append("\n### @QueueListener (Spring Boot starter) against a raw tailer with a method reader, self-written messages\n\n");
+        out.append("Throughput: 2M messages written ahead, read as fast as possible. Latency: 100K/s, coordinated omission "
+                + "corrected, both consumers backing off when idle (the container's default). Median over runs, [min-max].\n\n");
+        out.append("| consumer | messages/s | B/message | p50 (µs) | p99 (µs) | p99.9 (µs) | max (µs) |\n|---|---|---|---|---|---|---|\n");
+        for (String consumer : new String[] {"raw", "listener"}) {
+            List<ListenerHarness.Result> throughput = listenerThroughput.getOrDefault(consumer, List.of());
+            List<ListenerHarness.Result> latency = listenerLatency.getOrDefault(consumer, List.of());
+            out.append("| ").append(consumer.equals("raw") ? "raw tailer" : "@QueueListener").append(" | ")
+                    .append(medianSpread(throughput.stream().mapToDouble(ListenerHarness.Result::messagesPerSecond).toArray(), true))
+                    .append(" | ")
+                    .append(medianSpread(throughput.stream().mapToDouble(ListenerHarness.Result::bytesPerMessage).toArray(), false))
+                    .append(" | ").append(medianSpread(latency.stream().mapToDouble(r -> r.p50() / 1e3).toArray(), false))
+                    .append(" | ").append(medianSpread(latency.stream().mapToDouble(r -> r.p99() / 1e3).toArray(), false))
+                    .append(" | ").append(medianSpread(latency.stream().mapToDouble(r -> r.p999() / 1e3).toArray(), false))
+                    .append(" | ").append(medianSpread(latency.stream().mapToDouble(r -> r.max() / 1e3).toArray(), false))
+                    .append(" |\n");
+        }
+    }
+
+    private static String medianSpread(double[] values, boolean rate) {
+        if (values.length == 0) {
+            return "-";
+        }
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        String median = rate ? BenchmarkSuite.format(sorted[sorted.length / 2])
+                : String.format(Locale.ROOT, "%.2f", sorted[sorted.length / 2]);
+        if (sorted.length == 1) {
+            return median;
+        }
+        return rate ? median + " [" + BenchmarkSuite.format(sorted[0]) + "-" + BenchmarkSuite.format(sorted[sorted.length - 1]) + "]"
+                : median + String.format(Locale.ROOT, " [%.2f-%.2f]", sorted[0], sorted[sorted.length - 1]);
     }
 
     private void renderStartup(StringBuilder out) {

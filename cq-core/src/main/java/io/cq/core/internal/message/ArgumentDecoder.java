@@ -193,14 +193,22 @@ public final class ArgumentDecoder {
             default:
                 throw mismatch(tag, dispatch.parameterTypes[slot].getName());
         }
+        long outerLimit = bytes.readLimit();
         try {
             int length = bytes.readInt();
             long start = bytes.position();
+            if (length < 0 || length > bytes.remaining()) {
+                throw failure("a self-written message of " + length + " bytes does not fit in the " + bytes.remaining()
+                        + " left", null);
+            }
             BytesMessage message = dispatch.messages[slot];
-            message.readFrom(bytes);
-            if (bytes.position() > start + length) {
-                throw failure(message.getClass().getName() + ".readFrom read " + (bytes.position() - start)
-                        + " bytes of a message written in " + length, null);
+            // readFrom sees the message's own end as the end: a newer reader can test remaining() for fields an
+            // older writer did not write, and cannot read into the next argument.
+            bytes.readLimit(start + length);
+            try {
+                message.readFrom(bytes);
+            } finally {
+                bytes.readLimit(outerLimit);
             }
             bytes.position(start + length);
             return message;

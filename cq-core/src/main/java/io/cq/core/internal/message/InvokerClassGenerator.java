@@ -50,7 +50,7 @@ final class InvokerClassGenerator {
         ClassDesc interfaceDesc = HiddenClasses.describe(type);
         ClassDesc self = ClassDesc.of(type.getName() + "$CqInvoker$" + method.getName());
         byte[] bytes = ClassFile.of().build(self, cls -> cls
-                .withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
+                .withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
                 .withSuperclass(ConstantDescs.CD_Object)
                 .withInterfaceSymbols(INVOKER)
                 .withMethodBody(ConstantDescs.INIT_NAME, ConstantDescs.MTD_void, ClassFile.ACC_PUBLIC, code -> code

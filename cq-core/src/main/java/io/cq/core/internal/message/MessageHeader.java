@@ -47,8 +47,8 @@ final class MessageHeader {
             bytes.readBytes(name, 0, nameLength);
             argumentCount = bytes.readByte() & 0xFF;
             return true;
-        } catch (IndexOutOfBoundsException e) {
-            throw new MessageDecodingException(index, null, "the message header is cut short (" + bytes.length()
+        } catch (RuntimeException e) {
+            throw new MessageDecodingException(index, null, "the message header is cut short or malformed (" + bytes.length()
                     + " bytes): " + e.getMessage(), e);
         }
     }

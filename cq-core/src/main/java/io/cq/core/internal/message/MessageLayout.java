@@ -69,7 +69,8 @@ public final class MessageLayout {
     static void writeHistory(ExcerptBytes bytes, MessageHistory history, int sourceId, long index) {
         int sources = history.sourceCount();
         int timings = history.timingCount();
-        if (sources + 1 > MessageHistory.MAX_ENTRIES || timings + 1 > MessageHistory.MAX_ENTRIES) {
+        // A timing slot stays free for the reader of this message, which adds the time it read it.
+        if (sources + 1 > MessageHistory.MAX_ENTRIES || timings + 2 > MessageHistory.MAX_ENTRIES) {
             throw new IllegalStateException("message history is full (" + sources + " sources, " + timings
                     + " timings); a message that loops between queues must not keep history on every hop");
         }

@@ -46,6 +46,10 @@ public final class MessageTrees {
             }
             bytes.position(arguments);
             return tree;
+        } catch (MessageDecodingException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new MessageDecodingException(index, null, "malformed message: " + e.getMessage(), e);
         } finally {
             bytes.position(position);
         }
@@ -97,7 +101,10 @@ public final class MessageTrees {
                 default -> throw new MessageDecodingException(index, method, "argument " + argument + ": "
                         + ArgumentDecoder.describeTag(tag), null);
             };
-        } catch (IndexOutOfBoundsException | JacksonException e) {
+        } catch (MessageDecodingException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // bounds, a text length prefix that is not one, CBOR that is not CBOR: all the data's fault
             throw new MessageDecodingException(index, method, "argument " + argument + " is malformed: " + e.getMessage(), e);
         }
     }

@@ -10,6 +10,7 @@ import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,12 +24,13 @@ public final class MethodReaders {
 
     public static MethodReader create(ExcerptTailer tailer, List<Object> handlers, Collection<Class<?>> allowedTypes,
                                       boolean history) {
-        return create(tailer, handlers, Map.of(), allowedTypes, history);
+        return create(tailer, handlers, new IdentityHashMap<>(), allowedTypes, history);
     }
 
     /**
-     * @param onlyInterfaces for the handlers it names, the interfaces whose methods are dispatched to them (the
-     *                       others they implement are ignored); other handlers get all their non-JDK interfaces
+     * @param onlyInterfaces for the handlers it names (an identity map), the interfaces whose methods are dispatched
+     *                       to them (the others they implement are ignored); other handlers get all their non-JDK
+     *                       interfaces
      */
     public static MethodReader create(ExcerptTailer tailer, List<Object> handlers,
                                       Map<Object, List<Class<?>>> onlyInterfaces, Collection<Class<?>> allowedTypes,
@@ -36,7 +38,8 @@ public final class MethodReaders {
         if (handlers.isEmpty()) {
             throw new IllegalArgumentException("a method reader needs at least one handler");
         }
-        Map<Object, Map<Class<?>, Method[]>> methodsByHandler = new LinkedHashMap<>();
+        // Handlers are told apart by identity, in the order given: their own equals/hashCode are not consulted.
+        List<Map.Entry<Object, Map<Class<?>, Method[]>>> methodsByHandler = new ArrayList<>();
         List<Method> allMethods = new ArrayList<>();
         for (Object handler : handlers) {
             if (handler == null) {
@@ -62,11 +65,13 @@ public final class MethodReaders {
                 throw new IllegalArgumentException("handler " + handler.getClass().getName() + " implements no interface:"
                         + " a method reader calls the methods that a handler's interfaces declare");
             }
-            methodsByHandler.put(handler, byInterface);
+            methodsByHandler.add(Map.entry(handler, byInterface));
         }
         CBORMapper mapper = Cbor.mapper(AllowList.reachableFrom(allMethods, allowedTypes));
         Map<String, List<Dispatch>> byName = new LinkedHashMap<>();
-        methodsByHandler.forEach((handler, byInterface) -> {
+        methodsByHandler.forEach(entry -> {
+            Object handler = entry.getKey();
+            Map<Class<?>, Method[]> byInterface = entry.getValue();
             Set<String> seen = new LinkedHashSet<>();
             byInterface.forEach((type, methods) -> {
                 for (Method method : methods) {

@@ -31,6 +31,10 @@ public final class ObjectMessages {
     }
 
     public static long write(ExcerptAppender appender, Object value) {
+        if (value == null) {
+            // it would read back as null, which readObject returns for "nothing to read yet"
+            throw new IllegalArgumentException("writeObject needs an object, not null");
+        }
         MessageEncoder encoder = new MessageEncoder(appender, PLAN, false, 0);
         encoder.begin(0);
         encoder.argObject(value);
@@ -61,8 +65,17 @@ public final class ObjectMessages {
                 throw new MessageDecodingException(context.index(), null,
                         "readObject found an excerpt that is not a message (raw bytes or text)", null);
             }
+            if (header.argumentCount == 0) {
+                throw new MessageDecodingException(context.index(), header.name(),
+                        "readObject found a message without arguments, so without an object", null);
+            }
             decoder.bind(context.bytes(), context.index(), header, dispatch);
-            return type.cast(decoder.readDocument(0));
+            Object value = decoder.readDocument(0);
+            if (value == null) {
+                throw new MessageDecodingException(context.index(), header.name(),
+                        "readObject found a message whose first argument is null", null);
+            }
+            return type.cast(value);
         } finally {
             context.bytes().position(start);
         }

@@ -39,7 +39,7 @@ final class WriterClassGenerator {
         ClassDesc self = ClassDesc.of(type.getName() + "$CqMethodWriter");
         ClassDesc encoder = ArgumentKind.encoder();
         byte[] bytes = ClassFile.of().build(self, cls -> {
-            cls.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
+            cls.withFlags(ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL | ClassFile.ACC_SYNTHETIC)
                     .withSuperclass(ConstantDescs.CD_Object)
                     .withInterfaceSymbols(interfaceDesc)
                     .withField(ENCODER_FIELD, encoder, ClassFile.ACC_PRIVATE | ClassFile.ACC_FINAL)

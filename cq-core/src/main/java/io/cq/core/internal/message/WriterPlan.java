@@ -1,13 +1,19 @@
 package io.cq.core.internal.message;
 
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import tools.jackson.databind.ObjectWriter;
 
 import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.invoke.MethodHandle;
+import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.lang.reflect.WildcardType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -58,12 +64,35 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
             writers[i] = new ObjectWriter[method.getParameterCount()];
             for (int p = 0; p < method.getParameterCount(); p++) {
                 if (ArgumentKind.of(method.getParameterTypes()[p]) == ArgumentKind.DOCUMENT) {
-                    writers[i][p] = Cbor.SHARED.writerFor(Cbor.SHARED.constructType(method.getGenericParameterTypes()[p]));
+                    writers[i][p] = documentWriter(method, p);
                 }
             }
         }
         MethodHandle constructor = WriterClassGenerator.generate(type, methods);
         return new WriterPlan(names, argumentCounts, writers, constructor);
+    }
+
+    /**
+     * The writer of a document parameter. A final type (records, enums, final classes) and a type that names its
+     * subtypes in the data ({@code @JsonTypeInfo}) are written as declared; any other type is written as the
+     * argument's own class, so that a subclass's fields are not dropped silently (a reader still decodes into its
+     * parameter's type and ignores what it does not know). An interface or abstract class of the application
+     * without {@code @JsonTypeInfo} is refused: no reader could decode it.
+     */
+    private static ObjectWriter documentWriter(Method method, int slot) {
+        Class<?> declared = method.getParameterTypes()[slot];
+        boolean typed = declared.isAnnotationPresent(JsonTypeInfo.class);
+        boolean platform = declared.isPrimitive() || declared.getName().startsWith("java.");
+        if (!platform && !typed && (declared.isInterface() || Modifier.isAbstract(declared.getModifiers()))
+                && !declared.isArray()) {
+            throw new IllegalArgumentException(describe(method) + ": parameter " + slot + " is of type " + declared.getName()
+                    + ", an interface or abstract class without @JsonTypeInfo, which no reader could decode; declare a "
+                    + "concrete type, or annotate it with @JsonTypeInfo(use = JsonTypeInfo.Id.NAME) and @JsonSubTypes");
+        }
+        if (typed || declared.isArray() || declared.isPrimitive() || Modifier.isFinal(declared.getModifiers())) {
+            return Cbor.SHARED.writerFor(Cbor.SHARED.constructType(method.getGenericParameterTypes()[slot]));
+        }
+        return Cbor.SHARED.writer();
     }
 
     /** The abstract methods of an interface (inherited ones included), sorted by name; overloads are refused. */
@@ -85,9 +114,29 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
                 throw new IllegalArgumentException(type.getName() + " overloads " + method.getName()
                         + ": a message is named by its method, so method names must be unique");
             }
+            for (Type parameter : method.getGenericParameterTypes()) {
+                if (mentionsTypeVariable(parameter)) {
+                    throw new IllegalArgumentException(describe(method) + " takes " + parameter.getTypeName()
+                            + ": a message interface's parameters must be concrete types (a type variable decodes as a "
+                            + "map, which no handler could take); declare a non-generic interface such as "
+                            + "'interface OrderEvents extends Events<Order>' with the methods redeclared");
+                }
+            }
             methods.add(method);
         }
         return methods.toArray(Method[]::new);
+    }
+
+    private static boolean mentionsTypeVariable(Type type) {
+        return switch (type) {
+            case TypeVariable<?> variable -> true;
+            case ParameterizedType parameterized -> Arrays.stream(parameterized.getActualTypeArguments())
+                    .anyMatch(WriterPlan::mentionsTypeVariable);
+            case GenericArrayType array -> mentionsTypeVariable(array.getGenericComponentType());
+            case WildcardType wildcard -> Arrays.stream(wildcard.getUpperBounds()).anyMatch(WriterPlan::mentionsTypeVariable)
+                    || Arrays.stream(wildcard.getLowerBounds()).anyMatch(WriterPlan::mentionsTypeVariable);
+            default -> false;
+        };
     }
 
     /** {@code equals}, {@code hashCode} or {@code toString} declared again (as Comparator does): not messages. */

@@ -97,23 +97,51 @@ public final class QueueVerifier {
                 return;
             } else if (ExcerptHeader.isMeta(header)) {
                 position = file.next(position, header);
-            } else if (header == ExcerptHeader.EMPTY) {
-                if (!newest) {
-                    note(file.path(), position, "the cycle has no end-of-cycle mark although a later cycle exists "
-                            + "(its last writer stopped before rolling); the next appender marks it");
-                }
-                return;
-            } else if (ExcerptHeader.isWorking(header)) {
-                if (!newest || queue.tableStore().writeLockOwner() == 0
-                        || !queue.tableStore().isProcessAlive(LockToken.processSlot(queue.tableStore().writeLockOwner()))) {
-                    note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
-                            + "before it and the next append discards it");
-                }
+            } else if (header == ExcerptHeader.EMPTY || ExcerptHeader.isWorking(header)) {
+                checkEndOfData(file, newest, position, header, sequence);
                 return;
             } else {
                 damage(file.path(), position, "expected a record header, found " + ExcerptHeader.describe(header)
                         + "; the " + (sequence) + " excerpts before it are readable, nothing after it is");
                 return;
+            }
+        }
+    }
+
+    /**
+     * Where the records of a cycle end without an end-of-cycle mark. Normal only in the newest cycle: tailers wait
+     * there for more, so in an older cycle it is a hole that stops every reader for good (an older cycle always gets
+     * its mark before a newer one is published). Records written beyond it (the file's write hint says so) are
+     * unreachable.
+     */
+    private void checkEndOfData(CycleFile file, boolean newest, long position, int header, long sequence) {
+        boolean working = ExcerptHeader.isWorking(header);
+        if (working && ExcerptHeader.length(header) > file.maxExcerptSize()) {
+            damage(file.path(), position, "expected a record header, found " + ExcerptHeader.describe(header)
+                    + " (longer than the file's largest excerpt); the " + sequence + " excerpts before it are readable");
+            return;
+        }
+        if (!newest) {
+            damage(file.path(), position, (working ? "an unfinished excerpt" : "the end of the written data")
+                    + " without an end-of-cycle mark in a cycle older than the newest: every tailer stops here for good "
+                    + "and never reaches the later cycles; the " + sequence + " excerpts before it are readable");
+            return;
+        }
+        long hint = file.writePositionHint();
+        if (file.headerAt(position) != header) {
+            return; // a live writer published here meanwhile: the queue grew, nothing is wrong
+        }
+        if (hint > position + ExcerptHeader.SIZE) {
+            damage(file.path(), position, (working ? "an unfinished excerpt" : "an empty record header")
+                    + " where the file says records were written up to position " + hint
+                    + ": the records after it are unreachable; the " + sequence + " excerpts before it are readable");
+            return;
+        }
+        if (working) {
+            long owner = queue.tableStore().writeLockOwner();
+            if (owner == 0 || !queue.tableStore().isProcessAlive(LockToken.processSlot(owner))) {
+                note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
+                        + "before it and the next append discards it");
             }
         }
     }

@@ -24,6 +24,8 @@ final class SegmentCursor implements ExcerptBytes {
     private MemorySegment segment = MemorySegment.NULL;
     private long base;
     private long limit;
+    /** When reading, the excerpt's length; {@link #limit} may be narrowed below it by {@link #readLimit(long)}. */
+    private long readLength;
     private long position;
     private boolean writing;
     private boolean overflowed;
@@ -43,6 +45,7 @@ final class SegmentCursor implements ExcerptBytes {
         this.segment = segment;
         this.base = base;
         this.limit = length;
+        this.readLength = length;
         this.position = 0;
         this.writing = false;
     }
@@ -69,7 +72,25 @@ final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public long length() {
-        return writing ? position : limit;
+        return writing ? position : readLength;
+    }
+
+    @Override
+    public long readLimit() {
+        return limit;
+    }
+
+    @Override
+    public ExcerptBytes readLimit(long newLimit) {
+        if (writing) {
+            throw new IllegalStateException("a read limit applies to reading; this cursor is writing an excerpt");
+        }
+        if (newLimit < position || newLimit > readLength) {
+            throw new IndexOutOfBoundsException("read limit " + newLimit + " is outside " + position + ".." + readLength
+                    + " (the position and the excerpt's length)");
+        }
+        limit = newLimit;
+        return this;
     }
 
     @Override

@@ -46,6 +46,10 @@ public final class NativeIo {
 
     private static volatile boolean READY;
 
+    /** Where a downcall leaves errno: one per thread (in practice the background thread), so calls allocate nothing. */
+    private static final ThreadLocal<MemorySegment> CALL_STATE =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(Linker.Option.captureStateLayout()));
+
     /** The downcalls; linking them costs ~100 ms of class loading and code generation, so it is done once, ahead. */
     private static final class Calls {
         static final MethodHandle OPEN;
@@ -124,14 +128,14 @@ public final class NativeIo {
 
     /**
      * Faults in every page of a page-aligned slice of a writable shared mapping, as if each were written, without
-     * changing its content. Meant for the background thread: it allocates a little per call.
+     * changing its content.
      */
     public static Populated populateForWrite(MemorySegment slice) {
         if (!isReady() || Calls.MADVISE == null) {
             return Populated.UNSUPPORTED;
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment callState = arena.allocate(Calls.CALL_STATE);
+        try {
+            MemorySegment callState = CALL_STATE.get();
             int result = (int) Calls.MADVISE.invokeExact(callState, slice, slice.byteSize(), MADV_POPULATE_WRITE);
             if (result == 0) {
                 return Populated.DONE;

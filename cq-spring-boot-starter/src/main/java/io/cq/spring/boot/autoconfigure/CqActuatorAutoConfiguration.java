@@ -3,6 +3,7 @@ package io.cq.spring.boot.autoconfigure;
 import java.util.Map;
 
 import io.cq.core.MappedQueue;
+import io.cq.spring.actuate.QueueAdapters;
 import io.cq.spring.actuate.QueuesEndpoint;
 import io.cq.spring.actuate.QueuesHealthIndicator;
 import io.cq.spring.listener.ListenerContainerRegistry;
@@ -28,8 +29,9 @@ public class CqActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnAvailableEndpoint
-        QueuesEndpoint queuesEndpoint(Map<String, MappedQueue> queues, ObjectProvider<ListenerContainerRegistry> registry) {
-            return new QueuesEndpoint(queues, registry.getIfAvailable());
+        QueuesEndpoint queuesEndpoint(Map<String, MappedQueue> queues, ObjectProvider<ListenerContainerRegistry> registry,
+                                      ObjectProvider<QueueAdapters> adapters) {
+            return new QueuesEndpoint(queues, registry.getIfAvailable(), adapters.getIfAvailable());
         }
     }
 
@@ -40,8 +42,9 @@ public class CqActuatorAutoConfiguration {
         @ConditionalOnMissingBean
         @ConditionalOnEnabledHealthIndicator("queues")
         QueuesHealthIndicator queuesHealthIndicator(Map<String, MappedQueue> queues,
-                                                    ObjectProvider<ListenerContainerRegistry> registry) {
-            return new QueuesHealthIndicator(queues, registry.getIfAvailable());
+                                                    ObjectProvider<ListenerContainerRegistry> registry,
+                                                    ObjectProvider<QueueAdapters> adapters) {
+            return new QueuesHealthIndicator(queues, registry.getIfAvailable(), adapters.getIfAvailable());
         }
     }
 }

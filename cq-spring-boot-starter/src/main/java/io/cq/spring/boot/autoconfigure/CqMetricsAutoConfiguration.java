@@ -3,6 +3,7 @@ package io.cq.spring.boot.autoconfigure;
 import java.util.Map;
 
 import io.cq.core.MappedQueue;
+import io.cq.spring.actuate.QueueAdapters;
 import io.cq.spring.actuate.QueueMetrics;
 import io.cq.spring.listener.ListenerContainerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,7 +22,7 @@ public class CqMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueMetrics queueMetrics(ObjectProvider<MeterRegistry> meterRegistry, Map<String, MappedQueue> queues,
-                              ObjectProvider<ListenerContainerRegistry> listeners) {
-        return new QueueMetrics(meterRegistry, queues, listeners.getIfAvailable());
+                              ObjectProvider<ListenerContainerRegistry> listeners, ObjectProvider<QueueAdapters> adapters) {
+        return new QueueMetrics(meterRegistry, queues, listeners.getIfAvailable(), adapters.getIfAvailable());
     }
 }

@@ -32,8 +32,8 @@ public final class ListenerMethodInvoker implements ListenerInvoker {
                     .orElseThrow(() -> new IllegalStateException("@QueueListener method " + method + ": parameter "
                             + parameter.getParameterIndex() + " of type " + parameter.getParameterType().getName()
                             + " is not supported; use String, byte[], ReadContext, ExcerptBytes, @Header(\"cq_index\") "
-                            + "long, @Header(\"cq_queue\") String or Message<String|byte[]>, or add a "
-                            + "ListenerArgumentResolver bean"));
+                            + "long, @Header(\"cq_queue\") String, Message<String|byte[]>, or any object type (the payload "
+                            + "object of a message), or add a ListenerArgumentResolver bean"));
         }
     }
 

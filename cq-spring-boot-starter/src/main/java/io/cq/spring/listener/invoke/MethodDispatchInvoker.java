@@ -55,6 +55,7 @@ public final class MethodDispatchInvoker implements ListenerInvoker {
 
     @Override
     public void invoke(InboundExcerpt excerpt) {
+        excerpt.rewind(); // a retry reads the excerpt from its start again
         reader.dispatch(excerpt.context());
     }
 
