@@ -102,7 +102,7 @@ public final class QueueMetrics implements SmartInitializingSingleton {
                 .description("Listener calls repeated after a failure").tags(tags).register(registry);
         FunctionTimer.builder("cq.listener.processing", container, QueueListenerContainer::callCount,
                         QueueListenerContainer::processingNanos, TimeUnit.NANOSECONDS)
-                .description("Time in the listener method, failed calls included").tags(tags).register(registry);
+                .description("Time in the listener method, failed calls included; one call in 8 is timed, the total scaled to all").tags(tags).register(registry);
         Gauge.builder("cq.listener.lag", container, QueueListenerContainer::lag)
                 .description("Excerpts the listener has not processed yet").tags(tags).baseUnit("excerpts")
                 .register(registry);

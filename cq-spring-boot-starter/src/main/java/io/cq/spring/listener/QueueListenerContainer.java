@@ -43,6 +43,9 @@ public final class QueueListenerContainer implements SmartLifecycle {
     private volatile ListenerState state = ListenerState.CREATED;
     private volatile boolean running;
     private volatile boolean paused;
+    /** Excerpts read between housekeeping rounds of a busy listener. */
+    private static final int BATCH = 256;
+
     private volatile long nextIndex = -1;
     private volatile long lag;
     private volatile Thread thread;
@@ -210,11 +213,24 @@ public final class QueueListenerContainer implements SmartLifecycle {
                 changeState(ListenerState.PAUSED);
             } else {
                 changeState(ListenerState.RUNNING);
-                int read = readOne(tailer, excerpt);
-                if (read < 0) {
-                    return false;
+                // A batch of excerpts between the housekeeping below (commands, lag, events): a busy listener then
+                // pays it once per batch instead of once per excerpt.
+                for (int batch = 0; batch < BATCH; batch++) {
+                    int read = readOne(tailer, excerpt);
+                    if (read < 0) {
+                        return false;
+                    }
+                    if (read == 0) {
+                        break;
+                    }
+                    work += read;
+                    if (paused || !running) {
+                        break;
+                    }
                 }
-                work += read;
+                if (work > 0) {
+                    nextIndex = tailer.index();
+                }
             }
             long now = System.nanoTime();
             if (now - lastLagRefresh > LAG_REFRESH_NANOS) {
@@ -275,7 +291,9 @@ public final class QueueListenerContainer implements SmartLifecycle {
                 stop = outcome == Outcome.FAIL;
             }
         }
-        nextIndex = tailer.index();
+        if (stop) {
+            nextIndex = tailer.index();
+        }
         return stop ? -1 : 1;
     }
 

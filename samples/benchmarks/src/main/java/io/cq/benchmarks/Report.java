@@ -170,14 +170,14 @@ final class Report {
         if (listenerThroughput.isEmpty() && listenerLatency.isEmpty()) {
             return;
         }
-        out.append("\n### @QueueListener (Spring Boot starter) against a raw tailer with a method reader, self-written messages\n\n");
+        out.append("\n### @QueueListener (Spring Boot starter) against a raw named tailer with a method reader, self-written messages\n\n");
         out.append("Throughput: 2M messages written ahead, read as fast as possible. Latency: 100K/s, coordinated omission "
                 + "corrected, both consumers backing off when idle (the container's default). Median over runs, [min-max].\n\n");
         out.append("| consumer | messages/s | B/message | p50 (µs) | p99 (µs) | p99.9 (µs) | max (µs) |\n|---|---|---|---|---|---|---|\n");
         for (String consumer : new String[] {"raw", "listener"}) {
             List<ListenerHarness.Result> throughput = listenerThroughput.getOrDefault(consumer, List.of());
             List<ListenerHarness.Result> latency = listenerLatency.getOrDefault(consumer, List.of());
-            out.append("| ").append(consumer.equals("raw") ? "raw tailer" : "@QueueListener").append(" | ")
+            out.append("| ").append(consumer.equals("raw") ? "raw named tailer" : "@QueueListener").append(" | ")
                     .append(medianSpread(throughput.stream().mapToDouble(ListenerHarness.Result::messagesPerSecond).toArray(), true))
                     .append(" | ")
                     .append(medianSpread(throughput.stream().mapToDouble(ListenerHarness.Result::bytesPerMessage).toArray(), false))
