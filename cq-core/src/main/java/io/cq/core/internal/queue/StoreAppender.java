@@ -31,7 +31,13 @@ public final class StoreAppender implements ExcerptAppender {
     private CycleFile file;
     private long cycle = Long.MIN_VALUE;
     private long cycleEndMillis = Long.MIN_VALUE;
+    /** A block filled more slowly than this is not worth faulting in ahead (see {@link #mapChunkFor}). */
+    private static final long SLOW_FILL_NANOS = 5_000_000_000L;
+
     private MemorySegment chunk;
+    private CycleFile lastChunkFile;
+    private int lastChunkIndex = -1;
+    private long lastChunkEnteredNanos;
     private long chunkStart;
     private long chunkEnd = Long.MIN_VALUE;
     private long position;
@@ -130,8 +136,19 @@ public final class StoreAppender implements ExcerptAppender {
         chunk = file.mapped().chunk(index);
         chunkStart = file.mapped().chunkStart(index);
         chunkEnd = chunkStart + file.blockSize();
-        // Growing a file takes milliseconds: have the next chunk ready before this one is full.
-        file.mapped().prepareAhead(index + 1, file::writePositionHint);
+        long now = System.nanoTime();
+        // How fast this appender filled the block it leaves; unknown (so assumed fast) after a jump or a new file.
+        boolean fastFill = file != lastChunkFile || index != lastChunkIndex + 1
+                || now - lastChunkEnteredNanos < SLOW_FILL_NANOS;
+        lastChunkFile = file;
+        lastChunkIndex = index;
+        lastChunkEnteredNanos = now;
+        // Growing a file takes milliseconds: have the next chunk reserved and mapped before this one is full, and
+        // its pages faulted in too when the appender is fast enough for page faults to matter. A slow appender
+        // takes its few faults itself (microseconds each): a background thread faulting in a whole block would
+        // wake up dozens of times and, on a machine with few cores, take the CPU from the application's own
+        // spinning threads for whole scheduler slices each time.
+        file.mapped().prepareAhead(index + 1, file::writePositionHint, fastFill);
     }
 
     /**
@@ -200,7 +217,9 @@ public final class StoreAppender implements ExcerptAppender {
             queue.files().release(file);
             file = next;
             cycle = target;
-            next.mapped().touchInBackground(0, next::writePositionHint);
+            if (lastChunkFile == null || System.nanoTime() - lastChunkEnteredNanos < SLOW_FILL_NANOS) {
+                next.mapped().touchInBackground(0, next::writePositionHint);
+            }
             chunk = null;
             chunkStart = 0;
             chunkEnd = Long.MIN_VALUE;

@@ -84,8 +84,9 @@ public final class MappedFile implements AutoCloseable {
      *
      * @param writePosition where the appenders of this file are writing now; paces the work (see
      *                      {@link #faultIn})
+     * @param faultInPages  false to reserve and map the chunk only, leaving its pages to the appender
      */
-    public void prepareAhead(int index, LongSupplier writePosition) {
+    public void prepareAhead(int index, LongSupplier writePosition, boolean faultInPages) {
         if (!writable || closed) {
             return;
         }
@@ -95,7 +96,11 @@ public final class MappedFile implements AutoCloseable {
         }
         BackgroundWork.submit(() -> {
             try {
-                faultIn(index, writePosition);
+                if (faultInPages) {
+                    faultIn(index, writePosition);
+                } else {
+                    chunk(index);
+                }
             } catch (RuntimeException ignored) {
                 // The appender maps the chunk again when it needs it, and reports the failure then; a chunk
                 // closed under the preparer (the queue was closed) needs nothing more.
