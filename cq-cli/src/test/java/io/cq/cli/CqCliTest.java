@@ -158,7 +158,7 @@ class CqCliTest {
         CompletableFuture<Run> tail = CompletableFuture.supplyAsync(() -> cq("tail", "-f", "--limit", "4", queue.toString()));
         try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
             for (int i = 1; i <= 3; i++) {
-                Thread.sleep(20);
+                Thread.sleep(20); // a writer that appends while the tail follows, not all before it starts
                 appender.writeText("after " + i);
             }
         }

@@ -55,7 +55,7 @@ class CqJarIT {
             for (int i = 1; i < 200; i++) {
                 appender.writeText("event " + i);
                 if (i % 20 == 0) {
-                    Thread.sleep(10);
+                    Thread.sleep(10); // spread the appends over the tail's lifetime
                 }
             }
             Process stats = start("stats", queue.toString());

@@ -94,6 +94,8 @@ class RegressionTest {
         Path queueDir = dir.resolve("created-by-child");
         try (ChildJvm creator = ChildJvm.start(QueueCreator.class, queueDir.toString(), "billing")) {
             creator.awaitLine("ready", 60, TimeUnit.SECONDS);
+            // The lost locks were lost some 100 ms after start, by background work the child does not report:
+            // give that window time to pass (nothing here can be awaited instead).
             Thread.sleep(500);
 
             try (ChildJvm other = ChildJvm.start(ClaimNamedTailer.class, queueDir.toString(), "billing")) {
