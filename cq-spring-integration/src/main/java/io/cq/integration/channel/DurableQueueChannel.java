@@ -5,7 +5,7 @@ import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.integration.NamedTailers;
-import io.cq.integration.QueueAdapterInfo;
+import io.cq.integration.ReadingQueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
 import io.cq.integration.mapping.ExcerptMessageConverter;
 import io.cq.integration.mapping.MessageExcerptWriter;
@@ -13,7 +13,6 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.integration.channel.AbstractPollableChannel;
 import org.springframework.messaging.Message;
 
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,7 +29,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * gives maps and lists for records). Sends never block: the queue has no capacity limit but the disk.
  * Receives from several pollers are serialised. Thread-safe.
  */
-public final class DurableQueueChannel extends AbstractPollableChannel implements QueueAdapterInfo, DisposableBean {
+public final class DurableQueueChannel extends AbstractPollableChannel implements ReadingQueueAdapter, DisposableBean {
     private static final long PARK_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final MappedQueue queue;
@@ -159,23 +158,8 @@ public final class DurableQueueChannel extends AbstractPollableChannel implement
     }
 
     @Override
-    public String queueName() {
-        return converter.queueName();
-    }
-
-    @Override
-    public Path queuePath() {
-        return queue.path();
-    }
-
-    @Override
-    public long namedTailerIndex() {
-        return NamedTailers.nextIndex(queue, adapterId());
-    }
-
-    @Override
-    public long lag() {
-        return NamedTailers.lag(queue, adapterId());
+    public MappedQueue queue() {
+        return queue;
     }
 
     @Override

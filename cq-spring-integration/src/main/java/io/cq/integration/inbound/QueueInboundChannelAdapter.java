@@ -6,7 +6,7 @@ import io.cq.core.ReadContext;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.NamedTailers;
-import io.cq.integration.QueueAdapterInfo;
+import io.cq.integration.ReadingQueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
 import io.cq.integration.mapping.ExcerptMessageConverter;
 import org.springframework.integration.core.Pausable;
@@ -15,7 +15,6 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageChannel;
 import org.springframework.messaging.support.ErrorMessage;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +38,7 @@ import java.util.function.Supplier;
  * the excerpt in hand finish, waits up to {@link #setShutdownTimeout(Duration) the shutdown timeout} and releases
  * the tailer's name. Thread-safe.
  */
-public final class QueueInboundChannelAdapter extends MessageProducerSupport implements Pausable, QueueAdapterInfo {
+public final class QueueInboundChannelAdapter extends MessageProducerSupport implements Pausable, ReadingQueueAdapter {
     private final MappedQueue queue;
     private ExcerptMessageConverter converter;
     private StartPosition startPosition = StartPosition.resumeOrStart();
@@ -238,23 +237,8 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
     }
 
     @Override
-    public String queueName() {
-        return converter.queueName();
-    }
-
-    @Override
-    public Path queuePath() {
-        return queue.path();
-    }
-
-    @Override
-    public long namedTailerIndex() {
-        return NamedTailers.nextIndex(queue, adapterId());
-    }
-
-    @Override
-    public long lag() {
-        return NamedTailers.lag(queue, adapterId());
+    public MappedQueue queue() {
+        return queue;
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.integration.NamedTailers;
-import io.cq.integration.QueueAdapterInfo;
+import io.cq.integration.ReadingQueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
 import io.cq.integration.mapping.ExcerptMessageConverter;
 import org.springframework.context.Lifecycle;
@@ -14,7 +14,6 @@ import org.springframework.integration.endpoint.AbstractMessageSource;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.MessageBuilder;
 
-import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -28,7 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * skipped, counted as failed, and its {@link ExcerptConversionException} thrown from {@code receive()} (the
  * poller's error handler sees it). Thread-safe: receives and acknowledgments are serialised.
  */
-public final class QueueMessageSource extends AbstractMessageSource<Object> implements QueueAdapterInfo, Lifecycle {
+public final class QueueMessageSource extends AbstractMessageSource<Object> implements ReadingQueueAdapter, Lifecycle {
     private final MappedQueue queue;
     private ExcerptMessageConverter converter;
     private StartPosition startPosition = StartPosition.resumeOrStart();
@@ -159,23 +158,8 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
     }
 
     @Override
-    public String queueName() {
-        return converter.queueName();
-    }
-
-    @Override
-    public Path queuePath() {
-        return queue.path();
-    }
-
-    @Override
-    public long namedTailerIndex() {
-        return NamedTailers.nextIndex(queue, adapterId());
-    }
-
-    @Override
-    public long lag() {
-        return NamedTailers.lag(queue, adapterId());
+    public MappedQueue queue() {
+        return queue;
     }
 
     @Override
