@@ -1,7 +1,7 @@
 package io.cq.cli;
 
 import io.cq.core.ExcerptBytes;
-import io.cq.core.internal.queue.QueueDumper;
+import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.message.MessageDecodingException;
 import io.cq.core.message.Messages;
 import tools.jackson.databind.JsonNode;

@@ -1,22 +1,21 @@
 package io.cq.core;
 
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.inspect.QueueDumper;
+import io.cq.core.internal.inspect.QueueVerifier;
 import io.cq.core.internal.queue.AppendCounter;
 import io.cq.core.internal.queue.QueueContext;
-import io.cq.core.internal.queue.QueueDumper;
-import io.cq.core.internal.queue.QueueVerifier;
 import io.cq.core.internal.queue.StoreAppender;
 import io.cq.core.internal.queue.StoreTailer;
-import io.cq.core.internal.store.CycleFile;
-import io.cq.core.internal.store.CycleFiles;
-import io.cq.core.internal.store.DiskSpaceMonitor;
-import io.cq.core.internal.store.FilePermissions;
-import io.cq.core.internal.store.Log;
-import io.cq.core.internal.store.NativeIo;
-import io.cq.core.internal.store.Position;
-import io.cq.core.internal.store.BackgroundWork;
-import io.cq.core.internal.store.ProcessIdentity;
-import io.cq.core.internal.store.TableStore;
-
+import io.cq.core.internal.system.BackgroundWork;
+import io.cq.core.internal.system.DiskSpaceMonitor;
+import io.cq.core.internal.system.FilePermissions;
+import io.cq.core.internal.system.Log;
+import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.system.ProcessIdentity;
+import io.cq.core.internal.table.TableStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,8 +1,7 @@
 package io.cq.core;
 
-import io.cq.core.internal.format.CycleFileLayout;
-import io.cq.core.internal.store.Limits;
-
+import io.cq.core.internal.layout.CycleFileLayout;
+import io.cq.core.internal.layout.Limits;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,10 +1,9 @@
 package io.cq.core;
 
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.queue.QueueContext;
-import io.cq.core.internal.store.CycleFile;
-import io.cq.core.internal.store.CycleFiles;
-import io.cq.core.internal.store.Memory;
-
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -51,7 +51,7 @@ class DiskAndFilesTest {
 
     @Test
     void shouldReportDiskSpaceAgainstTheThresholdsAndWarnOncePerCrossing() {
-        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("io.cq.core.internal.store.DiskSpaceMonitor");
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("io.cq.core.internal.system.DiskSpaceMonitor");
         java.util.List<java.util.logging.LogRecord> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.logging.Handler capture = new java.util.logging.Handler() {
             @Override

@@ -1,11 +1,11 @@
 package io.cq.core;
 
+import io.cq.core.internal.system.FilePermissions;
+import io.cq.core.internal.table.TableStore;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.ClaimNamedTailer;
 import io.cq.core.support.MutableClock;
 import io.cq.core.support.QueueCreator;
-import io.cq.core.internal.store.FilePermissions;
-import io.cq.core.internal.store.TableStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,7 +1,7 @@
 package io.cq.core;
 
+import io.cq.core.internal.layout.CycleFileLayout;
 import io.cq.core.QueueVerification.Severity;
-import io.cq.core.internal.format.CycleFileLayout;
 import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

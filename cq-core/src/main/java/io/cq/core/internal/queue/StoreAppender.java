@@ -1,17 +1,20 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.file.CycleFileMarks;
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.layout.CycleFileLayout;
+import io.cq.core.internal.layout.ExcerptHeader;
+import io.cq.core.internal.lock.WriteLock;
+import io.cq.core.internal.memory.Memory;
+import io.cq.core.internal.memory.SegmentCursor;
+import io.cq.core.internal.memory.Utf8;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
-import io.cq.core.internal.format.CycleFileLayout;
-import io.cq.core.internal.format.ExcerptHeader;
-import io.cq.core.internal.store.CycleFile;
-import io.cq.core.internal.store.Memory;
-import io.cq.core.internal.store.Position;
-import io.cq.core.internal.store.WriteLock;
 
 import java.lang.foreign.MemorySegment;
 

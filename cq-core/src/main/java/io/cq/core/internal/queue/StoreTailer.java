@@ -1,16 +1,17 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.layout.ExcerptHeader;
+import io.cq.core.internal.memory.Memory;
+import io.cq.core.internal.memory.SegmentCursor;
+import io.cq.core.internal.table.TableStore;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.TailerDirection;
-import io.cq.core.internal.format.ExcerptHeader;
-import io.cq.core.internal.store.CycleFile;
-import io.cq.core.internal.store.Memory;
-import io.cq.core.internal.store.Position;
-import io.cq.core.internal.store.TableStore;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,0 +1,65 @@
+package io.cq.core.internal.file;
+
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.layout.ExcerptHeader;
+import io.cq.core.internal.system.Log;
+import io.cq.core.internal.table.TableStore;
+
+
+
+
+
+/** Marks written under the write lock at the end of a cycle file's records. */
+public final class CycleFileMarks {
+    static final long NO_CYCLE = TableStore.NO_CYCLE;
+
+    private CycleFileMarks() {
+    }
+
+    /**
+     * Before {@code target} is published: finishes the previous newest cycle, and any file created early (by a
+     * pretoucher) for a cycle between the two that never became current, so no tailer waits in it.
+     */
+    public static void finishBefore(CycleFiles files, long previousNewest, long target) {
+        if (previousNewest != NO_CYCLE) {
+            finish(files, previousNewest);
+        }
+        for (long cycle : files.unstartedCycles()) {
+            if (cycle < target && cycle > previousNewest) {
+                finish(files, cycle);
+            }
+        }
+    }
+
+    /** Closes a cycle with the end-of-cycle mark, so tailers move on to the next file. */
+    public static void finish(CycleFiles files, long cycle) {
+        CycleFile file = files.acquire(cycle);
+        if (file == null) {
+            return;
+        }
+        try {
+            Position end = new Position();
+            file.locateEnd(end);
+            int header = file.headerAt(end.position());
+            if (header == ExcerptHeader.END_OF_CYCLE) {
+                return;
+            }
+            discardUnfinished(file, end.position(), header);
+            file.mapped().putIntRelease(end.position(), ExcerptHeader.END_OF_CYCLE);
+        } finally {
+            files.release(file);
+        }
+    }
+
+    /**
+     * The write lock is held, so a record still marked in progress was left by a writer that stopped while
+     * holding it: it was never published and no reader has seen it. Its space is reused.
+     */
+    public static void discardUnfinished(CycleFile file, long position, int header) {
+        if (ExcerptHeader.isWorking(header)) {
+            Log.warning(CycleFileMarks.class, "repaired {1}: discarded the unfinished excerpt at position {0}, left by a "
+                    + "writer that died while writing it; no reader had seen it", String.valueOf(position), file.path());
+            file.mapped().putIntRelease(position, ExcerptHeader.EMPTY);
+        }
+    }
+}

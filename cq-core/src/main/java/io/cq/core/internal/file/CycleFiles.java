@@ -1,0 +1,291 @@
+package io.cq.core.internal.file;
+
+import io.cq.core.internal.layout.CycleFileLayout;
+import io.cq.core.internal.layout.Limits;
+import io.cq.core.internal.memory.MappedFile;
+import io.cq.core.internal.system.AtomicFiles;
+import io.cq.core.internal.system.DiskSpaceMonitor;
+import io.cq.core.internal.system.FilePermissions;
+import io.cq.core.internal.table.TableStore;
+import io.cq.core.CorruptQueueException;
+import io.cq.core.QueueException;
+import io.cq.core.RollCycle;
+import io.cq.core.StoreFileListener;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * The cycle files of one queue: which exist (a cached directory listing, refreshed only when the table store
+ * says a newer cycle exists), and the open ones, shared and reference-counted so that each file is mapped
+ * once per queue and unmapped when no appender or tailer uses it. Thread-safe.
+ */
+public final class CycleFiles implements AutoCloseable {
+    public static final String SUFFIX = ".cq4";
+    public static final long NO_CYCLE = TableStore.NO_CYCLE;
+
+    private final Path directory;
+    private final RollCycle rollCycle;
+    private final TableStore tableStore;
+    private final boolean writable;
+    private final long blockSize;
+    private final int indexSpacing;
+    private final FilePermissions permissions;
+    private final DiskSpaceMonitor diskSpace;
+    private final StoreFileListener listener;
+    private final Map<Long, CycleFile> open = new HashMap<>();
+    private final TreeSet<Long> listed = new TreeSet<>();
+    /** The table store's cycle range when the directory was last listed; a change means the listing is stale. */
+    private long listedMinCycle;
+    private long listedMaxCycle;
+    private boolean everListed;
+    private boolean closed;
+
+    public CycleFiles(Path directory, RollCycle rollCycle, TableStore tableStore, boolean writable, long blockSize,
+                      int indexSpacing, FilePermissions permissions, DiskSpaceMonitor diskSpace,
+                      StoreFileListener listener) {
+        this.listener = listener;
+        this.permissions = permissions;
+        this.diskSpace = diskSpace;
+        this.directory = directory;
+        this.rollCycle = rollCycle;
+        this.tableStore = tableStore;
+        this.writable = writable;
+        this.blockSize = blockSize;
+        this.indexSpacing = indexSpacing;
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    public RollCycle rollCycle() {
+        return rollCycle;
+    }
+
+    public TableStore tableStore() {
+        return tableStore;
+    }
+
+    public Path pathOf(long cycle) {
+        return directory.resolve(rollCycle.fileName(cycle) + SUFFIX);
+    }
+
+    /** Opens an existing cycle file, or returns null when the cycle has no file. */
+    public synchronized CycleFile acquire(long cycle) {
+        CycleFile file = open.get(cycle);
+        if (file == null) {
+            file = openFile(cycle);
+            if (file == null) {
+                return null;
+            }
+        }
+        file.references++;
+        return file;
+    }
+
+    /** Opens a cycle's file, creating it first when missing. Only under the queue's write lock. */
+    public synchronized CycleFile acquireOrCreate(long cycle, long nowMillis) {
+        if (!open.containsKey(cycle) && !Files.exists(pathOf(cycle))) {
+            create(cycle, nowMillis);
+        }
+        CycleFile file = acquire(cycle);
+        if (file == null) {
+            throw new QueueException("cycle file " + pathOf(cycle) + " vanished right after it was created");
+        }
+        return file;
+    }
+
+    public synchronized void release(CycleFile file) {
+        if (file == null || --file.references > 0) {
+            return;
+        }
+        open.remove(file.cycle());
+        file.mapped().close();
+        listener.onReleased(file.cycle(), file.path());
+    }
+
+    /** Forces the written pages of every open cycle file and of the table store to storage. */
+    public void forceWritten() {
+        java.util.List<CycleFile> snapshot;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            snapshot = new java.util.ArrayList<>(open.values());
+            for (CycleFile file : snapshot) {
+                file.references++;
+            }
+        }
+        try {
+            for (CycleFile file : snapshot) {
+                file.mapped().forceAll();
+            }
+            tableStore.force();
+        } finally {
+            for (CycleFile file : snapshot) {
+                release(file);
+            }
+        }
+    }
+
+    /**
+     * The first cycle after {@code cycle} that has a file, or {@link #NO_CYCLE}. Files of cycles after the
+     * table store's newest one (created early by a pretoucher) are not visible until an appender starts them.
+     */
+    public synchronized long nextCycle(long cycle) {
+        ensureListingCurrent();
+        Long next = listed.higher(cycle);
+        return next == null || next > listedMaxCycle ? NO_CYCLE : next;
+    }
+
+    /** The last cycle before {@code cycle} that has a file, or {@link #NO_CYCLE}. */
+    public synchronized long previousCycle(long cycle) {
+        ensureListingCurrent();
+        Long previous = listed.lower(cycle);
+        return previous == null ? NO_CYCLE : previous;
+    }
+
+    /** The oldest started cycle with a file, or {@link #NO_CYCLE}. */
+    public synchronized long firstCycle() {
+        ensureListingCurrent();
+        return listed.isEmpty() || listed.first() > listedMaxCycle ? NO_CYCLE : listed.first();
+    }
+
+    /** The newest started cycle with a file, or {@link #NO_CYCLE}. */
+    public synchronized long lastCycle() {
+        ensureListingCurrent();
+        Long last = listed.floor(listedMaxCycle);
+        return last == null ? NO_CYCLE : last;
+    }
+
+    /** Cycles whose files exist but that no appender has started yet (created early by a pretoucher). */
+    public synchronized NavigableSet<Long> unstartedCycles() {
+        refresh();
+        return new TreeSet<>(listed.tailSet(listedMaxCycle, false));
+    }
+
+    /** Every started cycle that has a file, oldest first; lists the directory. */
+    public synchronized NavigableSet<Long> cycles() {
+        refresh();
+        return new TreeSet<>(listed.headSet(listedMaxCycle, true));
+    }
+
+    /**
+     * Cycle files appear only under the write lock, before the table store's range is widened to include them,
+     * so a listing taken after reading the range holds every file of that range: it is current while the range
+     * has not changed. No system call unless it has.
+     */
+    private void ensureListingCurrent() {
+        if (!everListed || tableStore.maxCycle() != listedMaxCycle || tableStore.minCycle() != listedMinCycle) {
+            refresh();
+        }
+    }
+
+    private void refresh() {
+        listedMaxCycle = tableStore.maxCycle();
+        listedMinCycle = tableStore.minCycle();
+        everListed = true;
+        listed.clear();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + SUFFIX)) {
+            for (Path path : stream) {
+                String name = path.getFileName().toString();
+                Optional<Long> cycle = rollCycle.parseCycle(name.substring(0, name.length() - SUFFIX.length()));
+                cycle.ifPresent(listed::add);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the cycle files of " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    private CycleFile openFile(long cycle) {
+        if (closed) {
+            throw new QueueException("queue " + directory + " is closed");
+        }
+        Path path = pathOf(cycle);
+        FileChannel channel;
+        try {
+            channel = writable
+                    ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                    : FileChannel.open(path, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open cycle file " + path + ": " + e.getMessage(), e);
+        }
+        try {
+            long fileBlockSize = CycleFileHeaders.validate(path, channel, cycle);
+            CycleFile file = new CycleFile(new MappedFile(path, channel, writable, fileBlockSize,
+                    Limits.overlap(fileBlockSize), writable ? diskSpace : null), cycle);
+            open.put(cycle, file);
+            listener.onAcquired(cycle, path);
+            return file;
+        } catch (RuntimeException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    private void create(long cycle, long nowMillis) {
+        if (!writable) {
+            throw new QueueException("queue " + directory + " is read-only; cannot create cycle file " + pathOf(cycle));
+        }
+        int indexCount = rollCycle.indexCount();
+        long dataStart = CycleFileLayout.dataStart(indexCount);
+        ByteBuffer header = ByteBuffer.allocate(CycleFileLayout.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong((int) CycleFileLayout.MAGIC_OFFSET, CycleFileLayout.MAGIC);
+        header.putInt((int) CycleFileLayout.FORMAT_VERSION_OFFSET, CycleFileLayout.FORMAT_VERSION);
+        header.putInt((int) CycleFileLayout.HEADER_LENGTH_OFFSET, CycleFileLayout.HEADER_LENGTH);
+        header.putLong((int) CycleFileLayout.CYCLE_OFFSET, cycle);
+        header.putInt((int) CycleFileLayout.SEQUENCE_BITS_OFFSET, rollCycle.sequenceBits());
+        header.putInt((int) CycleFileLayout.INDEX_COUNT_OFFSET, indexCount);
+        header.putInt((int) CycleFileLayout.INDEX_SPACING_OFFSET, indexSpacing);
+        header.putLong((int) CycleFileLayout.BLOCK_SIZE_OFFSET, blockSize);
+        header.putLong((int) CycleFileLayout.CREATED_MILLIS_OFFSET, nowMillis);
+        header.putLong((int) CycleFileLayout.DATA_START_OFFSET, dataStart);
+        header.putLong((int) CycleFileLayout.WRITE_POSITION_OFFSET, dataStart);
+        header.putLong((int) CycleFileLayout.SEQUENCE_OFFSET, 0);
+        try {
+            // Created with its whole first chunk, so a reader can always map the header and first records.
+            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + Limits.overlap(blockSize), permissions);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create cycle file " + pathOf(cycle) + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        for (CycleFile file : open.values()) {
+            file.mapped().close();
+        }
+        open.clear();
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // the open failed already; that error is the one worth reporting
+        }
+    }
+
+    /** The error for a file that does not start with the cycle-file magic. */
+    public static CorruptQueueException notACycleFile(Path path, long magic) {
+        return new CorruptQueueException(path, 0, String.format(
+                "not a cq cycle file: expected magic 'cq.cycle' (0x%016x), found 0x%016x", CycleFileLayout.MAGIC, magic));
+    }
+}

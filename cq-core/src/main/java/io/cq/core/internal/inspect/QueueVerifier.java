@@ -1,0 +1,186 @@
+package io.cq.core.internal.inspect;
+
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.layout.ExcerptHeader;
+import io.cq.core.internal.layout.Limits;
+import io.cq.core.internal.layout.LockToken;
+import io.cq.core.internal.queue.QueueContext;
+import io.cq.core.CorruptQueueException;
+import io.cq.core.QueueVerification;
+import io.cq.core.QueueVerification.Finding;
+import io.cq.core.QueueVerification.Severity;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NavigableSet;
+
+/**
+ * Reads every cycle file of a queue the way a tailer would, but reports what it meets instead of stopping at it:
+ * headers, record headers and lengths, the end-of-cycle marks, the file sizes and every index entry against the
+ * record it should point at (docs/file-format.md describes what is expected). Never writes.
+ */
+public final class QueueVerifier {
+    private final QueueContext queue;
+    private final List<Finding> findings = new ArrayList<>();
+    private final Position cursor = new Position();
+    private long excerpts;
+    private int files;
+
+    public QueueVerifier(QueueContext queue) {
+        this.queue = queue;
+    }
+
+    public QueueVerification verify() {
+        CycleFiles cycleFiles = queue.files();
+        NavigableSet<Long> cycles = cycleFiles.cycles();
+        for (long cycle : cycles) {
+            Path path = cycleFiles.pathOf(cycle);
+            CycleFile file;
+            try {
+                file = cycleFiles.acquire(cycle);
+            } catch (CorruptQueueException e) {
+                files++;
+                damage(e.file(), e.position(), e.getMessage());
+                continue;
+            }
+            if (file == null) {
+                continue;
+            }
+            files++;
+            try {
+                checkSize(file);
+                checkRecords(file, cycle == cycles.last());
+            } catch (CorruptQueueException e) {
+                damage(e.file(), e.position(), e.getMessage());
+            } finally {
+                cycleFiles.release(file);
+            }
+        }
+        checkStrayFiles(cycleFiles.directory());
+        return new QueueVerification(cycleFiles.directory(), files, excerpts, findings);
+    }
+
+    /** Files are created one block plus the overlap long and grow a block at a time. */
+    private void checkSize(CycleFile file) {
+        long size;
+        try {
+            size = Files.size(file.path());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the size of " + file.path(), e);
+        }
+        long first = file.blockSize() + Limits.overlap(file.blockSize());
+        if (size < first || (size - first) % file.blockSize() != 0) {
+            damage(file.path(), size, "the file is " + size + " bytes long, not one block plus the overlap ("
+                    + first + ") and a whole number of blocks of " + file.blockSize() + ": it was cut short or extended");
+        }
+    }
+
+    private void checkRecords(CycleFile file, boolean newest) {
+        long position = file.dataStart();
+        long sequence = 0;
+        while (true) {
+            int header = file.headerAt(position);
+            if (ExcerptHeader.isData(header)) {
+                if (file.isIndexed(sequence) && sequence / file.indexSpacing() < file.indexCapacity()) {
+                    checkIndexEntry(file, sequence, position);
+                }
+                position = file.next(position, header);
+                sequence++;
+                excerpts++;
+            } else if (ExcerptHeader.isEndOfCycle(header)) {
+                return;
+            } else if (ExcerptHeader.isMeta(header)) {
+                position = file.next(position, header);
+            } else if (header == ExcerptHeader.EMPTY || ExcerptHeader.isWorking(header)) {
+                checkEndOfData(file, newest, position, header, sequence);
+                return;
+            } else {
+                damage(file.path(), position, "expected a record header, found " + ExcerptHeader.describe(header)
+                        + "; the " + (sequence) + " excerpts before it are readable, nothing after it is");
+                return;
+            }
+        }
+    }
+
+    /**
+     * Where the records of a cycle end without an end-of-cycle mark. Normal only in the newest cycle: tailers wait
+     * there for more, so in an older cycle it is a hole that stops every reader for good (an older cycle always gets
+     * its mark before a newer one is published). Records written beyond it (the file's write hint says so) are
+     * unreachable.
+     */
+    private void checkEndOfData(CycleFile file, boolean newest, long position, int header, long sequence) {
+        boolean working = ExcerptHeader.isWorking(header);
+        if (working && ExcerptHeader.length(header) > file.maxExcerptSize()) {
+            damage(file.path(), position, "expected a record header, found " + ExcerptHeader.describe(header)
+                    + " (longer than the file's largest excerpt); the " + sequence + " excerpts before it are readable");
+            return;
+        }
+        if (!newest) {
+            damage(file.path(), position, (working ? "an unfinished excerpt" : "the end of the written data")
+                    + " without an end-of-cycle mark in a cycle older than the newest: every tailer stops here for good "
+                    + "and never reaches the later cycles; the " + sequence + " excerpts before it are readable");
+            return;
+        }
+        long hint = file.writePositionHint();
+        if (file.headerAt(position) != header) {
+            return; // a live writer published here meanwhile: the queue grew, nothing is wrong
+        }
+        if (hint > position + ExcerptHeader.SIZE) {
+            damage(file.path(), position, (working ? "an unfinished excerpt" : "an empty record header")
+                    + " where the file says records were written up to position " + hint
+                    + ": the records after it are unreachable; the " + sequence + " excerpts before it are readable");
+            return;
+        }
+        if (working) {
+            long owner = queue.tableStore().writeLockOwner();
+            if (owner == 0 || !queue.tableStore().isProcessAlive(LockToken.processSlot(owner))) {
+                note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
+                        + "before it and the next append discards it");
+            }
+        }
+    }
+
+    private void checkIndexEntry(CycleFile file, long sequence, long position) {
+        file.floorIndexEntry(sequence, cursor);
+        if (cursor.sequence() == sequence && cursor.position() != position) {
+            damage(file.path(), position, "the index entry of excerpt " + sequence + " of the cycle points at "
+                    + cursor.position() + " instead of its record at " + position);
+        }
+    }
+
+    private void checkStrayFiles(Path directory) {
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*.tmp")) {
+            for (Path stray : stream) {
+                note(stray, -1, "a temporary file left by a process that died while creating a file; safe to delete");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + directory, e);
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + CycleFiles.SUFFIX)) {
+            for (Path file : stream) {
+                String name = file.getFileName().toString();
+                if (queue.rollCycle().parseCycle(name.substring(0, name.length() - CycleFiles.SUFFIX.length())).isEmpty()) {
+                    note(file, -1, "the name is not a cycle of the queue's roll cycle " + queue.rollCycle().name()
+                            + ", so readers ignore the file");
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + directory, e);
+        }
+    }
+
+    private void damage(Path file, long position, String description) {
+        findings.add(new Finding(Severity.DAMAGE, file, position, description));
+    }
+
+    private void note(Path file, long position, String description) {
+        findings.add(new Finding(Severity.NOTE, file, position, description));
+    }
+}

@@ -1,0 +1,95 @@
+package io.cq.core.internal.layout;
+
+/**
+ * The 32-bit word in front of every record of a cycle file (docs/file-format.md, "Records").
+ *
+ * <pre>
+ *   31        30       29       28 ............................ 0
+ * +---------+--------+--------+----------------------------------+
+ * | WORKING |  META  | READY  |             LENGTH               |
+ * +---------+--------+--------+----------------------------------+
+ * </pre>
+ *
+ * A word of 0 means nothing has been written there yet. {@code READY} is set on every published record, so
+ * that a published excerpt of length 0 is not mistaken for free space. {@link #END_OF_CYCLE} is a metadata
+ * record with an impossible length: the last record a cycle file will ever get.
+ */
+public final class ExcerptHeader {
+    public static final int SIZE = 4;
+    public static final int ALIGNMENT = 4;
+
+    public static final int EMPTY = 0;
+    public static final int WORKING = 0x8000_0000;
+    public static final int META = 0x4000_0000;
+    public static final int READY = 0x2000_0000;
+    public static final int LENGTH_MASK = 0x1FFF_FFFF;
+    public static final int END_OF_CYCLE = READY | META | LENGTH_MASK;
+    /** The largest payload a header can describe. */
+    public static final int MAX_LENGTH = LENGTH_MASK - 1;
+
+    private ExcerptHeader() {
+    }
+
+    public static int data(int length) {
+        return READY | length;
+    }
+
+    public static int meta(int length) {
+        return READY | META | length;
+    }
+
+    public static boolean isEmpty(int header) {
+        return header == EMPTY;
+    }
+
+    public static boolean isWorking(int header) {
+        return (header & WORKING) != 0;
+    }
+
+    /** True for a published record, data or metadata (including the end-of-cycle mark). */
+    public static boolean isReady(int header) {
+        return (header & (WORKING | READY)) == READY;
+    }
+
+    public static boolean isData(int header) {
+        return (header & (WORKING | META | READY)) == READY;
+    }
+
+    public static boolean isMeta(int header) {
+        return (header & (WORKING | META | READY)) == (META | READY);
+    }
+
+    public static boolean isEndOfCycle(int header) {
+        return header == END_OF_CYCLE;
+    }
+
+    public static int length(int header) {
+        return header & LENGTH_MASK;
+    }
+
+    /** Position of the record that follows one with this payload length. */
+    public static long next(long position, int length) {
+        return align(position + SIZE + length);
+    }
+
+    public static long align(long position) {
+        return (position + ALIGNMENT - 1) & -ALIGNMENT;
+    }
+
+    /** A readable description of a header word, for dumps and error messages. */
+    public static String describe(int header) {
+        if (header == EMPTY) {
+            return "empty";
+        }
+        if (header == END_OF_CYCLE) {
+            return "end-of-cycle";
+        }
+        if (isWorking(header)) {
+            return "being written";
+        }
+        if (!isReady(header)) {
+            return String.format("invalid header 0x%08x", header);
+        }
+        return (isMeta(header) ? "metadata" : "data") + " length " + length(header);
+    }
+}

@@ -1,0 +1,97 @@
+package io.cq.core.internal.layout;
+
+/**
+ * Layout of the table store {@code metadata.cq4t} (docs/file-format.md, "Table store"). Little-endian.
+ *
+ * <pre>
+ *    0 | magic "cq.table"             | 8
+ *    8 | formatVersion | slotCount    | 4 + 4
+ *   16 | rollLengthMillis             | 8
+ *   24 | rollEpochOffsetMillis        | 8
+ *   32 | sequenceBits  | nameLength   | 4 + 4
+ *   40 | rollCycle name (24 bytes)    |
+ *   64 | createdEpochMillis           | 8
+ *  128 | writeLock owner token        | 8   0 = free; CAS to take, release-store 0 to give back
+ *  192 | maxCycle                     | 8   highest cycle that has a file, -1 = none
+ *  200 | minCycle                     | 8   lowest cycle that has a file, -1 = none
+ *      | (reserved up to 1024)        |     the lock and the cycle range sit on separate cache lines, so that
+ *      |                              |     idle tailers reading the range do not slow appenders taking the lock
+ * 1024 | named tailer slots: slotCount x 256 bytes
+ * </pre>
+ *
+ * Named tailer slot:
+ * <pre>
+ *   +0  nextIndex (the next excerpt the tailer reads; -1 = from the start)   8
+ *   +8  state (0 free, 1 used)                                               4
+ *   +12 nameLength                                                           4
+ *   +16 name, UTF-8                                                         64
+ *   +80 holderLength                                                         4
+ *   +84 holder description, UTF-8                                          172
+ * </pre>
+ *
+ * Ownership is not kept in the file: it is an OS record lock on one byte at {@link #slotLockRegion(int)},
+ * which the kernel drops when its process dies (see docs/file-format.md, "Locks and liveness").
+ */
+public final class TableStoreLayout {
+    public static final String FILE_NAME = "metadata.cq4t";
+
+    public static final long MAGIC = 0x656c6261742e7163L; // "cq.table" read little-endian
+    public static final int FORMAT_VERSION = 1;
+    public static final int DEFAULT_SLOT_COUNT = 1024;
+
+    public static final long MAGIC_OFFSET = 0;
+    public static final long FORMAT_VERSION_OFFSET = 8;
+    public static final long SLOT_COUNT_OFFSET = 12;
+    public static final long ROLL_LENGTH_OFFSET = 16;
+    public static final long ROLL_EPOCH_OFFSET = 24;
+    public static final long SEQUENCE_BITS_OFFSET = 32;
+    public static final long ROLL_NAME_LENGTH_OFFSET = 36;
+    public static final long ROLL_NAME_OFFSET = 40;
+    public static final int ROLL_NAME_CAPACITY = 24;
+    public static final long CREATED_MILLIS_OFFSET = 64;
+    public static final long WRITE_LOCK_OFFSET = 128;
+    public static final long MAX_CYCLE_OFFSET = 192;
+    public static final long MIN_CYCLE_OFFSET = 200;
+
+    public static final long SLOTS_OFFSET = 1024;
+    public static final int SLOT_SIZE = 256;
+    public static final long SLOT_NEXT_INDEX = 0;
+    public static final long SLOT_STATE = 8;
+    public static final long SLOT_NAME_LENGTH = 12;
+    public static final long SLOT_NAME = 16;
+    public static final int SLOT_NAME_CAPACITY = 64;
+    public static final long SLOT_HOLDER_LENGTH = 80;
+    public static final long SLOT_HOLDER = 84;
+    public static final int SLOT_HOLDER_CAPACITY = 172;
+
+    public static final int SLOT_FREE = 0;
+    public static final int SLOT_USED = 1;
+
+    /** Lock regions lie far beyond the file's end: record locks may cover bytes a file does not have. */
+    private static final long LOCK_REGION_BASE = 1L << 40;
+    /** Held (exclusively, blocking) while a slot is looked up or claimed. */
+    public static final long SLOT_ALLOCATION_LOCK = LOCK_REGION_BASE;
+
+    private TableStoreLayout() {
+    }
+
+    public static long fileSize(int slotCount) {
+        return SLOTS_OFFSET + (long) slotCount * SLOT_SIZE;
+    }
+
+    public static long slotOffset(int slot) {
+        return SLOTS_OFFSET + (long) slot * SLOT_SIZE;
+    }
+
+    public static long slotLockRegion(int slot) {
+        return LOCK_REGION_BASE + 1 + slot;
+    }
+
+    /** How many processes may have a queue open for writing at once. */
+    public static final int PROCESS_SLOTS = 4096;
+
+    /** Held by a process for as long as it has the queue open for writing; write-lock tokens name it. */
+    public static long processLockRegion(int processSlot) {
+        return LOCK_REGION_BASE + 1 + (1 << 16) + processSlot;
+    }
+}

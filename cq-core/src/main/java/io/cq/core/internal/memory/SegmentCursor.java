@@ -1,0 +1,354 @@
+package io.cq.core.internal.memory;
+
+import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptTooLargeException;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+/**
+ * The {@link ExcerptBytes} flyweight: a window {@code [base, base + limit)} of a mapped chunk. Bound to the next
+ * excerpt by its appender or tailer, never reallocated. Bounds are checked here against the excerpt (so the
+ * error speaks of the excerpt) and again by the segment against the chunk.
+ */
+public final class SegmentCursor implements ExcerptBytes {
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfChar CHAR = ValueLayout.JAVA_CHAR_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private MemorySegment segment = MemorySegment.NULL;
+    private long base;
+    private long limit;
+    /** When reading, the excerpt's length; {@link #limit} may be narrowed below it by {@link #readLimit(long)}. */
+    private long readLength;
+    private long position;
+    private boolean writing;
+    private boolean overflowed;
+    private long blockSize;
+
+    public void bindForWrite(MemorySegment segment, long base, long capacity, long blockSize) {
+        this.segment = segment;
+        this.base = base;
+        this.limit = capacity;
+        this.position = 0;
+        this.writing = true;
+        this.overflowed = false;
+        this.blockSize = blockSize;
+    }
+
+    public void bindForRead(MemorySegment segment, long base, long length) {
+        this.segment = segment;
+        this.base = base;
+        this.limit = length;
+        this.readLength = length;
+        this.position = 0;
+        this.writing = false;
+    }
+
+    public void unbind() {
+        this.segment = MemorySegment.NULL;
+        this.limit = 0;
+        this.position = 0;
+    }
+
+    @Override
+    public long position() {
+        return position;
+    }
+
+    @Override
+    public ExcerptBytes position(long newPosition) {
+        if (newPosition < 0 || newPosition > limit) {
+            throw new IndexOutOfBoundsException("position " + newPosition + " is outside the excerpt's 0.." + limit);
+        }
+        position = newPosition;
+        return this;
+    }
+
+    @Override
+    public long length() {
+        return writing ? position : readLength;
+    }
+
+    @Override
+    public long readLimit() {
+        return limit;
+    }
+
+    @Override
+    public ExcerptBytes readLimit(long newLimit) {
+        if (writing) {
+            throw new IllegalStateException("a read limit applies to reading; this cursor is writing an excerpt");
+        }
+        if (newLimit < position || newLimit > readLength) {
+            throw new IndexOutOfBoundsException("read limit " + newLimit + " is outside " + position + ".." + readLength
+                    + " (the position and the excerpt's length)");
+        }
+        limit = newLimit;
+        return this;
+    }
+
+    @Override
+    public long remaining() {
+        return limit - position;
+    }
+
+    @Override
+    public MemorySegment segment() {
+        MemorySegment slice = segment.asSlice(base, limit);
+        return writing ? slice : slice.asReadOnly();
+    }
+
+    // ---- writing ----------------------------------------------------------------------------------------
+
+    private long claim(long bytes) {
+        long p = position;
+        if (!writing || p + bytes > limit) {
+            throw writeFailure(p + bytes);
+        }
+        position = p + bytes;
+        return base + p;
+    }
+
+    private RuntimeException writeFailure(long required) {
+        if (!writing) {
+            return new IllegalStateException("this excerpt is being read; it cannot be written to");
+        }
+        overflowed = true;
+        return new ExcerptTooLargeException(required, limit, blockSize);
+    }
+
+    /** Whether a write ran past the size limit: the excerpt is then discarded rather than published cut short. */
+    public boolean overflowed() {
+        return overflowed;
+    }
+
+    @Override
+    public ExcerptBytes writeByte(byte value) {
+        segment.set(ValueLayout.JAVA_BYTE, claim(1), value);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeBoolean(boolean value) {
+        return writeByte(value ? (byte) 1 : (byte) 0);
+    }
+
+    @Override
+    public ExcerptBytes writeShort(short value) {
+        segment.set(SHORT, claim(2), value);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeChar(char value) {
+        segment.set(CHAR, claim(2), value);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeInt(int value) {
+        segment.set(INT, claim(4), value);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeLong(long value) {
+        segment.set(LONG, claim(8), value);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeFloat(float value) {
+        segment.set(FLOAT, claim(4), value);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeDouble(double value) {
+        segment.set(DOUBLE, claim(8), value);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeUtf8(CharSequence text) {
+        if (text == null) {
+            writeVarLong(0);
+            return this;
+        }
+        long encoded = Utf8.encodedLength(text);
+        writeVarLong(encoded + 1);
+        long offset = claim(encoded);
+        Utf8.encode(text, segment, offset);
+        return this;
+    }
+
+    /** Unsigned LEB128: seven bits a byte, low bits first, high bit set on all but the last byte. */
+    private void writeVarLong(long value) {
+        while ((value & ~0x7FL) != 0) {
+            writeByte((byte) ((value & 0x7F) | 0x80));
+            value >>>= 7;
+        }
+        writeByte((byte) value);
+    }
+
+    @Override
+    public ExcerptBytes writeBytes(byte[] bytes) {
+        return writeBytes(bytes, 0, bytes.length);
+    }
+
+    @Override
+    public ExcerptBytes writeBytes(byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        MemorySegment.copy(bytes, offset, segment, ValueLayout.JAVA_BYTE, claim(length), length);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeSegment(MemorySegment source) {
+        MemorySegment.copy(source, 0, segment, claim(source.byteSize()), source.byteSize());
+        return this;
+    }
+
+    private long absolute(long offset, int bytes, boolean write) {
+        long end = write ? position : limit;
+        if (offset < 0 || offset + bytes > end) {
+            throw new IndexOutOfBoundsException(bytes + " bytes at offset " + offset + " are outside the excerpt's 0.." + end
+                    + (write ? " (absolute writes must lie below the position)" : ""));
+        }
+        if (write && !writing) {
+            throw writeFailure(offset + bytes);
+        }
+        return base + offset;
+    }
+
+    @Override
+    public ExcerptBytes writeIntAt(long offset, int value) {
+        segment.set(INT, absolute(offset, 4, true), value);
+        return this;
+    }
+
+    @Override
+    public ExcerptBytes writeLongAt(long offset, long value) {
+        segment.set(LONG, absolute(offset, 8, true), value);
+        return this;
+    }
+
+    // ---- reading ----------------------------------------------------------------------------------------
+
+    private long take(long bytes) {
+        long p = position;
+        if (bytes < 0 || p + bytes > limit) {
+            throw new IndexOutOfBoundsException("cannot read " + bytes + " bytes at " + p + ": the excerpt has " + limit);
+        }
+        position = p + bytes;
+        return base + p;
+    }
+
+    @Override
+    public byte readByte() {
+        return segment.get(ValueLayout.JAVA_BYTE, take(1));
+    }
+
+    @Override
+    public boolean readBoolean() {
+        return readByte() != 0;
+    }
+
+    @Override
+    public short readShort() {
+        return segment.get(SHORT, take(2));
+    }
+
+    @Override
+    public char readChar() {
+        return segment.get(CHAR, take(2));
+    }
+
+    @Override
+    public int readInt() {
+        return segment.get(INT, take(4));
+    }
+
+    @Override
+    public long readLong() {
+        return segment.get(LONG, take(8));
+    }
+
+    @Override
+    public float readFloat() {
+        return segment.get(FLOAT, take(4));
+    }
+
+    @Override
+    public double readDouble() {
+        return segment.get(DOUBLE, take(8));
+    }
+
+    private long readVarLong() {
+        long value = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            byte b = readByte();
+            value |= (long) (b & 0x7F) << shift;
+            if (b >= 0) {
+                return value;
+            }
+        }
+        throw new IllegalStateException("malformed length at " + (position - 10) + ": more than 10 bytes");
+    }
+
+    @Override
+    public String readUtf8() {
+        long encoded = readVarLong();
+        if (encoded == 0) {
+            return null;
+        }
+        long length = encoded - 1;
+        if (length < 0 || length > Integer.MAX_VALUE - 16) {
+            throw new IndexOutOfBoundsException("text of " + length + " bytes is longer than a String can be");
+        }
+        long offset = take(length);
+        StringBuilder text = new StringBuilder((int) length);
+        Utf8.decode(segment, offset, length, text);
+        return text.toString();
+    }
+
+    @Override
+    public boolean readUtf8(StringBuilder into) {
+        long encoded = readVarLong();
+        if (encoded == 0) {
+            return false;
+        }
+        long length = encoded - 1;
+        long offset = take(length);
+        Utf8.decode(segment, offset, length, into);
+        return true;
+    }
+
+    @Override
+    public ExcerptBytes readBytes(byte[] into) {
+        return readBytes(into, 0, into.length);
+    }
+
+    @Override
+    public ExcerptBytes readBytes(byte[] into, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, into.length);
+        MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, take(length), into, offset, length);
+        return this;
+    }
+
+    @Override
+    public int readIntAt(long offset) {
+        return segment.get(INT, absolute(offset, 4, false));
+    }
+
+    @Override
+    public long readLongAt(long offset) {
+        return segment.get(LONG, absolute(offset, 8, false));
+    }
+}

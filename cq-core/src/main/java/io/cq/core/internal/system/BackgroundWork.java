@@ -1,0 +1,43 @@
+package io.cq.core.internal.system;
+
+import java.nio.file.Path;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one background thread per JVM ({@code cq-background}, a daemon) for the slow-path work of every queue:
+ * linking the FFM downcalls, reserving, mapping and faulting in the next block of a file before its appender
+ * gets there, forcing pages to storage in {@link io.cq.core.Durability#ASYNC} mode, and pretouching. No queue
+ * depends on it for correctness: an appender that finds a block unprepared prepares it itself.
+ */
+public final class BackgroundWork {
+    private static final ScheduledThreadPoolExecutor EXECUTOR = new ScheduledThreadPoolExecutor(1, task -> {
+        Thread thread = new Thread(task, "cq-background");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    static {
+        EXECUTOR.setRemoveOnCancelPolicy(true);
+    }
+
+    private BackgroundWork() {
+    }
+
+    /** Runs a one-off task soon. */
+    public static void submit(Runnable task) {
+        EXECUTOR.execute(task);
+    }
+
+    /** Runs a queue's periodic task (forcing, pretouching); cancel the result when the queue closes. */
+    public static ScheduledFuture<?> every(long intervalNanos, Path queue, Runnable task) {
+        return EXECUTOR.scheduleWithFixedDelay(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                Log.warning(BackgroundWork.class, "background task of queue " + queue + " failed", e);
+            }
+        }, intervalNanos, intervalNanos, TimeUnit.NANOSECONDS);
+    }
+}

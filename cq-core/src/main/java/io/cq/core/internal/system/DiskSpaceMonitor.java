@@ -1,0 +1,53 @@
+package io.cq.core.internal.system;
+
+import io.cq.core.DiskSpace;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Watches free space under a queue. Checked whenever a block of a cycle file is reserved (never per append), and
+ * on request; logs one warning when free space falls below the threshold and one message when it recovers, not
+ * one per check. Thread-safe.
+ */
+public final class DiskSpaceMonitor {
+    private final Path directory;
+    private final long warningBytes;
+    private final double warningPercent;
+    private FileStore store;
+    private boolean low;
+
+    public DiskSpaceMonitor(Path directory, long warningBytes, double warningPercent) {
+        this.directory = directory;
+        this.warningBytes = warningBytes;
+        this.warningPercent = warningPercent;
+    }
+
+    /** Reads the file system's figures now, logging a threshold crossing. */
+    public synchronized DiskSpace check() {
+        try {
+            if (store == null) {
+                store = Files.getFileStore(directory);
+            }
+            long usable = store.getUsableSpace();
+            long total = store.getTotalSpace();
+            long threshold = Math.max(warningBytes, (long) (total * warningPercent / 100.0));
+            boolean nowLow = usable < threshold;
+            if (nowLow && !low) {
+                Log.warning(DiskSpaceMonitor.class, "free space under queue {0} is low: {1} MiB of {2} MiB left, below the "
+                        + "warning threshold of {3} MiB", directory, String.valueOf(usable >> 20),
+                        String.valueOf(total >> 20), String.valueOf(threshold >> 20));
+            } else if (!nowLow && low) {
+                Log.info(DiskSpaceMonitor.class, "free space under queue {0} is back above the warning threshold: {1} MiB "
+                        + "left", directory, String.valueOf(usable >> 20));
+            }
+            low = nowLow;
+            return new DiskSpace(directory, usable, total, threshold, nowLow);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the free space under " + directory + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.cq.core.internal.system;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The permissions cq gives the files and directories it creates (owner-only by default), applied after creation
+ * so the process's umask cannot narrow or widen them. Ignored where the file system has no POSIX permissions.
+ */
+public final class FilePermissions {
+    private final Set<PosixFilePermission> files;
+    private final Set<PosixFilePermission> directories;
+
+    public FilePermissions(Set<PosixFilePermission> files) {
+        this.files = Set.copyOf(files);
+        EnumSet<PosixFilePermission> dirs = EnumSet.copyOf(files.isEmpty() ? EnumSet.of(PosixFilePermission.OWNER_READ) : files);
+        // A directory one may read must also be searchable, or its files cannot be opened.
+        if (files.contains(PosixFilePermission.OWNER_READ)) {
+            dirs.add(PosixFilePermission.OWNER_EXECUTE);
+        }
+        if (files.contains(PosixFilePermission.GROUP_READ)) {
+            dirs.add(PosixFilePermission.GROUP_EXECUTE);
+        }
+        if (files.contains(PosixFilePermission.OTHERS_READ)) {
+            dirs.add(PosixFilePermission.OTHERS_EXECUTE);
+        }
+        this.directories = Set.copyOf(dirs);
+    }
+
+    public static FilePermissions ownerOnly() {
+        return new FilePermissions(PosixFilePermissions.fromString("rw-------"));
+    }
+
+    public Set<PosixFilePermission> files() {
+        return files;
+    }
+
+    FileChannel create(Path file) throws IOException {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        apply(file, files);
+        return channel;
+    }
+
+    public void createDirectories(Path directory) throws IOException {
+        Files.createDirectories(directory);
+        apply(directory, directories);
+    }
+
+    private static void apply(Path path, Set<PosixFilePermission> permissions) throws IOException {
+        if (path.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(path, permissions);
+        }
+    }
+}

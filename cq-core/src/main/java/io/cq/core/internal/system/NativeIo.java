@@ -1,0 +1,183 @@
+package io.cq.core.internal.system;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The few POSIX calls the JDK does not offer, made through FFM downcalls: {@code posix_fallocate} reserves a
+ * file's blocks before they are mapped, so that a full disk is an {@link IOException} when a block is
+ * allocated instead of a crash on the first write into the mapping; {@code madvise(MADV_POPULATE_WRITE)}
+ * faults a range of a mapping in with one system call instead of one page fault per page.
+ *
+ * <p>Used only when the JVM allows native access for cq ({@code --enable-native-access=ALL-UNNAMED}, or the
+ * cq module named); otherwise every call is a no-op, with one warning, and files stay sparse as mapped.
+ */
+public final class NativeIo {
+    private static final int O_RDWR = 2;
+    private static final int O_CLOEXEC = 0x80000;
+    private static final int ENOSPC = 28;
+    /** Linux 5.14 and later; older kernels answer EINVAL and the caller touches the pages one by one. */
+    private static final int MADV_POPULATE_WRITE = 23;
+    private static final int EINVAL = 22;
+
+    /** What {@link #populateForWrite} did. */
+    public enum Populated {
+        /** Every page is present and writable. */
+        DONE,
+        /** The call does not exist here (no native access, not Linux, a kernel before 5.14): touch the pages. */
+        UNSUPPORTED,
+        /**
+         * The kernel could not fault the pages in (no memory or space for them): touching them would crash the
+         * JVM with SIGBUS, so leave them to the appender, which meets the condition when it writes.
+         */
+        FAILED
+    }
+
+    private static volatile boolean READY;
+
+    /** Where a downcall leaves errno: one per thread (in practice the background thread), so calls allocate nothing. */
+    private static final ThreadLocal<MemorySegment> CALL_STATE =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(Linker.Option.captureStateLayout()));
+
+    /** The downcalls; linking them costs ~100 ms of class loading and code generation, so it is done once, ahead. */
+    private static final class Calls {
+        static final MethodHandle OPEN;
+        static final MethodHandle CLOSE;
+        static final MethodHandle POSIX_FALLOCATE;
+        static final MethodHandle MADVISE;
+        static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+        static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+        static final String UNAVAILABLE_BECAUSE;
+
+        static {
+            MethodHandle open = null;
+            MethodHandle close = null;
+            MethodHandle fallocate = null;
+            MethodHandle madvise = null;
+            String reason = null;
+            if (!NativeIo.class.getModule().isNativeAccessEnabled()) {
+                reason = "native access is not enabled for cq (add --enable-native-access=ALL-UNNAMED to the java command)";
+            } else if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
+                reason = "posix_fallocate is only used on Linux";
+            } else {
+                try {
+                    Linker linker = Linker.nativeLinker();
+                    SymbolLookup libc = linker.defaultLookup();
+                    open = linker.downcallHandle(find(libc, "open"),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+                    close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                    fallocate = linker.downcallHandle(find(libc, "posix_fallocate"),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+                    madvise = linker.downcallHandle(find(libc, "madvise"),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
+                            Linker.Option.captureCallState("errno"));
+                } catch (RuntimeException | LinkageError e) {
+                    reason = "cannot link posix_fallocate: " + e;
+                    open = null;
+                }
+            }
+            OPEN = open;
+            CLOSE = close;
+            POSIX_FALLOCATE = fallocate;
+            MADVISE = open == null ? null : madvise;
+            UNAVAILABLE_BECAUSE = open == null ? reason : null;
+            READY = true;
+            if (UNAVAILABLE_BECAUSE != null) {
+                Log.info(NativeIo.class, "cq maps cycle files without reserving their blocks first: {0}; a full disk "
+                        + "then shows as an error when a page is first written rather than when a block is allocated",
+                        UNAVAILABLE_BECAUSE);
+            }
+        }
+    }
+
+    private NativeIo() {
+    }
+
+    private static MemorySegment find(SymbolLookup lookup, String name) {
+        Optional<MemorySegment> symbol = lookup.find(name);
+        return symbol.orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name));
+    }
+
+    /** Links the downcalls on a background thread, so that the first file creation does not wait for it. */
+    public static void warmUpInBackground() {
+        if (!READY) {
+            BackgroundWork.submit(NativeIo::canReserveBlocks);
+        }
+    }
+
+    /** Whether the downcalls are linked (or known to be unavailable) already. */
+    public static boolean isReady() {
+        return READY;
+    }
+
+    /** Whether blocks are reserved before mapping; false means files are mapped sparse. */
+    public static boolean canReserveBlocks() {
+        return Calls.UNAVAILABLE_BECAUSE == null;
+    }
+
+    /**
+     * Faults in every page of a page-aligned slice of a writable shared mapping, as if each were written, without
+     * changing its content.
+     */
+    public static Populated populateForWrite(MemorySegment slice) {
+        if (!isReady() || Calls.MADVISE == null) {
+            return Populated.UNSUPPORTED;
+        }
+        try {
+            MemorySegment callState = CALL_STATE.get();
+            int result = (int) Calls.MADVISE.invokeExact(callState, slice, slice.byteSize(), MADV_POPULATE_WRITE);
+            if (result == 0) {
+                return Populated.DONE;
+            }
+            return (int) Calls.ERRNO.get(callState, 0L) == EINVAL ? Populated.UNSUPPORTED : Populated.FAILED;
+        } catch (Throwable e) {
+            return Populated.FAILED;
+        }
+    }
+
+    /**
+     * Reserves the blocks of {@code [offset, offset + length)} of a file (and grows it to cover them).
+     *
+     * @throws IOException naming the file and the range when the disk is full or the call fails
+     */
+    public static void reserve(Path file, long offset, long length) throws IOException {
+        if (!canReserveBlocks()) {
+            return;
+        }
+        int result;
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = (int) Calls.OPEN.invokeExact(arena.allocateFrom(file.toString()), O_RDWR | O_CLOEXEC);
+            if (fd < 0) {
+                throw new IOException("cannot open " + file + " to reserve its blocks");
+            }
+            try {
+                result = (int) Calls.POSIX_FALLOCATE.invokeExact(fd, offset, length);
+            } finally {
+                int ignored = (int) Calls.CLOSE.invokeExact(fd);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IOException("posix_fallocate failed for " + file, e);
+        }
+        if (result == ENOSPC) {
+            throw new IOException("No space left on device: cannot reserve " + length + " bytes at offset " + offset
+                    + " of " + file);
+        }
+        if (result != 0) {
+            throw new IOException("posix_fallocate returned error " + result + " for " + length + " bytes at offset " + offset
+                    + " of " + file);
+        }
+    }
+}
