@@ -145,7 +145,7 @@ final class WriteCommand implements Callable<Integer> {
                     .orElseThrow(() -> new UserInputException(type.getName() + " has no method " + method + "; it has "
                             + Arrays.stream(type.getMethods()).map(Method::getName).sorted().distinct()
                             .collect(Collectors.joining(", "))));
-            writer = appender.methodWriter(type);
+            writer = Messages.methodWriter(appender, type);
             parameterTypes = Arrays.stream(target.getGenericParameterTypes())
                     .map(mapper.getTypeFactory()::constructType).toArray(JavaType[]::new);
         }

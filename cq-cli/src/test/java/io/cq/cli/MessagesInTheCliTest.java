@@ -1,5 +1,6 @@
 package io.cq.cli;
 
+import io.cq.core.message.Messages;
 import io.cq.cli.fixtures.Trading;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
@@ -18,7 +19,7 @@ class MessagesInTheCliTest {
     private Path queueWithCalls() {
         Path queue = dir.resolve("q");
         try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
-            Trading.Events events = appender.methodWriter(Trading.Events.class);
+            Trading.Events events = Messages.methodWriter(appender, Trading.Events.class);
             events.onOrder(new Trading.Order("o-1", "AAPL", 100, 189.25, Trading.Side.BUY));
             events.onCancel("o-1", 42);
             Trading.Tick tick = new Trading.Tick();

@@ -1,5 +1,6 @@
 package io.cq.cli;
 
+import io.cq.core.message.Messages;
 import io.cq.cli.fixtures.Trading;
 import io.cq.core.MappedQueue;
 import io.cq.core.message.MethodReader;
@@ -44,7 +45,7 @@ class WriteCommandTest {
 
     private void readAll(Path queue) {
         try (MappedQueue q = MappedQueue.builder(queue).readOnly(true).build()) {
-            MethodReader reader = q.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(q.createTailer(), handler);
             while (reader.readOne()) {
                 // every call lands in received
             }

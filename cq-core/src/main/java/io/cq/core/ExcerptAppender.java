@@ -1,8 +1,5 @@
 package io.cq.core;
 
-import io.cq.core.internal.message.ObjectMessages;
-import io.cq.core.message.MethodWriterBuilder;
-
 import java.util.function.Consumer;
 
 /**
@@ -13,6 +10,9 @@ import java.util.function.Consumer;
  * <p>An appender belongs to one thread at a time ({@link MappedQueue#acquireAppender()} gives each thread its
  * own). Appending allocates nothing and makes no system call, except when a new block of the file is mapped
  * or a new cycle file is created.
+ *
+ * <p>Typed messages (method writers, objects) are written through {@link io.cq.core.message.Messages}, which
+ * builds them on top of this interface.
  */
 public interface ExcerptAppender extends AutoCloseable {
     /**
@@ -43,29 +43,6 @@ public interface ExcerptAppender extends AutoCloseable {
             }
         }
         return lastIndexAppended();
-    }
-
-    /**
-     * An implementation of the interface whose every call appends one message excerpt naming the method and
-     * carrying its arguments (docs/messages.md). Confined to this appender's thread, like the appender.
-     *
-     * @throws IllegalArgumentException when the type is not a suitable interface (see {@link MethodWriterBuilder})
-     */
-    default <T> T methodWriter(Class<T> type) {
-        return methodWriterBuilder(type).build();
-    }
-
-    /** Configures a method writer on this appender (source id, history). */
-    default <T> MethodWriterBuilder<T> methodWriterBuilder(Class<T> type) {
-        return new MethodWriterBuilder<>(this, type);
-    }
-
-    /**
-     * Appends the object (a record, POJO, collection...) as one self-describing message excerpt, encoded as CBOR
-     * through Jackson, and returns its index; read it with {@link ExcerptTailer#readObject(Class)}.
-     */
-    default long writeObject(Object value) {
-        return ObjectMessages.write(this, value);
     }
 
     /** Index of the last excerpt this appender published, or -1 when it has published none. */

@@ -1,10 +1,5 @@
 package io.cq.core;
 
-import io.cq.core.internal.message.ObjectMessages;
-import io.cq.core.message.MessageDecodingException;
-import io.cq.core.message.MethodReader;
-import io.cq.core.message.MethodReaderBuilder;
-
 import java.util.function.Consumer;
 
 /**
@@ -14,6 +9,8 @@ import java.util.function.Consumer;
  *
  * <p>A tailer belongs to one thread at a time. Reading allocates nothing and makes no system call, except when
  * moving to another block or cycle file.
+ *
+ * <p>Typed messages (method readers, objects) are read through {@link io.cq.core.message.Messages}.
  */
 public interface ExcerptTailer extends AutoCloseable {
     /**
@@ -47,30 +44,6 @@ public interface ExcerptTailer extends AutoCloseable {
             }
             return true;
         }
-    }
-
-    /**
-     * A reader that turns message excerpts back into calls on the handlers (docs/messages.md). Confined to this
-     * tailer's thread.
-     */
-    default MethodReader methodReader(Object... handlers) {
-        return methodReaderBuilder().handlers(handlers).build();
-    }
-
-    /** Configures a method reader on this tailer (handlers, allowed types, history). */
-    default MethodReaderBuilder methodReaderBuilder() {
-        return new MethodReaderBuilder(this);
-    }
-
-    /**
-     * Reads the next excerpt, written by {@link ExcerptAppender#writeObject(Object)}, as a {@code type}; null
-     * when there is none yet. Documents may name only types reachable from {@code type}.
-     *
-     * @throws MessageDecodingException when the excerpt is not such a message or does not decode as a
-     *                                  {@code type} (the excerpt is consumed)
-     */
-    default <T> T readObject(Class<T> type) {
-        return ObjectMessages.read(this, type);
     }
 
     /** Index of the next excerpt this tailer would read (it need not exist yet). */

@@ -5,6 +5,7 @@ import io.cq.core.internal.message.ObjectMessages;
 import io.cq.core.internal.message.TreeMessages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptTailer;
 import io.cq.core.ReadContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -12,11 +13,25 @@ import tools.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
- * Shows message excerpts as text, for tools ({@code dump}, {@code tail}) that know nothing of the interfaces
- * that wrote them. Decoding builds JSON trees only: no class named by the data is loaded. The cursor's
- * position is left where it was.
+ * The message layer's entry point: typed messages on top of the engine's appenders and tailers
+ * (docs/messages.md). The engine itself never loads this class, nor Jackson.
+ *
+ * <ul>
+ *   <li>Method writers and readers: {@link #methodWriter(ExcerptAppender, Class)} turns calls on an interface into
+ *       excerpts, {@link #methodReader(ExcerptTailer, Object...)} turns them back into calls on handlers.</li>
+ *   <li>Objects: {@link #writeObject(ExcerptAppender, Object)} and {@link #readObject(ExcerptTailer, Class)}.</li>
+ *   <li>Tools that know nothing of the interfaces that wrote a message show it as JSON ({@link #toJson}); decoding
+ *       builds JSON trees only, so no class named by the data is loaded, and the cursor's position is left where
+ *       it was.</li>
+ * </ul>
  *
  * <pre>{@code
+ * OrderEvents events = Messages.methodWriter(appender, OrderEvents.class);
+ * events.onOrder(new Order("AAPL", 100));
+ *
+ * MethodReader reader = Messages.methodReader(tailer, handler);
+ * while (reader.readOne()) { }
+ *
  * try (ReadContext dc = tailer.readingDocument()) {
  *     if (dc.isPresent() && Messages.isMessage(dc.bytes())) {
  *         System.out.println(Messages.toJson(dc));   // {"method":"onOrder","arguments":[42,{"symbol":"AAPL",...}]}
@@ -28,6 +43,53 @@ import java.util.List;
  */
 public final class Messages {
     private Messages() {
+    }
+
+    /**
+     * An implementation of the interface whose every call appends one message excerpt naming the method and
+     * carrying its arguments (docs/messages.md). Confined to the appender's thread, like the appender.
+     *
+     * @throws IllegalArgumentException when the type is not a suitable interface (see {@link MethodWriterBuilder})
+     */
+    public static <T> T methodWriter(ExcerptAppender appender, Class<T> type) {
+        return methodWriterBuilder(appender, type).build();
+    }
+
+    /** Configures a method writer on an appender (source id, history). */
+    public static <T> MethodWriterBuilder<T> methodWriterBuilder(ExcerptAppender appender, Class<T> type) {
+        return new MethodWriterBuilder<>(appender, type);
+    }
+
+    /**
+     * A reader that turns message excerpts back into calls on the handlers (docs/messages.md). Confined to the
+     * tailer's thread.
+     */
+    public static MethodReader methodReader(ExcerptTailer tailer, Object... handlers) {
+        return methodReaderBuilder(tailer).handlers(handlers).build();
+    }
+
+    /** Configures a method reader on a tailer (handlers, allowed types, history). */
+    public static MethodReaderBuilder methodReaderBuilder(ExcerptTailer tailer) {
+        return new MethodReaderBuilder(tailer);
+    }
+
+    /**
+     * Appends the object (a record, POJO, collection...) as one self-describing message excerpt, encoded as CBOR
+     * through Jackson, and returns its index; read it with {@link #readObject(ExcerptTailer, Class)}.
+     */
+    public static long writeObject(ExcerptAppender appender, Object value) {
+        return ObjectMessages.write(appender, value);
+    }
+
+    /**
+     * Reads the tailer's next excerpt, written by {@link #writeObject(ExcerptAppender, Object)}, as a {@code type};
+     * null when there is none yet. Documents may name only types reachable from {@code type}.
+     *
+     * @throws MessageDecodingException when the excerpt is not such a message or does not decode as a
+     *                                  {@code type} (the excerpt is consumed)
+     */
+    public static <T> T readObject(ExcerptTailer tailer, Class<T> type) {
+        return ObjectMessages.read(tailer, type);
     }
 
     /** Whether the excerpt is a message (written by a method writer or {@code writeObject}), not raw bytes. */
@@ -63,7 +125,7 @@ public final class Messages {
 
     /**
      * The first argument of the message being read (the object of {@code writeObject}, or a method writer's first
-     * argument) as a {@code type}, with the allow-list of {@link io.cq.core.ExcerptTailer#readObject(Class)}.
+     * argument) as a {@code type}, with the allow-list of {@link #readObject(ExcerptTailer, Class)}.
      * Unlike {@code readObject} it does not move the tailer: closing the context commits, or rolls back after
      * {@link ReadContext#rollbackOnClose()}, so a consumer can decode first and commit after it has handled
      * the object. The cursor's position is left where it was.

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Configures a {@link MethodReader}: {@code tailer.methodReaderBuilder().handlers(a, b).history(true).build()}.
+ * Configures a {@link MethodReader}: {@code Messages.methodReaderBuilder(tailer).handlers(a, b).history(true).build()}.
  *
  * <p>A handler is any object: the reader calls the methods declared by the interfaces it implements (those of
  * the JDK excepted). When several handlers have a method, each is called, in the order given.

@@ -6,7 +6,7 @@ import io.cq.core.ExcerptAppender;
 import java.util.Objects;
 
 /**
- * Configures a method writer: {@code appender.methodWriterBuilder(OrderEvents.class).sourceId(1).build()}.
+ * Configures a method writer: {@code Messages.methodWriterBuilder(appender, OrderEvents.class).sourceId(1).build()}.
  *
  * <p>The writer's class is generated once per interface (a hidden class: no {@link java.lang.reflect.Proxy},
  * no boxing); each {@link #build()} makes a new, cheap instance bound to this builder's appender. A writer is

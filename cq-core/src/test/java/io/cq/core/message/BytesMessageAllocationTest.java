@@ -68,9 +68,9 @@ class BytesMessageAllocationTest {
     void shouldWriteAndReadSelfWrittenMessagesAndPrimitivesWithoutAllocating() {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64L << 20).build()) {
-            Ticks writer = queue.acquireAppender().methodWriter(Ticks.class);
+            Ticks writer = Messages.methodWriter(queue.acquireAppender(), Ticks.class);
             Sum sum = new Sum();
-            MethodReader reader = queue.createTailer().methodReader(sum);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), sum);
             Tick tick = new Tick();
             roundTrips(writer, reader, tick, 20_000); // warm-up: class loading, JIT, first blocks mapped
 

@@ -55,7 +55,7 @@ class DispatchTest {
     void shouldDispatchAContextTheCallerOwnsAndLeaveCommitAndRollbackToIt() {
         Handler handler = new Handler();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Orders orders = queue.acquireAppender().methodWriter(Orders.class);
+            Orders orders = Messages.methodWriter(queue.acquireAppender(), Orders.class);
             orders.placed("o-1", 10);
             orders.placed("o-2", 20);
             queue.acquireAppender().writeText("not a message");

@@ -51,16 +51,16 @@ class DocumentsAndObjectsTest {
         Fill fill = new Fill("o-1", 300, Instant.parse("2026-11-22T17:01:02Z"), Map.of("a", List.of(1.5, 2.5)));
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
-            appender.writeObject(fill);
-            appender.writeObject(List.of("x", "y"));
+            Messages.writeObject(appender, fill);
+            Messages.writeObject(appender, List.of("x", "y"));
             appender.writeText("raw");
 
             ExcerptTailer tailer = queue.createTailer();
-            assertThat(tailer.readObject(Fill.class)).isEqualTo(fill);
-            assertThat(tailer.readObject(List.class)).isEqualTo(List.of("x", "y"));
-            assertThatThrownBy(() -> tailer.readObject(Fill.class)).isInstanceOf(MessageDecodingException.class)
+            assertThat(Messages.readObject(tailer, Fill.class)).isEqualTo(fill);
+            assertThat(Messages.readObject(tailer, List.class)).isEqualTo(List.of("x", "y"));
+            assertThatThrownBy(() -> Messages.readObject(tailer, Fill.class)).isInstanceOf(MessageDecodingException.class)
                     .hasMessageContaining("not a message");
-            assertThat(tailer.readObject(Fill.class)).isNull();
+            assertThat(Messages.readObject(tailer, Fill.class)).isNull();
         }
     }
 
@@ -68,7 +68,7 @@ class DocumentsAndObjectsTest {
     void shouldDecodeAnObjectInsideAReadContextAndLeaveCommitOrRollbackToTheContext() {
         Fill fill = new Fill("o-2", 7, Instant.parse("2026-11-22T17:30:00Z"), Map.of());
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            long index = queue.acquireAppender().writeObject(fill);
+            long index = Messages.writeObject(queue.acquireAppender(), fill);
             queue.acquireAppender().writeText("raw");
 
             ExcerptTailer tailer = queue.createTailer("decoder");

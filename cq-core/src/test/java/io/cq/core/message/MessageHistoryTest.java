@@ -20,8 +20,8 @@ class MessageHistoryTest {
 
     /** Reads one queue and writes every quote on to the next, like a service in a chain. */
     private static MethodReader relay(MappedQueue from, MappedQueue to, int toSourceId) {
-        Quotes next = to.acquireAppender().methodWriterBuilder(Quotes.class).sourceId(toSourceId).build();
-        return from.createTailer().methodReaderBuilder().handlers((Quotes) next::quote).history(true).build();
+        Quotes next = Messages.methodWriterBuilder(to.acquireAppender(), Quotes.class).sourceId(toSourceId).build();
+        return Messages.methodReaderBuilder(from.createTailer()).handlers((Quotes) next::quote).history(true).build();
     }
 
     @Test
@@ -29,7 +29,7 @@ class MessageHistoryTest {
         try (MappedQueue q1 = MappedQueue.builder(dir.resolve("q1")).build();
              MappedQueue q2 = MappedQueue.builder(dir.resolve("q2")).build();
              MappedQueue q3 = MappedQueue.builder(dir.resolve("q3")).build()) {
-            Quotes producer = q1.acquireAppender().methodWriterBuilder(Quotes.class).sourceId(1).build();
+            Quotes producer = Messages.methodWriterBuilder(q1.acquireAppender(), Quotes.class).sourceId(1).build();
             producer.quote("EURUSD", 1.0875);
             long indexInQ1 = q1.lastIndex();
 
@@ -47,7 +47,7 @@ class MessageHistoryTest {
                     timings.add(history.timing(i));
                 }
             };
-            assertThat(q3.createTailer().methodReaderBuilder().handlers(last).history(true).build().readOne()).isTrue();
+            assertThat(Messages.methodReaderBuilder(q3.createTailer()).handlers(last).history(true).build().readOne()).isTrue();
 
             assertThat(sources).containsExactly("1@" + indexInQ1, "2@" + q2.lastIndex(), "3@" + q3.lastIndex());
             // write q1, read q1, write q2, read q2, write q3, read q3
@@ -60,11 +60,11 @@ class MessageHistoryTest {
     @Test
     void shouldWriteNoHistoryWithoutASourceIdAndIgnoreHistoryWhenTheReaderDoesNotAskForIt() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            queue.acquireAppender().methodWriter(Quotes.class).quote("A", 1);
-            queue.acquireAppender().methodWriterBuilder(Quotes.class).sourceId(9).build().quote("B", 2);
+            Messages.methodWriter(queue.acquireAppender(), Quotes.class).quote("A", 1);
+            Messages.methodWriterBuilder(queue.acquireAppender(), Quotes.class).sourceId(9).build().quote("B", 2);
             List<String> seen = new ArrayList<>();
             Quotes handler = (symbol, price) -> seen.add(symbol + " " + MessageHistory.current().sourceCount());
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             while (reader.readOne()) {
                 // drain
             }

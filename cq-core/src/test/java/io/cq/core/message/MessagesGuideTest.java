@@ -52,7 +52,7 @@ class MessagesGuideTest {
     void shouldRunTheMethodWriterAndReaderExample() {
         List<String> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            OrderEvents events = queue.acquireAppender().methodWriter(OrderEvents.class);
+            OrderEvents events = Messages.methodWriter(queue.acquireAppender(), OrderEvents.class);
             events.onOrder(new Order("o-1", "AAPL", 100, 189.25, Side.BUY));   // one excerpt
             events.onCancel("o-1", System.nanoTime());                          // another
 
@@ -60,7 +60,7 @@ class MessagesGuideTest {
                 @Override public void onOrder(Order order) { seen.add("order " + order.id()); }
                 @Override public void onCancel(String orderId, long atNanos) { seen.add("cancel " + orderId); }
             };
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             while (reader.readOne()) {
                 // each call dispatched one excerpt; false once the queue has no more
             }
@@ -73,8 +73,8 @@ class MessagesGuideTest {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
             ExcerptTailer tailer = queue.createTailer();
-            appender.writeObject(new Order("o-2", "MSFT", 5, 420.5, Side.SELL));
-            Order order = tailer.readObject(Order.class);                     // null when there is nothing yet
+            Messages.writeObject(appender, new Order("o-2", "MSFT", 5, 420.5, Side.SELL));
+            Order order = Messages.readObject(tailer, Order.class);                     // null when there is nothing yet
             assertThat(order).isEqualTo(new Order("o-2", "MSFT", 5, 420.5, Side.SELL));
 
             appender.writeDocument(bytes -> bytes.writeUtf8("AAPL").writeLong(100));
@@ -89,7 +89,7 @@ class MessagesGuideTest {
     void shouldRunTheFastPathExample() {
         List<String> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            TickEvents ticks = queue.acquireAppender().methodWriter(TickEvents.class);
+            TickEvents ticks = Messages.methodWriter(queue.acquireAppender(), TickEvents.class);
             Tick tick = new Tick();
             tick.instrument = 7;
             tick.bid = 1.5;
@@ -100,7 +100,7 @@ class MessagesGuideTest {
                 @Override public void onTick(Tick t) { seen.add(t.instrument + " " + t.bid + " " + t.ask); }
                 @Override public void onLevel(long instrument, double price, int size) { seen.add(instrument + " @" + price + " x" + size); }
             };
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             while (reader.readOne()) {
                 // drain
             }
@@ -113,12 +113,12 @@ class MessagesGuideTest {
         List<String> printed = new ArrayList<>();
         try (MappedQueue q1 = MappedQueue.builder(dir.resolve("q1")).build();
              MappedQueue q2 = MappedQueue.builder(dir.resolve("q2")).build()) {
-            q1.acquireAppender().methodWriterBuilder(OrderEvents.class).sourceId(1).build()
+            Messages.methodWriterBuilder(q1.acquireAppender(), OrderEvents.class).sourceId(1).build()
                     .onOrder(new Order("o-3", "AAPL", 1, 1.0, Side.BUY));
 
             // service A: reads q1, writes q2
-            OrderEvents toQ2 = q2.acquireAppender().methodWriterBuilder(OrderEvents.class).sourceId(2).build();
-            MethodReader relay = q1.createTailer().methodReaderBuilder().handlers(toQ2).history(true).build();
+            OrderEvents toQ2 = Messages.methodWriterBuilder(q2.acquireAppender(), OrderEvents.class).sourceId(2).build();
+            MethodReader relay = Messages.methodReaderBuilder(q1.createTailer()).handlers(toQ2).history(true).build();
             assertThat(relay.readOne()).isTrue();
 
             // the last service: reads q2 and reports
@@ -132,7 +132,7 @@ class MessagesGuideTest {
                 }
                 @Override public void onCancel(String orderId, long atNanos) { }
             };
-            q2.createTailer().methodReaderBuilder().handlers(report).history(true).build().readOne();
+            Messages.methodReaderBuilder(q2.createTailer()).handlers(report).history(true).build().readOne();
         }
         assertThat(printed).singleElement().asString().startsWith("o-3 took ").endsWith(" ns from source 1");
     }
@@ -140,7 +140,7 @@ class MessagesGuideTest {
     @Test
     void shouldRunTheToolsExample() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            queue.acquireAppender().methodWriterBuilder(OrderEvents.class).sourceId(2).build()
+            Messages.methodWriterBuilder(queue.acquireAppender(), OrderEvents.class).sourceId(2).build()
                     .onOrder(new Order("o-1", "AAPL", 100, 189.25, Side.BUY));
             ExcerptTailer tailer = queue.createTailer();
             try (ReadContext dc = tailer.readingDocument()) {

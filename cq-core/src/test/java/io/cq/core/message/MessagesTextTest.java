@@ -30,11 +30,11 @@ class MessagesTextTest {
     @Test
     void shouldShowAnyMessageAsJsonWithItsMethodArgumentsAndHistory() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            queue.acquireAppender().methodWriterBuilder(Orders.class).sourceId(7).build()
+            Messages.methodWriterBuilder(queue.acquireAppender(), Orders.class).sourceId(7).build()
                     .onOrder(42, new Order("AAPL", 100, LocalDate.of(2026, 11, 24), List.of("dma")), 'B', null);
             BytesMessageAllocationTest.Tick tick = new BytesMessageAllocationTest.Tick();
             tick.size = 1;
-            queue.acquireAppender().methodWriter(Orders.class).onTick(tick);
+            Messages.methodWriter(queue.acquireAppender(), Orders.class).onTick(tick);
             queue.acquireAppender().writeText("not a message");
 
             ExcerptTailer tailer = queue.createTailer();

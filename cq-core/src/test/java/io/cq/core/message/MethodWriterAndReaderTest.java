@@ -133,7 +133,7 @@ class MethodWriterAndReaderTest {
         account.setTrades(List.of(trade, new Trade("MSFT", -5, 420.5, Side.SELL)));
         Instant instant = Instant.parse("2026-11-22T17:00:00.123456789Z");
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Everything writer = queue.acquireAppender().methodWriter(Everything.class);
+            Everything writer = Messages.methodWriter(queue.acquireAppender(), Everything.class);
             writer.primitives(true, (byte) -7, (short) 300, 'é', Integer.MIN_VALUE, Long.MAX_VALUE, 1.5f, Math.PI);
             writer.text("wörld ✓", new StringBuilder("built"));
             writer.nulls(null, null, null);
@@ -144,7 +144,7 @@ class MethodWriterAndReaderTest {
             writer.bytes(new byte[] {1, -2, 3});
             writer.nothing();
 
-            MethodReader reader = queue.createTailer().methodReader(recorder);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), recorder);
             int read = 0;
             while (reader.readOne()) {
                 read++;
@@ -179,14 +179,14 @@ class MethodWriterAndReaderTest {
         List<Integer> known = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
-            Wide writer = appender.methodWriter(Wide.class);
+            Wide writer = Messages.methodWriter(appender, Wide.class);
             writer.known(1);
             writer.added("ignored");
             appender.writeText("raw text");
             writer.known(2);
 
             Narrow handler = known::add;
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             while (reader.readOne()) {
                 // drain
             }
@@ -215,11 +215,11 @@ class MethodWriterAndReaderTest {
         List<String> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
-            appender.methodWriter(Prices.class).price("EURUSD", 1.25, 1.5);
-            appender.methodWriter(PricesWithVenue.class).price("GBPUSD", 2.0, 2.5, "LSE");
+            Messages.methodWriter(appender, Prices.class).price("EURUSD", 1.25, 1.5);
+            Messages.methodWriter(appender, PricesWithVenue.class).price("GBPUSD", 2.0, 2.5, "LSE");
 
             PricesWithVenue newer = (symbol, bid, ask, venue) -> seen.add(symbol + " " + bid + " " + ask + " " + venue);
-            MethodReader reader = queue.createTailer().methodReader(newer);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), newer);
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isTrue();
             assertThat(seen).containsExactly("EURUSD 1.25 1.5 null", "GBPUSD 2.0 2.5 LSE");
@@ -227,7 +227,7 @@ class MethodWriterAndReaderTest {
             interface Counts {
                 void count(String symbol, int count);
             }
-            appender.methodWriter(Counts.class).count("x", 7);
+            Messages.methodWriter(appender, Counts.class).count("x", 7);
             long countIndex = appender.lastIndexAppended();
             PricesBidOnly older = (symbol, bid) -> seen.add(symbol + " " + bid);
             interface CountsAsLong {
@@ -236,13 +236,13 @@ class MethodWriterAndReaderTest {
             CountsAsLong wider = (symbol, count) -> seen.add("long " + symbol + " " + count);
             ExcerptTailer fromCount = queue.createTailer();
             assertThat(fromCount.moveToIndex(countIndex)).isTrue();
-            MethodReader both = fromCount.methodReader(older, wider);
+            MethodReader both = Messages.methodReader(fromCount, older, wider);
             while (both.readOne()) {
                 // drain
             }
             assertThat(seen).endsWith("long x 7");
             assertThatThrownBy(() -> {
-                MethodReader mismatched = queue.createTailer().methodReader(older);
+                MethodReader mismatched = Messages.methodReader(queue.createTailer(), older);
                 mismatched.readOne(); // price(String, double...) read as price(String, long)
             }).isInstanceOf(MessageDecodingException.class)
                     .hasMessageContaining("method price")
@@ -261,7 +261,7 @@ class MethodWriterAndReaderTest {
     void shouldTreatRedeclaredObjectMethodsAsTheObjectsOwnNotAsMessages() {
         List<Integer> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Described writer = queue.acquireAppender().methodWriter(Described.class);
+            Described writer = Messages.methodWriter(queue.acquireAppender(), Described.class);
             writer.on(4);
             assertThat(writer.toString()).isNotEmpty();
             Described handler = new Described() {
@@ -275,7 +275,7 @@ class MethodWriterAndReaderTest {
                     return "handler";
                 }
             };
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isFalse();
         }
@@ -292,7 +292,7 @@ class MethodWriterAndReaderTest {
     void shouldChainCallsOnInterfacesThatReturnThemselves() {
         List<String> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            queue.acquireAppender().methodWriter(Fluent.class).open("a").close("a").open("b");
+            Messages.methodWriter(queue.acquireAppender(), Fluent.class).open("a").close("a").open("b");
             Fluent handler = new Fluent() {
                 @Override
                 public Fluent open(String name) {
@@ -306,7 +306,7 @@ class MethodWriterAndReaderTest {
                     return this;
                 }
             };
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             while (reader.readOne()) {
                 // drain
             }
@@ -318,7 +318,7 @@ class MethodWriterAndReaderTest {
     void shouldReadAMessageAgainWhenItsHandlerThrows() {
         List<Integer> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Narrow writer = queue.acquireAppender().methodWriter(Narrow.class);
+            Narrow writer = Messages.methodWriter(queue.acquireAppender(), Narrow.class);
             writer.known(1);
             writer.known(2);
             boolean[] failOnce = {true};
@@ -329,7 +329,7 @@ class MethodWriterAndReaderTest {
                 }
                 seen.add(value);
             };
-            MethodReader reader = queue.createTailer().methodReader(flaky);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), flaky);
             assertThat(reader.readOne()).isTrue();
             assertThatThrownBy(reader::readOne).isInstanceOf(IllegalStateException.class).hasMessage("downstream unavailable");
             assertThat(reader.readOne()).isTrue();
@@ -342,7 +342,7 @@ class MethodWriterAndReaderTest {
     void shouldResumeANamedReaderAfterARestartAtTheMessageWhoseHandlerFailed() {
         List<Integer> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Narrow writer = queue.acquireAppender().methodWriter(Narrow.class);
+            Narrow writer = Messages.methodWriter(queue.acquireAppender(), Narrow.class);
             writer.known(1);
             writer.known(2);
             Narrow failsOnTwo = value -> {
@@ -351,14 +351,14 @@ class MethodWriterAndReaderTest {
                 }
                 seen.add(value);
             };
-            MethodReader reader = queue.createTailer("billing").methodReader(failsOnTwo);
+            MethodReader reader = Messages.methodReader(queue.createTailer("billing"), failsOnTwo);
             assertThat(reader.readOne()).isTrue();
             assertThatThrownBy(reader::readOne).hasMessage("crash while handling 2");
             reader.tailer().close();
         }
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             Narrow handler = seen::add;
-            MethodReader reader = queue.createTailer("billing").methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer("billing"), handler);
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isFalse();
         }
@@ -379,13 +379,13 @@ class MethodWriterAndReaderTest {
     void shouldRefuseTypesThatCannotBeMethodWriters() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
-            assertThatThrownBy(() -> appender.methodWriter(Overloaded.class))
+            assertThatThrownBy(() -> Messages.methodWriter(appender, Overloaded.class))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overloads on");
-            assertThatThrownBy(() -> appender.methodWriter(Returning.class))
+            assertThatThrownBy(() -> Messages.methodWriter(appender, Returning.class))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("returns int");
-            assertThatThrownBy(() -> appender.methodWriter(ArrayList.class))
+            assertThatThrownBy(() -> Messages.methodWriter(appender, ArrayList.class))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is a class");
-            assertThatThrownBy(() -> queue.createTailer().methodReader(new Object()))
+            assertThatThrownBy(() -> Messages.methodReader(queue.createTailer(), new Object()))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("implements no interface");
         }
     }
@@ -394,12 +394,12 @@ class MethodWriterAndReaderTest {
     void shouldLeaveTheAppenderUsableWhenAnArgumentCannotBeWritten() {
         try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1 << 20).build()) {
             ExcerptAppender appender = queue.acquireAppender();
-            Wide writer = appender.methodWriter(Wide.class);
+            Wide writer = Messages.methodWriter(appender, Wide.class);
             assertThatThrownBy(() -> writer.added("x".repeat(4 << 20))).isInstanceOf(RuntimeException.class);
             writer.known(5);
             List<Integer> seen = new ArrayList<>();
             Narrow handler = seen::add;
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             while (reader.readOne()) {
                 // drain
             }
@@ -414,9 +414,9 @@ class MethodWriterAndReaderTest {
         List<Integer> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.TEST_SECONDLY).clock(clock)
                 .blockSize(64 * 1024).build()) {
-            Narrow writer = queue.acquireAppender().methodWriter(Narrow.class);
+            Narrow writer = Messages.methodWriter(queue.acquireAppender(), Narrow.class);
             Narrow handler = seen::add;
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             for (int i = 0; i < 6; i++) {
                 writer.known(i);
                 if (i % 2 == 1) {
@@ -442,7 +442,7 @@ class MethodWriterAndReaderTest {
             for (int t = 0; t < threads; t++) {
                 int thread = t;
                 done.add(pool.submit(() -> {
-                    Prices writer = queue.acquireAppender().methodWriter(Prices.class);
+                    Prices writer = Messages.methodWriter(queue.acquireAppender(), Prices.class);
                     start.await();
                     for (int i = 0; i < perThread; i++) {
                         writer.price("T" + thread, i, i + 0.5);
@@ -462,7 +462,7 @@ class MethodWriterAndReaderTest {
                 assertThat(bid).isEqualTo(next[thread]++); // each writer's messages in the order it wrote them
                 assertThat(ask).isEqualTo(bid + 0.5);
             };
-            MethodReader reader = queue.createTailer().methodReader(handler);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             while (reader.readOne()) {
                 // drain
             }
@@ -475,11 +475,11 @@ class MethodWriterAndReaderTest {
     void shouldCallEveryHandlerThatHasTheMethod() {
         List<String> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            queue.acquireAppender().methodWriter(Narrow.class).known(3);
+            Messages.methodWriter(queue.acquireAppender(), Narrow.class).known(3);
             Narrow first = value -> seen.add("first " + value);
             Narrow second = value -> seen.add("second " + value);
             ExcerptTailer tailer = queue.createTailer();
-            assertThat(tailer.methodReader(first, second).readOne()).isTrue();
+            assertThat(Messages.methodReader(tailer, first, second).readOne()).isTrue();
         }
         assertThat(seen).containsExactly("first 3", "second 3");
     }

@@ -20,11 +20,11 @@ class SchemaEvolutionTest {
     void shouldLetANewerReaderReadWhatAnOlderWriterWrote() {
         List<io.cq.core.message.v2.OrderEvents.Order> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            queue.acquireAppender().methodWriter(io.cq.core.message.v1.OrderEvents.class)
+            Messages.methodWriter(queue.acquireAppender(), io.cq.core.message.v1.OrderEvents.class)
                     .onOrder(new io.cq.core.message.v1.OrderEvents.Order("o-1", "AAPL", 100, "ann"));
 
             io.cq.core.message.v2.OrderEvents newer = seen::add;
-            assertThat(queue.createTailer().methodReader(newer).readOne()).isTrue();
+            assertThat(Messages.methodReader(queue.createTailer(), newer).readOne()).isTrue();
         }
         // removed field ignored, added fields absent (null), int read as long
         assertThat(seen).containsExactly(new io.cq.core.message.v2.OrderEvents.Order("o-1", "AAPL", 100L, null, null));
@@ -35,11 +35,11 @@ class SchemaEvolutionTest {
         List<io.cq.core.message.v1.OrderEvents.Order> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
-            appender.methodWriter(io.cq.core.message.v2.OrderEvents.class).onOrder(
+            Messages.methodWriter(appender, io.cq.core.message.v2.OrderEvents.class).onOrder(
                     new io.cq.core.message.v2.OrderEvents.Order("o-2", "MSFT", 7, new BigDecimal("420.50"), List.of("dark")));
 
             io.cq.core.message.v1.OrderEvents older = seen::add;
-            MethodReader reader = queue.createTailer().methodReader(older);
+            MethodReader reader = Messages.methodReader(queue.createTailer(), older);
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.messagesRead()).isEqualTo(1);
         }

@@ -1,5 +1,6 @@
 package io.cq.core.support;
 
+import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
@@ -37,8 +38,8 @@ public final class RawExcerptsProcess {
             int[] read = new int[1];
             tailer.readDocument(bytes -> read[0] = bytes.readInt());
             if (args.length > 1 && args[1].equals("messages")) {
-                appender.writeObject(java.util.List.of("x"));
-                tailer.readObject(java.util.List.class);
+                Messages.writeObject(appender, java.util.List.of("x"));
+                Messages.readObject(tailer, java.util.List.class);
             }
             System.out.println("done " + read[0] + " " + queue.dump().length());
         }

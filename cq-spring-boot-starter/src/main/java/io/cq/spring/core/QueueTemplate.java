@@ -1,5 +1,6 @@
 package io.cq.spring.core;
 
+import io.cq.core.message.Messages;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
@@ -64,7 +65,7 @@ public final class QueueTemplate {
      */
     public long append(String queue, Object payload) {
         Objects.requireNonNull(payload, "payload");
-        return queue(queue).acquireAppender().writeObject(payload);
+        return Messages.writeObject(queue(queue).acquireAppender(), payload);
     }
 
     /**
@@ -72,7 +73,7 @@ public final class QueueTemplate {
      * thread, like appenders). {@link QueueWriter} interfaces are simpler to share: they are beans.
      */
     public <T> T methodWriter(String queue, Class<T> type) {
-        return queue(queue).acquireAppender().methodWriter(type);
+        return Messages.methodWriter(queue(queue).acquireAppender(), type);
     }
 
     /** The queue of that name. */

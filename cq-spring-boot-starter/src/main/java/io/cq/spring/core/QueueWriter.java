@@ -1,5 +1,6 @@
 package io.cq.spring.core;
 
+import io.cq.core.message.Messages;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -14,7 +15,7 @@ import java.lang.annotation.Target;
  *
  * <p>The bean is thread-safe: each calling thread writes through a method writer of its own. Each call allocates
  * its arguments array (a proxy's cost); code on a zero-allocation path uses
- * {@code queue.acquireAppender().methodWriter(type)} directly.
+ * {@code Messages.methodWriter(queue.acquireAppender(), type)} directly.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -1,5 +1,6 @@
 package io.cq.spring.core;
 
+import io.cq.core.message.Messages;
 import io.cq.core.MappedQueue;
 
 import java.lang.reflect.InvocationHandler;
@@ -21,12 +22,12 @@ final class QueueWriterProxy implements InvocationHandler {
         this.type = type;
         this.queue = queue;
         this.queueName = queueName;
-        this.writers = ThreadLocal.withInitial(() -> queue.acquireAppender().methodWriter(type));
+        this.writers = ThreadLocal.withInitial(() -> Messages.methodWriter(queue.acquireAppender(), type));
     }
 
     static <T> T create(Class<T> type, MappedQueue queue, String queueName) {
         // Built once up front, so that an interface a method writer cannot implement fails at start-up.
-        queue.acquireAppender().methodWriter(type);
+        Messages.methodWriter(queue.acquireAppender(), type);
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
                 new QueueWriterProxy(type, queue, queueName)));
     }

@@ -1,5 +1,6 @@
 package io.cq.integration.mapping;
 
+import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
@@ -50,7 +51,7 @@ public final class MessageExcerptWriter {
             return switch (payload) {
                 case String text -> appender.writeText(text);
                 case byte[] bytes -> appender.writeBytes(bytes);
-                default -> appender.writeObject(payload);
+                default -> Messages.writeObject(appender, payload);
             };
         }
         envelopeWriter(appender).springMessage(payload, kept);
@@ -90,7 +91,7 @@ public final class MessageExcerptWriter {
     private SpringMessageEnvelope envelopeWriter(ExcerptAppender appender) {
         EnvelopeWriter writer = envelopeWriters.get();
         if (writer == null || writer.appender != appender) {
-            writer = new EnvelopeWriter(appender, appender.methodWriter(SpringMessageEnvelope.class));
+            writer = new EnvelopeWriter(appender, Messages.methodWriter(appender, SpringMessageEnvelope.class));
             envelopeWriters.set(writer);
         }
         return writer.envelope;

@@ -1,5 +1,6 @@
 package io.cq.integration.bridge;
 
+import io.cq.core.message.Messages;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.integration.CqHeaders;
@@ -64,7 +65,7 @@ final class KafkaBridgeScenario {
              MappedQueue copy = MappedQueue.builder(dir.resolve("trades-copy")).build()) {
             List<Long> sourceIndexes = new ArrayList<>();
             for (int i = 0; i < TRADES; i++) {
-                sourceIndexes.add(source.acquireAppender().writeObject(new Trade("AAPL", i, 189.0 + i)));
+                sourceIndexes.add(Messages.writeObject(source.acquireAppender(), new Trade("AAPL", i, 189.0 + i)));
             }
             IntegrationFlow toKafka = IntegrationFlow
                     .from(Cq.inboundAdapter(source).id("trades-to-kafka").payloadType(byte[].class))
@@ -104,7 +105,7 @@ final class KafkaBridgeScenario {
     private static List<Trade> readTrades(MappedQueue queue) {
         List<Trade> trades = new ArrayList<>();
         ExcerptTailer tailer = queue.createTailer();
-        for (Trade trade = tailer.readObject(Trade.class); trade != null; trade = tailer.readObject(Trade.class)) {
+        for (Trade trade = Messages.readObject(tailer, Trade.class); trade != null; trade = Messages.readObject(tailer, Trade.class)) {
             trades.add(trade);
         }
         return trades;

@@ -1,5 +1,6 @@
 package io.cq.integration.inbound;
 
+import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.integration.CqHeaders;
@@ -152,7 +153,7 @@ class QueueInboundChannelAdapterTest {
     @Test
     void shouldDecodeObjectsAsThePayloadType() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            queue.acquireAppender().writeObject(new Trade("AAPL", 100, 189.25));
+            Messages.writeObject(queue.acquireAppender(), new Trade("AAPL", 100, 189.25));
             try (AbstractApplicationContext context = Flows.run(IntegrationFlow
                     .from(Cq.inboundAdapter(queue).id("trades").payloadType(Trade.class)).handle(collect).get())) {
                 await().until(() -> received.size() == 1);
@@ -166,7 +167,7 @@ class QueueInboundChannelAdapterTest {
         List<Message<?>> errors = new CopyOnWriteArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             long raw = queue.acquireAppender().writeText("not a trade");
-            queue.acquireAppender().writeObject(new Trade("MSFT", 5, 420.5));
+            Messages.writeObject(queue.acquireAppender(), new Trade("MSFT", 5, 420.5));
             try (AbstractApplicationContext context = Flows.run(
                     IntegrationFlow.from(Cq.inboundAdapter(queue).id("typed").payloadType(Trade.class)
                             .errorChannel("typedErrors")).handle(collect).get(),

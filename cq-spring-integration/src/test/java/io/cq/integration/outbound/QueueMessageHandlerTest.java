@@ -46,7 +46,7 @@ class QueueMessageHandlerTest {
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.readText()).isEqualTo("AAPL 189.25");
             assertThat(tailer.readBytes()).containsExactly(1, 2, 3);
-            assertThat(tailer.readObject(Trade.class)).isEqualTo(new Trade("MSFT", 5, 420.5));
+            assertThat(Messages.readObject(tailer, Trade.class)).isEqualTo(new Trade("MSFT", 5, 420.5));
             assertThat(new QueueAdapterRegistry(context).adapter("writer")).get()
                     .extracting(QueueAdapterInfo::processedCount).isEqualTo(3L);
         }

@@ -1,5 +1,6 @@
 package io.cq.spring.boot.messages;
 
+import io.cq.core.message.Messages;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,7 +42,7 @@ class TypedMessagesTest {
             assertThat(events.toString()).contains("queue 'trades'");
         }
         try (MappedQueue trades = MappedQueue.builder(dir.resolve("trades")).build()) {
-            trades.acquireAppender().methodWriter(TradingApplication.TradeEvents.class)
+            Messages.methodWriter(trades.acquireAppender(), TradingApplication.TradeEvents.class)
                     .onTrade(new TradingApplication.Trade("MSFT", 5, 420.5));
             trades.acquireAppender().writeText("not a message: skipped by a method-reader listener");
         }

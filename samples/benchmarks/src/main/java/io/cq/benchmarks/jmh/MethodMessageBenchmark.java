@@ -8,6 +8,7 @@ import io.cq.benchmarks.messages.OrderEvents;
 import io.cq.benchmarks.messages.Tick;
 import io.cq.benchmarks.messages.TickEvents;
 import io.cq.core.MappedQueue;
+import io.cq.core.message.Messages;
 import io.cq.core.message.MethodReader;
 import net.openhft.chronicle.queue.RollCycles;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
@@ -62,15 +63,15 @@ public class MethodMessageBenchmark {
         queue = q;
         MethodReader reader;
         if (message.equals("selfWritten")) {
-            TickEvents writer = q.acquireAppender().methodWriter(TickEvents.class);
+            TickEvents writer = Messages.methodWriter(q.acquireAppender(), TickEvents.class);
             send = () -> writer.tick(nextTick());
             TickEvents handler = t -> sink.consume(t.instrument);
-            reader = q.createTailer().methodReader(handler);
+            reader = Messages.methodReader(q.createTailer(), handler);
         } else {
-            OrderEvents writer = q.acquireAppender().methodWriter(OrderEvents.class);
+            OrderEvents writer = Messages.methodWriter(q.acquireAppender(), OrderEvents.class);
             send = () -> writer.order(new Order("o-" + (counter & 1023), "AAPL", counter++, 189.25, Order.Side.BUY));
             OrderEvents handler = o -> sink.consume(o.quantity());
-            reader = q.createTailer().methodReader(handler);
+            reader = Messages.methodReader(q.createTailer(), handler);
         }
         receive = reader::readOne;
     }

@@ -1,5 +1,6 @@
 package io.cq.benchmarks.listener;
 
+import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
@@ -189,7 +190,7 @@ public final class ListenerHarness {
     private static void consume(MappedQueue queue, Recorder recorder) {
         // A named tailer, as a listener's is: both persist their position with every excerpt they finish.
         try (ExcerptTailer tailer = queue.createTailer("raw")) {
-            MethodReader reader = tailer.methodReader(recorder);
+            MethodReader reader = Messages.methodReader(tailer, recorder);
             IdleStrategy idle = IdleStrategy.backoff();
             while (!Thread.currentThread().isInterrupted()) {
                 idle.idle(reader.readOne() ? 1 : 0);
@@ -199,7 +200,7 @@ public final class ListenerHarness {
 
     private static void writeAhead(Path queueDir, int messages) {
         try (MappedQueue queue = MappedQueue.builder(queueDir).build(); ExcerptAppender appender = queue.acquireAppender()) {
-            TickEvents events = appender.methodWriter(TickEvents.class);
+            TickEvents events = Messages.methodWriter(appender, TickEvents.class);
             Tick tick = new Tick();
             for (int i = 0; i < messages; i++) {
                 tick.instrument = i;
@@ -212,7 +213,7 @@ public final class ListenerHarness {
 
     /** Sends at a fixed rate for a while, each message stamped with the time it was due, then waits for the consumer. */
     private static void sendAtRate(MappedQueue queue, int rate, int seconds, Recorder recorder, boolean waitForAll) {
-        TickEvents events = queue.acquireAppender().methodWriter(TickEvents.class);
+        TickEvents events = Messages.methodWriter(queue.acquireAppender(), TickEvents.class);
         Tick tick = new Tick();
         long interval = TimeUnit.SECONDS.toNanos(1) / rate;
         long start = System.nanoTime();
