@@ -1,7 +1,7 @@
 package io.cq.cli;
 
 import io.cq.core.ExcerptBytes;
-import io.cq.core.internal.inspect.QueueDumper;
+import io.cq.core.ExcerptFormatter;
 import io.cq.core.message.MessageDecodingException;
 import io.cq.core.message.Messages;
 import tools.jackson.databind.JsonNode;
@@ -113,6 +113,6 @@ class ExcerptRenderer {
 
     /** The bytes as text when they are valid UTF-8 without control characters other than tab and newline, else null. */
     static String printableText(byte[] bytes) {
-        return QueueDumper.printableText(bytes, false);
+        return ExcerptFormatter.printableText(bytes, false);
     }
 }

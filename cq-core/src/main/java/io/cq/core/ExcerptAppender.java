@@ -7,8 +7,8 @@ import java.util.function.Consumer;
  * is written whole under the queue's write lock, so excerpts never interleave and every tailer sees them in
  * one total order, each appender's own in the order it wrote them.
  *
- * <p>An appender belongs to one thread at a time ({@link MappedQueue#acquireAppender()} gives each thread its
- * own). Appending allocates nothing and makes no system call, except when a new block of the file is mapped
+ * <p>An appender belongs to one thread at a time: {@link MappedQueue#createAppender()} gives one the caller owns
+ * and closes. Appending allocates nothing and makes no system call, except when a new block of the file is mapped
  * or a new cycle file is created.
  *
  * <p>Typed messages (method writers, objects) are written through {@link io.cq.core.message.Messages}, which

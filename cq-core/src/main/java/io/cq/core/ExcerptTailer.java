@@ -62,6 +62,15 @@ public interface ExcerptTailer extends AutoCloseable {
      */
     boolean moveToIndex(long index);
 
+    /**
+     * Moves to a {@link StartPosition}. A resuming position leaves a named tailer that committed a position before
+     * where it is, and applies its fallback otherwise (and always to an unnamed tailer).
+     *
+     * @return false, leaving the tailer at the end of the queue, when the queue has no excerpt at the requested
+     *         index, or no cycle file at or after the requested time
+     */
+    boolean moveTo(StartPosition position);
+
     /** Changes the direction of reading; the position stays on the next excerpt to read. */
     ExcerptTailer direction(TailerDirection direction);
 

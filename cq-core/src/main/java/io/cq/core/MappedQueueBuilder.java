@@ -1,7 +1,7 @@
 package io.cq.core;
 
-import io.cq.core.internal.layout.CycleFileLayout;
 import io.cq.core.internal.layout.Limits;
+import io.cq.core.internal.queue.StoreQueue;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * Settings for opening a {@link MappedQueue}. Every setting has a default; {@link #build()} checks them all
- * at once and names the setting and its value in any error. Not thread-safe; one builder opens one queue.
+ * at once, names the setting and its value in any error, and opens the queue with the resulting
+ * {@link QueueSettings}. Not thread-safe; one builder opens one queue.
  */
 public final class MappedQueueBuilder {
     /** 64 MiB: the largest excerpt is then 16 MiB. */
@@ -184,7 +185,7 @@ public final class MappedQueueBuilder {
      * @throws QueueException           when the directory cannot be used as a queue, saying why
      */
     public MappedQueue build() {
-        requireBlockSizeFits(blockSize, rollCycle);
+        Limits.requireBlockSizeFits(blockSize, rollCycle);
         if (indexSpacing < 1 || indexSpacing > 1 << 20 || Integer.bitCount(indexSpacing) != 1) {
             throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be a power of two from 1 to "
                     + (1 << 20));
@@ -209,85 +210,10 @@ public final class MappedQueueBuilder {
             throw new IllegalArgumentException("filePermissions=" + PosixFilePermissions.toString(filePermissions)
                     + " must let the owner read and write");
         }
-        return new MappedQueue(this);
-    }
-
-    /** Also checked once the queue's persisted roll cycle is known, which may differ from the requested one. */
-    static void requireBlockSizeFits(long blockSize, RollCycle rollCycle) {
-        long indexBlock = CycleFileLayout.indexBlockLength(rollCycle.indexCount()) + 64L;
-        long smallestBlock = Math.max(Limits.MIN_BLOCK_SIZE, roundUpToPage(indexBlock * 4));
-        if (blockSize < smallestBlock || blockSize % Limits.PAGE != 0 || blockSize > 1L << 40) {
-            throw new IllegalArgumentException("blockSize=" + blockSize + " must be a multiple of " + Limits.PAGE
-                    + " from " + smallestBlock + " (for rollCycle=" + rollCycle + ") to 2^40");
-        }
-    }
-
-    Path directory() {
-        return directory;
-    }
-
-    RollCycle requestedRollCycle() {
-        return rollCycle;
-    }
-
-    boolean rollCycleChosen() {
-        return rollCycleChosen;
-    }
-
-    Clock clockSetting() {
-        return clock;
-    }
-
-    long blockSizeSetting() {
-        return blockSize;
-    }
-
-    int indexSpacingSetting() {
-        return indexSpacing;
-    }
-
-    boolean readOnlySetting() {
-        return readOnly;
-    }
-
-    long writeLockCheckNanos() {
-        return writeLockCheckInterval.toNanos();
-    }
-
-    Set<PosixFilePermission> filePermissionsSetting() {
-        return filePermissions;
-    }
-
-    io.cq.core.internal.queue.Retention retention() {
-        return new io.cq.core.internal.queue.Retention(retainCycles, retainFor.toMillis(), retentionKeepsUnread,
-                storeFileListener);
-    }
-
-    StoreFileListener storeFileListenerSetting() {
-        return storeFileListener;
-    }
-
-    boolean pretouchSetting() {
-        return pretouch;
-    }
-
-    Durability durabilitySetting() {
-        return durability;
-    }
-
-    long syncIntervalNanos() {
-        return syncInterval.toNanos();
-    }
-
-    long diskSpaceWarningBytes() {
-        return diskSpaceWarningBytes;
-    }
-
-    double diskSpaceWarningPercent() {
-        return diskSpaceWarningPercent;
-    }
-
-    private static long roundUpToPage(long bytes) {
-        return (bytes + Limits.PAGE - 1) / Limits.PAGE * Limits.PAGE;
+        QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, readOnly,
+                writeLockCheckInterval, durability, syncInterval, pretouch, retainCycles, retainFor,
+                retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
+                diskSpaceWarningPercent);
+        return new StoreQueue(settings, rollCycleChosen);
     }
 }

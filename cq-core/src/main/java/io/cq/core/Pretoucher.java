@@ -1,83 +1,19 @@
 package io.cq.core;
 
-import io.cq.core.internal.file.CycleFile;
-import io.cq.core.internal.file.CycleFiles;
-import io.cq.core.internal.memory.Memory;
-import io.cq.core.internal.queue.QueueContext;
-import java.lang.foreign.MemorySegment;
-
 /**
  * Moves the costs of growing a queue off the appenders: each {@link #execute()} faults in the pages just ahead of
  * the write position, so appends do not stall on page faults, and creates the next cycle's file shortly before
  * the cycle starts, so the roll does not stall on file creation. Run it every few milliseconds on a thread of
  * its own ({@link MappedQueueBuilder#pretouch(boolean)} does that), or from a scheduler of yours.
  *
- * <p>Touching is done with a compare-and-set of 0 by 0 on the first word of each page: it makes the page
- * present and writable but changes nothing, even if an appender writes there at the same moment. Not
- * thread-safe: one thread per pretoucher.
+ * <p>Touching changes no byte of the queue, even where an appender writes at the same moment. Not thread-safe:
+ * one thread per pretoucher. It stops working when its queue closes.
  */
-public final class Pretoucher {
-    private static final long PAGE = 4096;
-
-    private final QueueContext queue;
-    private final long lookAheadBytes;
-    private long touchedUpTo;
-    private long touchedCycle = Long.MIN_VALUE;
-
-    Pretoucher(QueueContext queue, long lookAheadBytes) {
-        this.queue = queue;
-        this.lookAheadBytes = lookAheadBytes;
-    }
-
-    /** One pass: touch the pages ahead of the write position, and create the next cycle's file when it is near. */
-    public void execute() {
-        CycleFiles files = queue.files();
-        long cycle = queue.tableStore().maxCycle();
-        if (cycle == CycleFiles.NO_CYCLE) {
-            return;
-        }
-        CycleFile file = files.acquire(cycle);
-        if (file == null) {
-            return;
-        }
-        try {
-            touchAhead(file);
-        } finally {
-            files.release(file);
-        }
-        long now = queue.clock().millis();
-        long nextStart = queue.rollCycle().cycleStartMillis(cycle + 1);
-        if (nextStart - now <= Math.min(queue.rollCycle().lengthMillis() / 10, 2_000)) {
-            CycleFile next = files.acquireOrCreate(cycle + 1, now);
-            try {
-                touchPages(next, next.dataStart(), Math.min(lookAheadBytes, next.blockSize() / 2));
-            } finally {
-                files.release(next);
-            }
-        }
-    }
-
-    private void touchAhead(CycleFile file) {
-        long writePosition = file.writePositionHint();
-        if (file.cycle() != touchedCycle) {
-            touchedCycle = file.cycle();
-            touchedUpTo = 0;
-        }
-        // Start a page beyond the writer: its own page is present already, and its line is kept out of contention.
-        long from = Math.max(touchedUpTo, (writePosition & -PAGE) + PAGE);
-        long to = writePosition + lookAheadBytes;
-        if (to > from) {
-            touchPages(file, from, to - from);
-            touchedUpTo = to;
-        }
-    }
-
-    private static void touchPages(CycleFile file, long from, long length) {
-        long end = from + length;
-        for (long page = (from + PAGE - 1) & -PAGE; page < end; page += PAGE) {
-            int index = file.mapped().chunkIndex(page);
-            MemorySegment chunk = file.mapped().chunk(index);
-            Memory.casInt(chunk, page - file.mapped().chunkStart(index), 0, 0);
-        }
-    }
+public interface Pretoucher {
+    /**
+     * One pass: touch the pages ahead of the write position, and create the next cycle's file when it is near.
+     *
+     * @throws QueueClosedException when the queue is closed
+     */
+    void execute();
 }

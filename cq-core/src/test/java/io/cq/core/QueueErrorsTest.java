@@ -1,5 +1,6 @@
 package io.cq.core;
 
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -122,12 +124,42 @@ class QueueErrorsTest {
     }
 
     @Test
-    void shouldSayTheQueueIsClosedWhenUsedAfterClose() {
+    void shouldReportEveryUseOfAClosedQueueAppenderOrTailerWithQueueClosedException() {
         MappedQueue queue = MappedQueue.builder(dir).build();
-        ExcerptAppender appender = queue.acquireAppender();
+        ExcerptAppender appender = queue.createAppender();
+        ExcerptAppender threadAppender = queue.acquireAppender();
+        appender.writeText("before close");
+        ExcerptTailer tailer = queue.createTailer();
+        ExcerptTailer named = queue.createTailer("billing");
+        Pretoucher pretoucher = queue.createPretoucher();
         queue.close();
         queue.close();
-        assertThatThrownBy(queue::createTailer).isInstanceOf(QueueException.class).hasMessageContaining("is closed");
-        assertThatThrownBy(appender::writingDocument).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+
+        List<ThrowingCallable> queueUses = List.of(queue::createTailer, () -> queue.createTailer("other"),
+                queue::createAppender, queue::acquireAppender, queue::createPretoucher, queue::firstIndex,
+                queue::lastIndex, queue::namedTailers, queue::diskSpace, queue::cycles, queue::dump, queue::verify,
+                () -> queue.countExcerpts(0, 10), () -> queue.setNamedTailerIndex("billing", 0));
+        for (ThrowingCallable use : queueUses) {
+            assertThatThrownBy(use).isInstanceOf(QueueClosedException.class)
+                    .hasMessageContaining("queue " + dir).hasMessageContaining("is closed");
+        }
+        for (ExcerptAppender closed : List.of(appender, threadAppender)) {
+            assertThatThrownBy(closed::writingDocument).isInstanceOf(QueueClosedException.class)
+                    .hasMessageContaining("appender of queue " + dir + " is closed");
+            assertThatThrownBy(() -> closed.writeText("x")).isInstanceOf(QueueClosedException.class);
+            assertThatThrownBy(() -> closed.writeBytes(new byte[1])).isInstanceOf(QueueClosedException.class);
+            assertThatThrownBy(() -> closed.writeDocument(bytes -> bytes.writeInt(1)))
+                    .isInstanceOf(QueueClosedException.class);
+        }
+        for (ExcerptTailer closed : List.of(tailer, named)) {
+            List<ThrowingCallable> tailerUses = List.of(closed::readingDocument, closed::readText, closed::readBytes,
+                    closed::toStart, closed::toEnd, () -> closed.moveToIndex(0), closed::lag,
+                    () -> closed.moveTo(StartPosition.end()), () -> closed.direction(TailerDirection.BACKWARD));
+            for (ThrowingCallable use : tailerUses) {
+                assertThatThrownBy(use).isInstanceOf(QueueClosedException.class).hasMessageContaining("is closed");
+            }
+        }
+        assertThatThrownBy(named::readingDocument).hasMessageContaining("named tailer 'billing' of queue " + dir);
+        assertThatThrownBy(pretoucher::execute).isInstanceOf(QueueClosedException.class);
     }
 }

@@ -1,7 +1,9 @@
 package io.cq.integration;
 
+import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
+import io.cq.core.StartPosition;
 
 /**
  * What the reading adapters share about their named tailer: the id check at start-up and the monitoring reads
@@ -25,6 +27,20 @@ public final class NamedTailers {
             throw new IllegalArgumentException(adapter + " '" + id + "' reads queue " + queue.path() + " with a named "
                     + "tailer of the same name, so its id must be 1 to 64 letters, digits, '.', '_' or '-', starting "
                     + "with a letter or digit: give it one with .id(\"orders-in\") (.adapterId for message sources)", e);
+        }
+    }
+
+    /**
+     * Moves a freshly created named tailer to where its adapter starts.
+     *
+     * @throws IllegalStateException when the queue holds no excerpt at a requested index
+     */
+    public static void moveToStart(ExcerptTailer tailer, StartPosition start) {
+        if (!tailer.moveTo(start) && start.kind() == StartPosition.Kind.INDEX) {
+            MappedQueue queue = tailer.queue();
+            throw new IllegalStateException("start index 0x" + Long.toHexString(start.index()) + " is not in queue "
+                    + queue.path() + " (first index 0x" + Long.toHexString(queue.firstIndex()) + ", last 0x"
+                    + Long.toHexString(queue.lastIndex()) + ")");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.cq.spring.listener;
 
+import io.cq.core.StartPosition;
 import java.time.Instant;
 
 import io.cq.spring.listener.invoke.ListenerInvoker;
@@ -16,10 +17,10 @@ import io.cq.spring.listener.invoke.ListenerInvoker;
  * @param errorHandlerBean bean name of its error handler, or empty for the factory's default
  * @param idleStrategy     idle strategy alias, or empty for the factory's default
  * @param startPosition    where it starts without a committed position
- * @param startIndex       the index for {@link StartPosition#INDEX}
- * @param startTime        the instant for {@link StartPosition#TIME}, or null
+ * @param startIndex       the index for {@link StartPosition.Kind#INDEX}
+ * @param startTime        the instant for {@link StartPosition.Kind#TIME}, or null
  */
 public record ListenerEndpoint(String id, String queueName, ListenerInvoker invoker, Boolean autoStartup,
-                               String errorHandlerBean, String idleStrategy, StartPosition startPosition,
+                               String errorHandlerBean, String idleStrategy, StartPosition.Kind startPosition,
                                long startIndex, Instant startTime) {
 }

@@ -1,5 +1,6 @@
 package io.cq.spring.listener;
 
+import io.cq.core.StartPosition;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -53,12 +54,12 @@ public @interface QueueListener {
     String idleStrategy() default "";
 
     /** Where a listener without a committed position starts; ignored once it has committed one. */
-    StartPosition startPosition() default StartPosition.BEGINNING;
+    StartPosition.Kind startPosition() default StartPosition.Kind.START;
 
-    /** The index to start at with {@link StartPosition#INDEX}: decimal or 0x-hex; placeholders allowed. */
+    /** The index to start at with {@link StartPosition.Kind#INDEX}: decimal or 0x-hex; placeholders allowed. */
     String startIndex() default "";
 
-    /** An ISO-8601 instant, e.g. "2026-11-22T00:00:00Z", to start at with {@link StartPosition#TIME}. */
+    /** An ISO-8601 instant, e.g. "2026-11-22T00:00:00Z", to start at with {@link StartPosition.Kind#TIME}. */
     String startTime() default "";
 
     /**

@@ -1,5 +1,6 @@
 package io.cq.spring.listener;
 
+import io.cq.core.StartPosition;
 import java.lang.reflect.Method;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -137,7 +138,7 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
 
     private long startIndex(QueueListener annotation, String where) {
         String value = resolve(annotation.startIndex());
-        if (annotation.startPosition() != StartPosition.INDEX) {
+        if (annotation.startPosition() != StartPosition.Kind.INDEX) {
             return -1;
         }
         try {
@@ -154,7 +155,7 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
 
     private Instant startTime(QueueListener annotation, String where) {
         String value = resolve(annotation.startTime());
-        if (annotation.startPosition() != StartPosition.TIME) {
+        if (annotation.startPosition() != StartPosition.Kind.TIME) {
             return null;
         }
         try {

@@ -1,5 +1,6 @@
 package io.cq.spring.listener;
 
+import io.cq.core.StartPosition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -288,7 +289,7 @@ class QueueListenerTest {
             List<String> received = new CopyOnWriteArrayList<>();
             ListenerEndpoint endpoint = new ListenerEndpoint("programmatic", "orders",
                     excerpt -> received.add(excerpt.text() + "@" + excerpt.index()), null, "", "",
-                    StartPosition.BEGINNING, -1, null);
+                    StartPosition.Kind.START, -1, null);
             QueueListenerContainer container = context.getBean("queueListenerContainerFactory", QueueListenerContainerFactory.class)
                     .createContainer(endpoint, context.getBean("orders", MappedQueue.class));
             context.getBean(ListenerContainerRegistry.class).register(container);
@@ -385,12 +386,12 @@ class QueueListenerTest {
         final List<String> fromEnd = new CopyOnWriteArrayList<>();
         final List<String> fromIndex = new CopyOnWriteArrayList<>();
 
-        @QueueListener(queue = "orders", id = "from-end", startPosition = StartPosition.END)
+        @QueueListener(queue = "orders", id = "from-end", startPosition = StartPosition.Kind.END)
         void fromEnd(String text) {
             fromEnd.add(text);
         }
 
-        @QueueListener(queue = "orders", id = "from-index", startPosition = StartPosition.INDEX,
+        @QueueListener(queue = "orders", id = "from-index", startPosition = StartPosition.Kind.INDEX,
                 startIndex = "${test.start-index}", autoStartup = "${never.set:false}")
         void fromIndex(String text) {
             fromIndex.add(text);
@@ -412,7 +413,7 @@ class QueueListenerTest {
     static class FromTimeListener {
         final List<String> received = new CopyOnWriteArrayList<>();
 
-        @QueueListener(queue = "orders", id = "from-time", startPosition = StartPosition.TIME,
+        @QueueListener(queue = "orders", id = "from-time", startPosition = StartPosition.Kind.TIME,
                 startTime = "${test.start-time}")
         void onOrder(String text) {
             received.add(text);

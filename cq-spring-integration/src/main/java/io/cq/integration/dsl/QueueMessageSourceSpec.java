@@ -2,7 +2,7 @@ package io.cq.integration.dsl;
 
 import io.cq.core.MappedQueue;
 import io.cq.integration.inbound.QueueMessageSource;
-import io.cq.integration.inbound.StartPosition;
+import io.cq.core.StartPosition;
 import org.springframework.integration.dsl.MessageSourceSpec;
 
 /** Configures a {@link QueueMessageSource}; its {@code id} is also its named tailer's name. */

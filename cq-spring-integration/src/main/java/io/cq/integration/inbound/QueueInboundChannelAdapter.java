@@ -1,5 +1,6 @@
 package io.cq.integration.inbound;
 
+import io.cq.core.StartPosition;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
@@ -112,7 +113,7 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
     protected void doStart() {
         ExcerptTailer tailer = queue.createTailer(adapterId());
         try {
-            startPosition.apply(tailer);
+            NamedTailers.moveToStart(tailer, startPosition);
         } catch (RuntimeException e) {
             tailer.close();
             throw e;

@@ -1,5 +1,6 @@
 package io.cq.integration.inbound;
 
+import io.cq.core.StartPosition;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
@@ -94,7 +95,7 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
         if (tailer == null) {
             ExcerptTailer created = queue.createTailer(NamedTailers.requireValidName(queue, adapterId(), "cq message source"));
             try {
-                startPosition.apply(created);
+                NamedTailers.moveToStart(created, startPosition);
             } catch (RuntimeException e) {
                 created.close();
                 throw e;

@@ -1,5 +1,6 @@
 package io.cq.integration.inbound;
 
+import io.cq.core.StartPosition;
 import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;

@@ -6,7 +6,6 @@ import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.ExcerptHeader;
 import io.cq.core.internal.layout.Limits;
 import io.cq.core.internal.layout.LockToken;
-import io.cq.core.internal.queue.QueueContext;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.QueueVerification;
 import io.cq.core.QueueVerification.Finding;
@@ -27,44 +26,43 @@ import java.util.NavigableSet;
  * record it should point at (docs/file-format.md describes what is expected). Never writes.
  */
 public final class QueueVerifier {
-    private final QueueContext queue;
+    private final CycleFiles files;
     private final List<Finding> findings = new ArrayList<>();
     private final Position cursor = new Position();
     private long excerpts;
-    private int files;
+    private int filesChecked;
 
-    public QueueVerifier(QueueContext queue) {
-        this.queue = queue;
+    public QueueVerifier(CycleFiles files) {
+        this.files = files;
     }
 
     public QueueVerification verify() {
-        CycleFiles cycleFiles = queue.files();
-        NavigableSet<Long> cycles = cycleFiles.cycles();
+        NavigableSet<Long> cycles = files.cycles();
         for (long cycle : cycles) {
-            Path path = cycleFiles.pathOf(cycle);
+            Path path = files.pathOf(cycle);
             CycleFile file;
             try {
-                file = cycleFiles.acquire(cycle);
+                file = files.acquire(cycle);
             } catch (CorruptQueueException e) {
-                files++;
+                filesChecked++;
                 damage(e.file(), e.position(), e.getMessage());
                 continue;
             }
             if (file == null) {
                 continue;
             }
-            files++;
+            filesChecked++;
             try {
                 checkSize(file);
                 checkRecords(file, cycle == cycles.last());
             } catch (CorruptQueueException e) {
                 damage(e.file(), e.position(), e.getMessage());
             } finally {
-                cycleFiles.release(file);
+                files.release(file);
             }
         }
-        checkStrayFiles(cycleFiles.directory());
-        return new QueueVerification(cycleFiles.directory(), files, excerpts, findings);
+        checkStrayFiles(files.directory());
+        return new QueueVerification(files.directory(), filesChecked, excerpts, findings);
     }
 
     /** Files are created one block plus the overlap long and grow a block at a time. */
@@ -139,8 +137,8 @@ public final class QueueVerifier {
             return;
         }
         if (working) {
-            long owner = queue.tableStore().writeLockOwner();
-            if (owner == 0 || !queue.tableStore().isProcessAlive(LockToken.processSlot(owner))) {
+            long owner = files.tableStore().writeLockOwner();
+            if (owner == 0 || !files.tableStore().isProcessAlive(LockToken.processSlot(owner))) {
                 note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
                         + "before it and the next append discards it");
             }
@@ -166,8 +164,8 @@ public final class QueueVerifier {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + CycleFiles.SUFFIX)) {
             for (Path file : stream) {
                 String name = file.getFileName().toString();
-                if (queue.rollCycle().parseCycle(name.substring(0, name.length() - CycleFiles.SUFFIX.length())).isEmpty()) {
-                    note(file, -1, "the name is not a cycle of the queue's roll cycle " + queue.rollCycle().name()
+                if (files.rollCycle().parseCycle(name.substring(0, name.length() - CycleFiles.SUFFIX.length())).isEmpty()) {
+                    note(file, -1, "the name is not a cycle of the queue's roll cycle " + files.rollCycle().name()
                             + ", so readers ignore the file");
                 }
             }

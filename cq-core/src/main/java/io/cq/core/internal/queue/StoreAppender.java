@@ -13,6 +13,7 @@ import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
+import io.cq.core.QueueClosedException;
 import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
 
@@ -60,7 +61,7 @@ public final class StoreAppender implements ExcerptAppender {
             throw new IllegalStateException("this appender already has an open write context: close it first");
         }
         if (closed) {
-            throw new IllegalStateException("appender of queue " + queue.describe() + " is closed");
+            throw new QueueClosedException("appender of queue " + queue.describe() + " is closed");
         }
         lock.acquire();
         try {

@@ -7,10 +7,11 @@ import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.table.TableStore;
 import io.cq.core.CorruptQueueException;
-import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.QueueClosedException;
 import io.cq.core.ReadContext;
+import io.cq.core.StartPosition;
 import io.cq.core.TailerDirection;
 
 import java.lang.foreign.MemorySegment;
@@ -29,7 +30,7 @@ public final class StoreTailer implements ExcerptTailer {
     private final String name;
     private final int slot;
     private final SegmentCursor cursor = new SegmentCursor();
-    private final TailContext context = new TailContext();
+    private final TailContext context = new TailContext(this);
     private final Position scratch = new Position();
 
     private TailerDirection direction = TailerDirection.FORWARD;
@@ -62,7 +63,7 @@ public final class StoreTailer implements ExcerptTailer {
     @Override
     public ReadContext readingDocument() {
         if (closed) {
-            throw new IllegalStateException("tailer of queue " + queue.describe() + " is closed");
+            throw closedError();
         }
         if (context.open) {
             throw new IllegalStateException("this tailer already has an open read context: close it first");
@@ -109,7 +110,16 @@ public final class StoreTailer implements ExcerptTailer {
         return context;
     }
 
-    private void commit() {
+    SegmentCursor cursor() {
+        return cursor;
+    }
+
+    /** Index of the excerpt a present read context stands on. */
+    long currentIndex() {
+        return queue.rollCycle().toIndex(cycle, sequence);
+    }
+
+    void commit() {
         if (direction == TailerDirection.FORWARD) {
             position = ExcerptHeader.next(position, readLength);
             sequence++;
@@ -268,8 +278,26 @@ public final class StoreTailer implements ExcerptTailer {
         chunkEnd = Long.MIN_VALUE;
     }
 
+    private QueueClosedException closedError() {
+        return new QueueClosedException((name == null ? "tailer" : "named tailer '" + name + "'") + " of queue "
+                + queue.describe() + " is closed");
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw closedError();
+        }
+    }
+
+    @Override
+    public boolean moveTo(StartPosition start) {
+        ensureOpen();
+        return StartPositions.apply(this, queue.queue(), start);
+    }
+
     @Override
     public ExcerptTailer toStart() {
+        ensureOpen();
         long first = queue.files().firstCycle();
         if (first == NO_CYCLE || !switchTo(first)) {
             leaveCycles(Long.MIN_VALUE);
@@ -284,6 +312,7 @@ public final class StoreTailer implements ExcerptTailer {
 
     @Override
     public ExcerptTailer toEnd() {
+        ensureOpen();
         long last = queue.files().lastCycle();
         if (last == NO_CYCLE || !switchTo(last)) {
             leaveCycles(Long.MIN_VALUE);
@@ -300,6 +329,7 @@ public final class StoreTailer implements ExcerptTailer {
 
     @Override
     public boolean moveToIndex(long index) {
+        ensureOpen();
         if (index < 0) {
             return false;
         }
@@ -327,6 +357,7 @@ public final class StoreTailer implements ExcerptTailer {
 
     @Override
     public ExcerptTailer direction(TailerDirection newDirection) {
+        ensureOpen();
         if (newDirection == TailerDirection.FORWARD && direction == TailerDirection.BACKWARD && file != null) {
             // Going backward only the sequence is kept; find the record it stands for.
             long from = Math.max(sequence, 0);
@@ -361,6 +392,7 @@ public final class StoreTailer implements ExcerptTailer {
 
     @Override
     public long lag() {
+        ensureOpen();
         long last = queue.queue().lastIndex();
         return last < 0 ? 0 : queue.queue().countExcerpts(index(), last + 1);
     }
@@ -405,44 +437,5 @@ public final class StoreTailer implements ExcerptTailer {
             queue.tableStore().releaseSlot(slot);
         }
         queue.resources().remove(this);
-    }
-
-    private final class TailContext implements ReadContext {
-        boolean open;
-        boolean present;
-        boolean rollback;
-
-        @Override
-        public boolean isPresent() {
-            return present;
-        }
-
-        @Override
-        public ExcerptBytes bytes() {
-            return cursor;
-        }
-
-        @Override
-        public long index() {
-            return present ? queue.rollCycle().toIndex(cycle, sequence) : -1;
-        }
-
-        @Override
-        public void rollbackOnClose() {
-            rollback = true;
-        }
-
-        @Override
-        public void close() {
-            if (!open) {
-                return;
-            }
-            open = false;
-            if (present && !rollback) {
-                commit();
-            }
-            // The cursor is left bound: it only reads, and the memory stays mapped while this tailer holds the file.
-            present = false;
-        }
     }
 }

@@ -6,7 +6,7 @@ import io.cq.core.idle.IdleStrategy;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.bridge.IndexDeduplicator;
 import io.cq.integration.dsl.Cq;
-import io.cq.integration.inbound.StartPosition;
+import io.cq.core.StartPosition;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;

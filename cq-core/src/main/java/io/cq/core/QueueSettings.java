@@ -1,0 +1,67 @@
+package io.cq.core;
+
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything a queue was opened with, checked by {@link MappedQueueBuilder#build()}: the one place the engine
+ * reads its configuration from, and what monitoring shows ({@link MappedQueue#settings()}, the Actuator
+ * endpoint, {@code cq stats}). Immutable.
+ *
+ * <p>From {@link MappedQueue#settings()}, {@link #rollCycle()} is the roll cycle in force: the one the queue was
+ * created with, which may differ from the one requested for an existing queue.
+ *
+ * @param directory               the queue's directory
+ * @param rollCycle               how the queue is cut into files
+ * @param clock                   what decides the current cycle
+ * @param blockSize               bytes mapped at a time, by which cycle files grow
+ * @param indexSpacing            every how many excerpts the index records a position (a power of two)
+ * @param readOnly                whether nothing may be written
+ * @param writeLockCheckInterval  how often a waiting appender checks whether the lock's holder is alive
+ * @param durability              when appended excerpts are forced to storage
+ * @param syncInterval            how often {@link Durability#ASYNC} forces written pages
+ * @param pretouch                whether a background pretoucher runs
+ * @param retainCycles            cycles kept, the current one included (0: all)
+ * @param retainFor               age past which a cycle's file is deleted ({@link Duration#ZERO}: never)
+ * @param retentionKeepsUnread    whether retention keeps files a named tailer has not finished reading
+ * @param storeFileListener       told when cycle files are opened, released and deleted
+ * @param filePermissions         permissions of the files cq creates
+ * @param diskSpaceWarningBytes   free bytes below which a warning is logged (0: off)
+ * @param diskSpaceWarningPercent free percentage below which a warning is logged (0: off)
+ */
+public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, long blockSize, int indexSpacing,
+                            boolean readOnly, Duration writeLockCheckInterval, Durability durability,
+                            Duration syncInterval, boolean pretouch, int retainCycles, Duration retainFor,
+                            boolean retentionKeepsUnread, StoreFileListener storeFileListener,
+                            Set<PosixFilePermission> filePermissions, long diskSpaceWarningBytes,
+                            double diskSpaceWarningPercent) {
+    public QueueSettings {
+        Objects.requireNonNull(directory, "directory");
+        Objects.requireNonNull(rollCycle, "rollCycle");
+        Objects.requireNonNull(clock, "clock");
+        Objects.requireNonNull(writeLockCheckInterval, "writeLockCheckInterval");
+        Objects.requireNonNull(durability, "durability");
+        Objects.requireNonNull(syncInterval, "syncInterval");
+        Objects.requireNonNull(retainFor, "retainFor");
+        Objects.requireNonNull(storeFileListener, "storeFileListener");
+        filePermissions = Set.copyOf(filePermissions);
+    }
+
+    /** The same settings with another roll cycle: the one an existing queue was created with. */
+    public QueueSettings withRollCycle(RollCycle inForce) {
+        return new QueueSettings(directory, inForce, clock, blockSize, indexSpacing, readOnly, writeLockCheckInterval,
+                durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
+                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent);
+    }
+
+    /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
+    public QueueSettings withDurability(Durability inForce) {
+        return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, readOnly, writeLockCheckInterval,
+                inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
+                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent);
+    }
+}

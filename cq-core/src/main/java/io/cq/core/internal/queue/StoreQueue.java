@@ -1,0 +1,415 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.DiskSpace;
+import io.cq.core.Durability;
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptFormatter;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.NamedTailerPosition;
+import io.cq.core.Pretoucher;
+import io.cq.core.QueueClosedException;
+import io.cq.core.QueueException;
+import io.cq.core.QueueSettings;
+import io.cq.core.QueueVerification;
+import io.cq.core.RollCycle;
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.inspect.QueueDumper;
+import io.cq.core.internal.inspect.QueueVerifier;
+import io.cq.core.internal.layout.Limits;
+import io.cq.core.internal.system.BackgroundWork;
+import io.cq.core.internal.system.DiskSpaceMonitor;
+import io.cq.core.internal.system.FilePermissions;
+import io.cq.core.internal.system.Log;
+import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.system.ProcessIdentity;
+import io.cq.core.internal.table.TableStore;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * The {@link MappedQueue}: opens the table store and the cycle files of a directory, hands out appenders and
+ * tailers over them, and closes them all with itself (docs/architecture.md).
+ */
+public final class StoreQueue implements MappedQueue {
+
+    private final QueueSettings settings;
+    private final Path directory;
+    private final boolean readOnly;
+    private final long blockSize;
+    private final TableStore tableStore;
+    private final DiskSpaceMonitor diskSpace;
+    private final ScheduledFuture<?> flusher;
+    private final ScheduledFuture<?> pretoucher;
+    private static final long PRETOUCH_INTERVAL_NANOS = 20_000_000;
+    private final CycleFiles files;
+    private final QueueContext context;
+    private final Set<AutoCloseable> resources = ConcurrentHashMap.newKeySet();
+    private final AppendCounter appended = new AppendCounter();
+    private final ThreadLocal<StoreAppender> appenders = new ThreadLocal<>();
+    private volatile boolean closed;
+    private CycleFile newest;
+
+    /**
+     * Opens the queue.
+     *
+     * @param rollCycleChosen whether the caller chose the roll cycle: only then is a different persisted one worth
+     *                        a warning
+     */
+    public StoreQueue(QueueSettings requested, boolean rollCycleChosen) {
+        this.directory = requested.directory();
+        this.readOnly = requested.readOnly();
+        this.blockSize = requested.blockSize();
+        RollCycle requestedRollCycle = requested.rollCycle();
+        FilePermissions permissions = new FilePermissions(requested.filePermissions());
+        prepareDirectory(directory, readOnly, permissions);
+        if (!readOnly) {
+            NativeIo.warmUpInBackground();
+        }
+        this.diskSpace = new DiskSpaceMonitor(directory, requested.diskSpaceWarningBytes(),
+                requested.diskSpaceWarningPercent());
+        this.tableStore = TableStore.open(directory, readOnly, requestedRollCycle, requested.clock().millis(),
+                permissions);
+        RollCycle rollCycle = tableStore.rollCycle();
+        if (rollCycle != requestedRollCycle) {
+            if (rollCycleChosen) {
+                Log.warning(MappedQueue.class, "queue {0} was created with roll cycle {1}; using it instead of the "
+                        + "requested {2}", directory, rollCycle, requestedRollCycle);
+            }
+            try {
+                Limits.requireBlockSizeFits(blockSize, rollCycle);
+            } catch (IllegalArgumentException e) {
+                tableStore.release();
+                throw e;
+            }
+        }
+        QueueSettings inForce = requested.withRollCycle(rollCycle);
+        if (readOnly && requested.durability() != Durability.PAGE_CACHE) {
+            inForce = inForce.withDurability(Durability.PAGE_CACHE);
+        }
+        this.settings = inForce;
+        this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, settings.indexSpacing(),
+                permissions, diskSpace, settings.storeFileListener());
+        Retention retention = new Retention(settings.retainCycles(), settings.retainFor().toMillis(),
+                settings.retentionKeepsUnread(), settings.storeFileListener());
+        this.context = new QueueContext(this, files, tableStore, rollCycle, settings.clock(),
+                settings.writeLockCheckInterval().toNanos(), settings.durability() == Durability.SYNC, retention,
+                resources, appended);
+        this.flusher = settings.durability() == Durability.ASYNC
+                ? BackgroundWork.every(settings.syncInterval().toNanos(), directory, files::forceWritten) : null;
+        this.pretoucher = settings.pretouch() && !readOnly
+                ? BackgroundWork.every(PRETOUCH_INTERVAL_NANOS, directory, createPretoucher()::execute) : null;
+    }
+
+    private static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions) {
+        if (Files.isDirectory(directory)) {
+            if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
+                throw new QueueException("queue directory " + directory + " is not " + (readOnly ? "readable" : "readable and writable")
+                        + " by this process");
+            }
+            return;
+        }
+        if (Files.exists(directory)) {
+            throw new QueueException("queue path " + directory + " exists but is not a directory");
+        }
+        if (readOnly) {
+            throw new QueueException("queue directory " + directory + " does not exist; a queue opened read-only must "
+                    + "already exist");
+        }
+        try {
+            permissions.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create queue directory " + directory + ": " + e, e);
+        }
+    }
+
+    @Override
+    public ExcerptAppender createAppender() {
+        ensureOpen();
+        requireWritable("appenders");
+        StoreAppender appender = new StoreAppender(context);
+        resources.add(appender);
+        return appender;
+    }
+
+    @Override
+    public ExcerptAppender acquireAppender() {
+        ensureOpen();
+        requireWritable("appenders");
+        StoreAppender appender = appenders.get();
+        if (appender == null || appender.isClosed()) {
+            appender = new StoreAppender(context);
+            resources.add(appender);
+            appenders.set(appender);
+        }
+        return appender;
+    }
+
+    @Override
+    public Pretoucher createPretoucher() {
+        ensureOpen();
+        requireWritable("pretouching");
+        return new StorePretoucher(context, Math.min(4L << 20, blockSize / 2));
+    }
+
+    @Override
+    public ExcerptTailer createTailer() {
+        ensureOpen();
+        StoreTailer tailer = new StoreTailer(context, null, -1);
+        resources.add(tailer);
+        return tailer;
+    }
+
+    @Override
+    public ExcerptTailer createTailer(String name) {
+        ensureOpen();
+        validateTailerName(name);
+        requireWritable("named tailers");
+        int slot = tableStore.claimSlot(directory.toString(), name, ProcessIdentity.describeCurrentThread());
+        try {
+            StoreTailer tailer = new StoreTailer(context, name, slot);
+            resources.add(tailer);
+            return tailer;
+        } catch (RuntimeException | Error e) {
+            tableStore.releaseSlot(slot);
+            throw e;
+        }
+    }
+
+    private static void validateTailerName(String name) {
+        if (!isValidTailerName(name)) {
+            throw new IllegalArgumentException("tailer name '" + name + "' is not valid: use 1 to 64 letters, digits, "
+                    + "'.', '_' or '-', starting with a letter or digit");
+        }
+    }
+
+    /** 1 to 64 of [A-Za-z0-9._-], the first a letter or digit: safe as a file name, never a path. */
+    private static boolean isValidTailerName(String name) {
+        if (name == null || name.isEmpty() || name.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean alphanumeric = c < 128 && Character.isLetterOrDigit(c);
+            if (!alphanumeric && (i == 0 || (c != '.' && c != '_' && c != '-'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public List<NamedTailerPosition> namedTailers() {
+        ensureOpen();
+        return tableStore.positions();
+    }
+
+    @Override
+    public Optional<NamedTailerPosition> namedTailer(String name) {
+        ensureOpen();
+        validateTailerName(name);
+        return tableStore.position(name);
+    }
+
+    @Override
+    public void setNamedTailerIndex(String name, long nextIndex) {
+        ensureOpen();
+        validateTailerName(name);
+        if (nextIndex < -1) {
+            throw new IllegalArgumentException("nextIndex=" + nextIndex + " must be -1 (start) or an index");
+        }
+        requireWritable("setting a named tailer's position");
+        tableStore.setPosition(directory.toString(), name, nextIndex);
+    }
+
+    @Override
+    public long firstIndex() {
+        ensureOpen();
+        Position scratch = new Position();
+        for (long cycle = files.firstCycle(); cycle != CycleFiles.NO_CYCLE; cycle = files.nextCycle(cycle)) {
+            if (excerptsIn(cycle, scratch) > 0) {
+                return rollCycle().toIndex(cycle, 0);
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public long lastIndex() {
+        ensureOpen();
+        Position scratch = new Position();
+        for (long cycle = files.lastCycle(); cycle != CycleFiles.NO_CYCLE; cycle = files.previousCycle(cycle)) {
+            long count = excerptsIn(cycle, scratch);
+            if (count > 0) {
+                return rollCycle().toIndex(cycle, count - 1);
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public long countExcerpts(long fromIndex, long toIndex) {
+        ensureOpen();
+        if (fromIndex < 0 || toIndex < 0) {
+            throw new IllegalArgumentException("fromIndex=" + fromIndex + " and toIndex=" + toIndex + " must not be negative");
+        }
+        if (toIndex <= fromIndex) {
+            return 0;
+        }
+        RollCycle roll = rollCycle();
+        long fromCycle = roll.toCycle(fromIndex);
+        long toCycle = roll.toCycle(toIndex);
+        Position scratch = new Position();
+        long total = 0;
+        for (long cycle = files.nextCycle(fromCycle - 1); cycle != CycleFiles.NO_CYCLE && cycle <= toCycle;
+             cycle = files.nextCycle(cycle)) {
+            long count = excerptsIn(cycle, scratch);
+            long low = cycle == fromCycle ? roll.toSequenceNumber(fromIndex) : 0;
+            long high = cycle == toCycle ? Math.min(count, roll.toSequenceNumber(toIndex)) : count;
+            total += Math.max(0, high - low);
+        }
+        return total;
+    }
+
+    private long excerptsIn(long cycle, Position scratch) {
+        CycleFile file = files.acquire(cycle);
+        if (file == null) {
+            return 0;
+        }
+        try {
+            keepNewestMapped(file);
+            return file.excerptCount(scratch);
+        } finally {
+            files.release(file);
+        }
+    }
+
+    /**
+     * Holds on to the newest cycle file, so that monitoring ({@code lastIndex()}, {@code lag()} every poll) does not
+     * map and unmap it on each call when no appender or tailer of this process has it open.
+     */
+    private synchronized void keepNewestMapped(CycleFile file) {
+        if (closed || (newest != null && newest.cycle() >= file.cycle())) {
+            return;
+        }
+        CycleFile kept = files.acquire(file.cycle());
+        if (newest != null) {
+            files.release(newest);
+        }
+        newest = kept;
+    }
+
+    @Override
+    public long appendedExcerpts() {
+        return appended.excerpts();
+    }
+
+    @Override
+    public long appendedBytes() {
+        return appended.bytes();
+    }
+
+    @Override
+    public QueueSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public RollCycle rollCycle() {
+        return files.rollCycle();
+    }
+
+    @Override
+    public DiskSpace diskSpace() {
+        ensureOpen();
+        return diskSpace.check();
+    }
+
+    @Override
+    public List<Long> cycles() {
+        ensureOpen();
+        return new ArrayList<>(files.cycles());
+    }
+
+    @Override
+    public void dumpCycle(long cycle, Appendable out, ExcerptFormatter formatter) {
+        ensureOpen();
+        try {
+            new QueueDumper(files, out, formatter).dumpQueue(cycle);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the dump of " + directory, e);
+        }
+    }
+
+    @Override
+    public QueueVerification verify() {
+        ensureOpen();
+        return new QueueVerifier(files).verify();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes every appender and tailer of this queue, then unmaps its files. Closing twice does nothing. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (AutoCloseable resource : List.copyOf(resources)) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                Log.warning(MappedQueue.class, "failed to close " + resource + " of queue " + directory, e);
+            }
+        }
+        if (pretoucher != null) {
+            pretoucher.cancel(false);
+        }
+        if (flusher != null) {
+            flusher.cancel(false);
+            files.forceWritten();
+        }
+        synchronized (this) {
+            if (newest != null) {
+                files.release(newest);
+                newest = null;
+            }
+        }
+        files.close();
+        tableStore.release();
+    }
+
+    private void requireWritable(String what) {
+        if (readOnly) {
+            throw new QueueException(what + " need a writable queue, but " + directory + " was opened read-only");
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new QueueClosedException("queue " + directory + " is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MappedQueue[" + directory + ", " + rollCycle() + (readOnly ? ", read-only" : "") + "]";
+    }
+}

@@ -1,0 +1,108 @@
+package io.cq.core;
+
+import io.cq.core.support.MutableClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StartPositionTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldMoveToStartEndAndAnIndexEveryTime() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            long first = appender.writeText("one");
+            long second = appender.writeText("two");
+            appender.writeText("three");
+            ExcerptTailer tailer = queue.createTailer();
+
+            assertThat(tailer.moveTo(StartPosition.index(second))).isTrue();
+            assertThat(tailer.readText()).isEqualTo("two");
+            assertThat(tailer.moveTo(StartPosition.start())).isTrue();
+            assertThat(tailer.index()).isEqualTo(first);
+            assertThat(tailer.moveTo(StartPosition.end())).isTrue();
+            assertThat(tailer.readText()).isNull();
+            appender.writeText("four");
+            assertThat(tailer.readText()).isEqualTo("four");
+        }
+    }
+
+    @Test
+    void shouldLeaveTheTailerAtTheEndAndSayFalseForAnIndexTheQueueDoesNotHold() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            long last = appender.writeText("only");
+            ExcerptTailer tailer = queue.createTailer();
+
+            assertThat(tailer.moveTo(StartPosition.index(last + 100))).isFalse();
+            assertThat(tailer.readText()).isNull();
+            appender.writeText("next");
+            assertThat(tailer.readText()).isEqualTo("next");
+        }
+    }
+
+    @Test
+    void shouldResumeANamedTailerThatCommittedAndApplyTheFallbackToOneThatNeverDid() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("a");
+            appender.writeText("b");
+            try (ExcerptTailer fresh = queue.createTailer("reader")) {
+                assertThat(fresh.moveTo(StartPosition.resumeOrEnd())).isTrue();
+                assertThat(fresh.readText()).isNull();
+                appender.writeText("c");
+                assertThat(fresh.readText()).isEqualTo("c");
+            }
+            appender.writeText("d");
+            try (ExcerptTailer again = queue.createTailer("reader")) {
+                assertThat(again.moveTo(StartPosition.resumeOrEnd())).isTrue();
+                assertThat(again.readText()).isEqualTo("d");
+            }
+            try (ExcerptTailer forced = queue.createTailer("reader")) {
+                assertThat(forced.moveTo(StartPosition.start())).isTrue();
+                assertThat(forced.readText()).isEqualTo("a");
+            }
+            // An unnamed tailer has nothing to resume: the fallback always applies.
+            ExcerptTailer unnamed = queue.createTailer();
+            assertThat(unnamed.moveTo(StartPosition.resumeOr(StartPosition.index(queue.lastIndex())))).isTrue();
+            assertThat(unnamed.readText()).isEqualTo("d");
+        }
+    }
+
+    @Test
+    void shouldStartAtTheFirstExcerptOfTheCycleOfATimeOrOfTheNextCycleWithAFile() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("ten");
+            clock.advance(Duration.ofHours(2));
+            appender.writeText("twelve");
+            ExcerptTailer tailer = queue.createTailer();
+
+            assertThat(tailer.moveTo(StartPosition.time(Instant.parse("2026-11-25T10:30:00Z")))).isTrue();
+            assertThat(tailer.readText()).isEqualTo("ten");
+            assertThat(tailer.moveTo(StartPosition.time(Instant.parse("2026-11-25T11:15:00Z")))).isTrue();
+            assertThat(tailer.readText()).isEqualTo("twelve");
+            assertThat(tailer.moveTo(StartPosition.time(Instant.parse("2026-11-25T13:00:00Z")))).isFalse();
+            assertThat(tailer.readText()).isNull();
+        }
+    }
+
+    @Test
+    void shouldDescribeAndCompareAndRefuseBadPositions() {
+        assertThat(StartPosition.of(StartPosition.Kind.INDEX, 16, null)).isEqualTo(StartPosition.index(16));
+        assertThat(StartPosition.resumeOrStart()).isEqualTo(StartPosition.resumeOr(StartPosition.start()));
+        assertThat(StartPosition.resumeOrEnd().toString()).isEqualTo("resumeOr(end)");
+        assertThat(StartPosition.index(255).toString()).isEqualTo("index(0xff)");
+        assertThat(StartPosition.start().resumes()).isFalse();
+        assertThatThrownBy(() -> StartPosition.index(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("index=-1");
+        assertThatThrownBy(() -> StartPosition.of(StartPosition.Kind.TIME, -1, null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("time");
+    }
+}
