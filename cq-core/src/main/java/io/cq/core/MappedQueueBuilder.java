@@ -1,6 +1,7 @@
 package io.cq.core;
 
-import io.cq.core.internal.layout.Limits;
+import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.queue.StoreQueue;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -185,10 +186,11 @@ public final class MappedQueueBuilder {
      * @throws QueueException           when the directory cannot be used as a queue, saying why
      */
     public MappedQueue build() {
-        Limits.requireBlockSizeFits(blockSize, rollCycle);
-        if (indexSpacing < 1 || indexSpacing > 1 << 20 || Integer.bitCount(indexSpacing) != 1) {
+        BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
+        if (indexSpacing < 1 || indexSpacing > IndexDescriptor.MAX_INDEX_SPACING
+                || Integer.bitCount(indexSpacing) != 1) {
             throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be a power of two from 1 to "
-                    + (1 << 20));
+                    + IndexDescriptor.MAX_INDEX_SPACING);
         }
         if (writeLockCheckInterval.isNegative() || writeLockCheckInterval.isZero()
                 || writeLockCheckInterval.compareTo(Duration.ofMinutes(10)) > 0) {

@@ -1,6 +1,7 @@
 package io.cq.core;
 
-import io.cq.core.internal.layout.CycleFileLayout;
+import io.cq.core.internal.layout.CycleHeaderDescriptor;
+import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.QueueVerification.Severity;
 import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class VerifyTest {
         long indexBlock = indexBlockPositions(file).getFirst();
         List<Long> excerpts = excerptPositions(file);
         // slot 2 of the first secondary block holds the position of excerpt 2 * spacing (spacing 16 by default)
-        overwriteLong(file, CycleFileLayout.secondaryEntryPosition(indexBlock, 2), excerpts.get(33));
+        overwriteLong(file, IndexDescriptor.secondaryEntryPosition(indexBlock, 2), excerpts.get(33));
 
         QueueVerification verification = verify();
 

@@ -1,9 +1,13 @@
 package io.cq.core.internal.file;
 
 import io.cq.core.internal.index.Position;
-import io.cq.core.internal.layout.ExcerptHeader;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
+
+
+
+
 
 
 
@@ -41,11 +45,11 @@ public final class CycleFileMarks {
             Position end = new Position();
             file.locateEnd(end);
             int header = file.headerAt(end.position());
-            if (header == ExcerptHeader.END_OF_CYCLE) {
+            if (header == ExcerptHeaderDescriptor.END_OF_CYCLE) {
                 return;
             }
             discardUnfinished(file, end.position(), header);
-            file.mapped().putIntRelease(end.position(), ExcerptHeader.END_OF_CYCLE);
+            file.mapped().putIntRelease(end.position(), ExcerptHeaderDescriptor.END_OF_CYCLE);
         } finally {
             files.release(file);
         }
@@ -56,10 +60,10 @@ public final class CycleFileMarks {
      * holding it: it was never published and no reader has seen it. Its space is reused.
      */
     public static void discardUnfinished(CycleFile file, long position, int header) {
-        if (ExcerptHeader.isWorking(header)) {
+        if (ExcerptHeaderDescriptor.isWorking(header)) {
             Log.warning(CycleFileMarks.class, "repaired {1}: discarded the unfinished excerpt at position {0}, left by a "
                     + "writer that died while writing it; no reader had seen it", String.valueOf(position), file.path());
-            file.mapped().putIntRelease(position, ExcerptHeader.EMPTY);
+            file.mapped().putIntRelease(position, ExcerptHeaderDescriptor.EMPTY);
         }
     }
 }

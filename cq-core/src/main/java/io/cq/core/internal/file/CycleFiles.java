@@ -1,7 +1,7 @@
 package io.cq.core.internal.file;
 
-import io.cq.core.internal.layout.CycleFileLayout;
-import io.cq.core.internal.layout.Limits;
+import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.DiskSpaceMonitor;
@@ -229,7 +229,7 @@ public final class CycleFiles implements AutoCloseable {
         try {
             long fileBlockSize = CycleFileHeaders.validate(path, channel, cycle);
             CycleFile file = new CycleFile(new MappedFile(path, channel, writable, fileBlockSize,
-                    Limits.overlap(fileBlockSize), writable ? diskSpace : null), cycle);
+                    BlockDescriptor.overlap(fileBlockSize), writable ? diskSpace : null), cycle);
             open.put(cycle, file);
             listener.onAcquired(cycle, path);
             return file;
@@ -244,23 +244,23 @@ public final class CycleFiles implements AutoCloseable {
             throw new QueueException("queue " + directory + " is read-only; cannot create cycle file " + pathOf(cycle));
         }
         int indexCount = rollCycle.indexCount();
-        long dataStart = CycleFileLayout.dataStart(indexCount);
-        ByteBuffer header = ByteBuffer.allocate(CycleFileLayout.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
-        header.putLong((int) CycleFileLayout.MAGIC_OFFSET, CycleFileLayout.MAGIC);
-        header.putInt((int) CycleFileLayout.FORMAT_VERSION_OFFSET, CycleFileLayout.FORMAT_VERSION);
-        header.putInt((int) CycleFileLayout.HEADER_LENGTH_OFFSET, CycleFileLayout.HEADER_LENGTH);
-        header.putLong((int) CycleFileLayout.CYCLE_OFFSET, cycle);
-        header.putInt((int) CycleFileLayout.SEQUENCE_BITS_OFFSET, rollCycle.sequenceBits());
-        header.putInt((int) CycleFileLayout.INDEX_COUNT_OFFSET, indexCount);
-        header.putInt((int) CycleFileLayout.INDEX_SPACING_OFFSET, indexSpacing);
-        header.putLong((int) CycleFileLayout.BLOCK_SIZE_OFFSET, blockSize);
-        header.putLong((int) CycleFileLayout.CREATED_MILLIS_OFFSET, nowMillis);
-        header.putLong((int) CycleFileLayout.DATA_START_OFFSET, dataStart);
-        header.putLong((int) CycleFileLayout.WRITE_POSITION_OFFSET, dataStart);
-        header.putLong((int) CycleFileLayout.SEQUENCE_OFFSET, 0);
+        long dataStart = CycleHeaderDescriptor.dataStart(indexCount);
+        ByteBuffer header = ByteBuffer.allocate(CycleHeaderDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong((int) CycleHeaderDescriptor.MAGIC_OFFSET, CycleHeaderDescriptor.MAGIC);
+        header.putInt((int) CycleHeaderDescriptor.FORMAT_VERSION_OFFSET, CycleHeaderDescriptor.FORMAT_VERSION);
+        header.putInt((int) CycleHeaderDescriptor.HEADER_LENGTH_OFFSET, CycleHeaderDescriptor.HEADER_LENGTH);
+        header.putLong((int) CycleHeaderDescriptor.CYCLE_OFFSET, cycle);
+        header.putInt((int) CycleHeaderDescriptor.SEQUENCE_BITS_OFFSET, rollCycle.sequenceBits());
+        header.putInt((int) CycleHeaderDescriptor.INDEX_COUNT_OFFSET, indexCount);
+        header.putInt((int) CycleHeaderDescriptor.INDEX_SPACING_OFFSET, indexSpacing);
+        header.putLong((int) CycleHeaderDescriptor.BLOCK_SIZE_OFFSET, blockSize);
+        header.putLong((int) CycleHeaderDescriptor.CREATED_MILLIS_OFFSET, nowMillis);
+        header.putLong((int) CycleHeaderDescriptor.DATA_START_OFFSET, dataStart);
+        header.putLong((int) CycleHeaderDescriptor.WRITE_POSITION_OFFSET, dataStart);
+        header.putLong((int) CycleHeaderDescriptor.SEQUENCE_OFFSET, 0);
         try {
             // Created with its whole first chunk, so a reader can always map the header and first records.
-            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + Limits.overlap(blockSize), permissions);
+            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + BlockDescriptor.overlap(blockSize), permissions);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create cycle file " + pathOf(cycle) + ": " + e.getMessage(), e);
         }
@@ -286,6 +286,6 @@ public final class CycleFiles implements AutoCloseable {
     /** The error for a file that does not start with the cycle-file magic. */
     public static CorruptQueueException notACycleFile(Path path, long magic) {
         return new CorruptQueueException(path, 0, String.format(
-                "not a cq cycle file: expected magic 'cq.cycle' (0x%016x), found 0x%016x", CycleFileLayout.MAGIC, magic));
+                "not a cq cycle file: expected magic 'cq.cycle' (0x%016x), found 0x%016x", CycleHeaderDescriptor.MAGIC, magic));
     }
 }

@@ -2,8 +2,9 @@ package io.cq.core.internal.inspect;
 
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
-import io.cq.core.internal.layout.ExcerptHeader;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.memory.SegmentCursor;
+import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptFormatter;
 import io.cq.core.NamedTailerPosition;
@@ -40,7 +41,7 @@ public final class QueueDumper {
         out.append("roll cycle: ").append(files.rollCycle().name())
                 .append(" (").append(String.valueOf(files.rollCycle().lengthMillis())).append(" ms, ")
                 .append(String.valueOf(files.rollCycle().sequenceBits())).append(" sequence bits)\n");
-        for (NamedTailerPosition tailer : files.tableStore().positions()) {
+        for (NamedTailerPosition tailer : new NamedTailerSlots(files.tableStore(), files.directory().toString()).positions()) {
             out.append("named tailer '").append(tailer.name()).append("': next index ")
                     .append(tailer.nextIndex() < 0 ? "start" : hex(tailer.nextIndex()))
                     .append(tailer.held() ? ", held by " + tailer.holder() : "").append('\n');
@@ -65,41 +66,41 @@ public final class QueueDumper {
         out.append("cycle: ").append(String.valueOf(file.cycle()))
                 .append(", created: ").append(Instant.ofEpochMilli(file.createdMillis()).toString())
                 .append(", block size: ").append(String.valueOf(file.blockSize()))
-                .append(", index: ").append(String.valueOf(file.indexCount())).append(" x ")
-                .append(String.valueOf(file.indexCount())).append(" entries every ")
-                .append(String.valueOf(file.indexSpacing())).append(" excerpts")
+                .append(", index: ").append(String.valueOf(file.index().indexCount())).append(" x ")
+                .append(String.valueOf(file.index().indexCount())).append(" entries every ")
+                .append(String.valueOf(file.index().indexSpacing())).append(" excerpts")
                 .append(", data from ").append(String.valueOf(file.dataStart())).append('\n');
         long position = file.dataStart();
         long sequence = 0;
         while (true) {
             int header = file.headerAt(position);
-            if (ExcerptHeader.isData(header)) {
-                int length = ExcerptHeader.length(header);
+            if (ExcerptHeaderDescriptor.isData(header)) {
+                int length = ExcerptHeaderDescriptor.length(header);
                 out.append(hex(files.rollCycle().toIndex(file.cycle(), sequence)))
                         .append(" @").append(String.valueOf(position))
                         .append(" (").append(String.valueOf(length)).append(" bytes) ");
-                appendPayload(file, position + ExcerptHeader.SIZE, length);
+                appendPayload(file, position + ExcerptHeaderDescriptor.SIZE, length);
                 out.append('\n');
                 sequence++;
                 position = file.next(position, header);
-            } else if (ExcerptHeader.isEndOfCycle(header)) {
+            } else if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
                 out.append("@").append(String.valueOf(position)).append(" end of cycle\n");
                 return;
-            } else if (ExcerptHeader.isMeta(header)) {
+            } else if (ExcerptHeaderDescriptor.isMeta(header)) {
                 out.append("@").append(String.valueOf(position)).append(" index block (")
-                        .append(String.valueOf(ExcerptHeader.length(header))).append(" bytes)\n");
+                        .append(String.valueOf(ExcerptHeaderDescriptor.length(header))).append(" bytes)\n");
                 position = file.next(position, header);
             } else {
-                out.append("@").append(String.valueOf(position)).append(' ').append(ExcerptHeader.describe(header))
-                        .append(header == ExcerptHeader.EMPTY ? " (end of written data)" : "").append('\n');
+                out.append("@").append(String.valueOf(position)).append(' ').append(ExcerptHeaderDescriptor.describe(header))
+                        .append(header == ExcerptHeaderDescriptor.EMPTY ? " (end of written data)" : "").append('\n');
                 return;
             }
         }
     }
 
     private void appendPayload(CycleFile file, long offsetInFile, int length) throws IOException {
-        MemorySegment chunk = file.mapped().chunkAt(offsetInFile - ExcerptHeader.SIZE);
-        long offset = (offsetInFile - ExcerptHeader.SIZE) % file.blockSize() + ExcerptHeader.SIZE;
+        MemorySegment chunk = file.mapped().chunkAt(offsetInFile - ExcerptHeaderDescriptor.SIZE);
+        long offset = (offsetInFile - ExcerptHeaderDescriptor.SIZE) % file.blockSize() + ExcerptHeaderDescriptor.SIZE;
         cursor.bindForRead(chunk, offset, length);
         try {
             formatter.format(cursor, out);

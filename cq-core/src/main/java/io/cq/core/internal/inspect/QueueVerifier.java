@@ -3,9 +3,10 @@ package io.cq.core.internal.inspect;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.index.Position;
-import io.cq.core.internal.layout.ExcerptHeader;
-import io.cq.core.internal.layout.Limits;
-import io.cq.core.internal.layout.LockToken;
+import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
+import io.cq.core.internal.layout.LockWordDescriptor;
+import io.cq.core.internal.lock.WriteLockWord;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.QueueVerification;
 import io.cq.core.QueueVerification.Finding;
@@ -73,7 +74,7 @@ public final class QueueVerifier {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the size of " + file.path(), e);
         }
-        long first = file.blockSize() + Limits.overlap(file.blockSize());
+        long first = file.blockSize() + BlockDescriptor.overlap(file.blockSize());
         if (size < first || (size - first) % file.blockSize() != 0) {
             damage(file.path(), size, "the file is " + size + " bytes long, not one block plus the overlap ("
                     + first + ") and a whole number of blocks of " + file.blockSize() + ": it was cut short or extended");
@@ -85,22 +86,22 @@ public final class QueueVerifier {
         long sequence = 0;
         while (true) {
             int header = file.headerAt(position);
-            if (ExcerptHeader.isData(header)) {
-                if (file.isIndexed(sequence) && sequence / file.indexSpacing() < file.indexCapacity()) {
+            if (ExcerptHeaderDescriptor.isData(header)) {
+                if (file.index().isIndexed(sequence) && sequence / file.index().indexSpacing() < file.index().capacity()) {
                     checkIndexEntry(file, sequence, position);
                 }
                 position = file.next(position, header);
                 sequence++;
                 excerpts++;
-            } else if (ExcerptHeader.isEndOfCycle(header)) {
+            } else if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
                 return;
-            } else if (ExcerptHeader.isMeta(header)) {
+            } else if (ExcerptHeaderDescriptor.isMeta(header)) {
                 position = file.next(position, header);
-            } else if (header == ExcerptHeader.EMPTY || ExcerptHeader.isWorking(header)) {
+            } else if (header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(header)) {
                 checkEndOfData(file, newest, position, header, sequence);
                 return;
             } else {
-                damage(file.path(), position, "expected a record header, found " + ExcerptHeader.describe(header)
+                damage(file.path(), position, "expected a record header, found " + ExcerptHeaderDescriptor.describe(header)
                         + "; the " + (sequence) + " excerpts before it are readable, nothing after it is");
                 return;
             }
@@ -114,9 +115,9 @@ public final class QueueVerifier {
      * unreachable.
      */
     private void checkEndOfData(CycleFile file, boolean newest, long position, int header, long sequence) {
-        boolean working = ExcerptHeader.isWorking(header);
-        if (working && ExcerptHeader.length(header) > file.maxExcerptSize()) {
-            damage(file.path(), position, "expected a record header, found " + ExcerptHeader.describe(header)
+        boolean working = ExcerptHeaderDescriptor.isWorking(header);
+        if (working && ExcerptHeaderDescriptor.length(header) > file.maxExcerptSize()) {
+            damage(file.path(), position, "expected a record header, found " + ExcerptHeaderDescriptor.describe(header)
                     + " (longer than the file's largest excerpt); the " + sequence + " excerpts before it are readable");
             return;
         }
@@ -130,15 +131,16 @@ public final class QueueVerifier {
         if (file.headerAt(position) != header) {
             return; // a live writer published here meanwhile: the queue grew, nothing is wrong
         }
-        if (hint > position + ExcerptHeader.SIZE) {
+        if (hint > position + ExcerptHeaderDescriptor.SIZE) {
             damage(file.path(), position, (working ? "an unfinished excerpt" : "an empty record header")
                     + " where the file says records were written up to position " + hint
                     + ": the records after it are unreachable; the " + sequence + " excerpts before it are readable");
             return;
         }
         if (working) {
-            long owner = files.tableStore().writeLockOwner();
-            if (owner == 0 || !files.tableStore().isProcessAlive(LockToken.processSlot(owner))) {
+            WriteLockWord lock = new WriteLockWord(files.tableStore());
+            long owner = lock.owner();
+            if (owner == LockWordDescriptor.FREE || !lock.isHolderProcessAlive(owner)) {
                 note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
                         + "before it and the next append discards it");
             }
@@ -146,7 +148,7 @@ public final class QueueVerifier {
     }
 
     private void checkIndexEntry(CycleFile file, long sequence, long position) {
-        file.floorIndexEntry(sequence, cursor);
+        file.index().floorEntry(sequence, cursor);
         if (cursor.sequence() == sequence && cursor.position() != position) {
             damage(file.path(), position, "the index entry of excerpt " + sequence + " of the cycle points at "
                     + cursor.position() + " instead of its record at " + position);

@@ -1,6 +1,6 @@
 package io.cq.core.internal.lock;
 
-import io.cq.core.internal.layout.LockToken;
+import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.ProcessIdentity;
 import io.cq.core.internal.table.TableStore;
@@ -27,21 +27,21 @@ public final class WriteLock implements AutoCloseable {
     /** The write locks of this JVM by token, to tell a live thread's hold from a dead thread's. */
     private static final Map<Long, WriteLock> LIVE = new ConcurrentHashMap<>();
 
-    private final TableStore store;
+    private final WriteLockWord word;
     private final long token;
     private final long livenessCheckNanos;
     /** The thread that last took the lock; read only by waiters of this JVM deciding whether it died. */
     private Thread holder;
 
     public WriteLock(TableStore store, long livenessCheckNanos) {
-        this.store = store;
-        this.token = ProcessIdentity.newToken(store.processSlot());
+        this.word = new WriteLockWord(store);
+        this.token = ProcessIdentity.newToken(word.processSlot());
         this.livenessCheckNanos = livenessCheckNanos;
         LIVE.put(token, this);
     }
 
     public void acquire() {
-        if (!store.tryTakeWriteLock(token)) {
+        if (!word.tryTake(token)) {
             acquireContended();
         }
         holder = Thread.currentThread();
@@ -53,7 +53,7 @@ public final class WriteLock implements AutoCloseable {
         long park = 1_000;
         boolean warned = false;
         for (int attempt = 0; ; attempt++) {
-            if (store.writeLockOwner() == 0 && store.tryTakeWriteLock(token)) {
+            if (word.owner() == 0 && word.tryTake(token)) {
                 return;
             }
             if (attempt < SPINS) {
@@ -75,28 +75,28 @@ public final class WriteLock implements AutoCloseable {
             }
             if (!warned && now - started > WARN_AFTER_NANOS) {
                 warned = true;
-                long owner = store.writeLockOwner();
+                long owner = word.owner();
                 Log.warning(WriteLock.class, "waited more than {0} s for the write lock of {1}, held by a live appender "
-                        + "(pid {2})", String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)), store.path(),
-                        String.valueOf(LockToken.pid(owner)));
+                        + "(pid {2})", String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)), word.path(),
+                        String.valueOf(LockWordDescriptor.pid(owner)));
             }
         }
     }
 
     private boolean takeOverFromDeadHolder() {
-        long owner = store.writeLockOwner();
-        if (owner == 0 || !isDead(owner) || !store.replaceWriteLockOwner(owner, token)) {
+        long owner = word.owner();
+        if (owner == 0 || !isDead(owner) || !word.replace(owner, token)) {
             return false;
         }
         // Informational: the one warning is the repair of the record it left, which names file and position.
         Log.info(WriteLock.class, "took over the write lock of {0} from a writer that died holding it (pid {1}, "
                 + "process slot {2})",
-                store.path(), String.valueOf(LockToken.pid(owner)), String.valueOf(LockToken.processSlot(owner)));
+                word.path(), String.valueOf(LockWordDescriptor.pid(owner)), String.valueOf(LockWordDescriptor.processSlot(owner)));
         return true;
     }
 
     private boolean isDead(long owner) {
-        if (LockToken.processSlot(owner) == store.processSlot()) {
+        if (LockWordDescriptor.processSlot(owner) == word.processSlot()) {
             // Our own process: a token no live appender of this JVM has is a predecessor's that died with its slot.
             WriteLock lock = LIVE.get(owner);
             if (lock == null) {
@@ -105,11 +105,11 @@ public final class WriteLock implements AutoCloseable {
             Thread thread = lock.holder;
             return thread != null && !thread.isAlive();
         }
-        return !store.isProcessAlive(LockToken.processSlot(owner));
+        return !word.isHolderProcessAlive(owner);
     }
 
     public void release() {
-        store.releaseWriteLock(token);
+        word.release(token);
     }
 
     @Override

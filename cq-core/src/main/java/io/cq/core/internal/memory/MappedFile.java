@@ -1,6 +1,6 @@
 package io.cq.core.internal.memory;
 
-import io.cq.core.internal.layout.Limits;
+import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.Log;
@@ -162,7 +162,7 @@ public final class MappedFile implements AutoCloseable {
      * writable, and nothing changes even where an appender is writing at the same moment.
      */
     private static void touchPages(MemorySegment slice) {
-        for (long offset = 0; offset + Integer.BYTES <= slice.byteSize(); offset += Limits.PAGE) {
+        for (long offset = 0; offset + Integer.BYTES <= slice.byteSize(); offset += BlockDescriptor.PAGE) {
             Memory.casInt(slice, offset, 0, 0);
         }
     }
@@ -201,7 +201,7 @@ public final class MappedFile implements AutoCloseable {
         int index = chunkIndex(position);
         MemorySegment chunk = chunk(index);
         long offset = position - chunkStart(index);
-        long alignedOffset = offset & -Limits.PAGE;
+        long alignedOffset = offset & -BlockDescriptor.PAGE;
         chunk.asSlice(alignedOffset, offset + length - alignedOffset).force();
     }
 

@@ -1,6 +1,7 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.table.TableStore;
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
@@ -12,7 +13,8 @@ import java.util.Set;
  * What the appenders and tailers of one open queue share: its files, its settled configuration, and the set of
  * appenders and tailers still open (closed with the queue), and what its appenders have published.
  */
-public record QueueContext(MappedQueue queue, CycleFiles files, TableStore tableStore, RollCycle rollCycle, Clock clock,
+public record QueueContext(MappedQueue queue, CycleFiles files, TableStore tableStore, NamedTailerSlots namedTailers,
+                           RollCycle rollCycle, Clock clock,
                            long writeLockCheckNanos, boolean syncEachAppend, Retention retention,
                            Set<AutoCloseable> resources, AppendCounter appended) {
     public String describe() {

@@ -1,6 +1,7 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
 import io.cq.core.NamedTailerPosition;
@@ -24,7 +25,8 @@ public record Retention(int cycles, long durationMillis, boolean keepUnreadByNam
         return cycles <= 0 && durationMillis <= 0;
     }
 
-    void apply(CycleFiles files, TableStore tableStore, long currentCycle, long nowMillis) {
+    void apply(CycleFiles files, TableStore tableStore, NamedTailerSlots namedTailers, long currentCycle,
+               long nowMillis) {
         if (keepsAll()) {
             return;
         }
@@ -38,7 +40,7 @@ public record Retention(int cycles, long durationMillis, boolean keepUnreadByNam
             keepFrom = Math.max(keepFrom, roll.cycleAt(nowMillis - durationMillis));
         }
         if (keepUnreadByNamedTailers) {
-            for (NamedTailerPosition tailer : tableStore.positions()) {
+            for (NamedTailerPosition tailer : namedTailers.positions()) {
                 long unreadFrom = tailer.nextIndex() < 0 ? Long.MIN_VALUE : roll.toCycle(tailer.nextIndex());
                 keepFrom = Math.min(keepFrom, unreadFrom);
             }

@@ -2,9 +2,11 @@ package io.cq.core.internal.queue;
 
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFileMarks;
+import io.cq.core.internal.index.CycleIndex;
 import io.cq.core.internal.index.Position;
-import io.cq.core.internal.layout.CycleFileLayout;
-import io.cq.core.internal.layout.ExcerptHeader;
+import io.cq.core.internal.layout.CycleHeaderDescriptor;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
+import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
@@ -86,11 +88,11 @@ public final class StoreAppender implements ExcerptAppender {
         if (p < chunkStart || p >= chunkEnd) {
             mapChunkFor(p);
         }
-        if (Memory.getIntAcquire(chunk, p - chunkStart) != ExcerptHeader.EMPTY) {
+        if (Memory.getIntAcquire(chunk, p - chunkStart) != ExcerptHeaderDescriptor.EMPTY) {
             p = catchUpWithStaleHints(p, s);
             s = scratch.sequence();
         }
-        if (f.isIndexed(s)) {
+        if (f.index().isIndexed(s)) {
             p = writeIndexBlockIfNeeded(p, s);
         }
         if (s > queue.rollCycle().maxSequenceNumber()) {
@@ -101,22 +103,22 @@ public final class StoreAppender implements ExcerptAppender {
         sequence = s;
         long offset = p - chunkStart;
         // Marks the record as in progress; readers treat it like free space until the header is published.
-        Memory.putInt(chunk, offset, ExcerptHeader.WORKING);
-        cursor.bindForWrite(chunk, offset + ExcerptHeader.SIZE, f.maxExcerptSize(), f.blockSize());
+        Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
+        cursor.bindForWrite(chunk, offset + ExcerptHeaderDescriptor.SIZE, f.maxExcerptSize(), f.blockSize());
     }
 
     private void publish() {
         final long p = position;
         final long offset = p - chunkStart;
         final int length = (int) cursor.position();
-        final long next = ExcerptHeader.next(p, length);
+        final long next = ExcerptHeaderDescriptor.next(p, length);
         // The word after the record must read as free before the record becomes visible: readers step onto it.
-        Memory.putInt(chunk, next - chunkStart, ExcerptHeader.EMPTY);
+        Memory.putInt(chunk, next - chunkStart, ExcerptHeaderDescriptor.EMPTY);
         // Publishes the excerpt: everything written above happens-before a reader's acquire of this header.
-        Memory.putIntRelease(chunk, offset, ExcerptHeader.data(length));
+        Memory.putIntRelease(chunk, offset, ExcerptHeaderDescriptor.data(length));
         final long s = sequence;
-        if (file.isIndexed(s)) {
-            file.publishIndexEntry(s, p);
+        if (file.index().isIndexed(s)) {
+            file.index().publishEntry(s, p);
         }
         file.updateHints(next, s + 1);
         lastIndexAppended = queue.rollCycle().toIndex(cycle, s);
@@ -126,11 +128,11 @@ public final class StoreAppender implements ExcerptAppender {
 
     /** Durability.SYNC: the excerpt's pages reach storage before the append returns (outside the lock). */
     private void forceLastExcerpt() {
-        file.mapped().force(position, ExcerptHeader.SIZE + lastLength);
+        file.mapped().force(position, ExcerptHeaderDescriptor.SIZE + lastLength);
     }
 
     private void discard() {
-        Memory.putIntRelease(chunk, position - chunkStart, ExcerptHeader.EMPTY);
+        Memory.putIntRelease(chunk, position - chunkStart, ExcerptHeaderDescriptor.EMPTY);
     }
 
     // ---- slow paths -------------------------------------------------------------------------------------
@@ -164,7 +166,7 @@ public final class StoreAppender implements ExcerptAppender {
         file.locate(Long.MAX_VALUE, scratch);
         long end = scratch.position();
         int header = file.headerAt(end);
-        if (ExcerptHeader.isEndOfCycle(header)) {
+        if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
             throw new QueueException("cannot append to " + file.path() + ": the cycle is already finished at position "
                     + end + " although the clock and the table store still name it current");
         }
@@ -176,22 +178,23 @@ public final class StoreAppender implements ExcerptAppender {
     /** Writes the secondary index block that will hold this excerpt's entry, when it does not exist yet. */
     private long writeIndexBlockIfNeeded(long p, long s) {
         final CycleFile f = file;
-        long entry = s / f.indexSpacing();
-        if (entry >= f.indexCapacity()) {
+        final CycleIndex index = f.index();
+        long entry = s / index.indexSpacing();
+        if (entry >= index.capacity()) {
             return p;
         }
-        int block = (int) (entry / f.indexCount());
-        if (f.primaryEntry(block) != 0) {
+        int block = (int) (entry / index.indexCount());
+        if (index.primaryEntry(block) != 0) {
             return p;
         }
-        int length = CycleFileLayout.indexBlockLength(f.indexCount());
+        int length = IndexDescriptor.indexBlockLength(index.indexCount());
         long offset = p - chunkStart;
-        Memory.putInt(chunk, offset, ExcerptHeader.WORKING);
-        chunk.asSlice(offset + ExcerptHeader.SIZE, length).fill((byte) 0);
-        long next = ExcerptHeader.next(p, length);
-        Memory.putInt(chunk, next - chunkStart, ExcerptHeader.EMPTY);
-        Memory.putIntRelease(chunk, offset, ExcerptHeader.meta(length));
-        f.publishPrimaryEntry(block, p);
+        Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
+        chunk.asSlice(offset + ExcerptHeaderDescriptor.SIZE, length).fill((byte) 0);
+        long next = ExcerptHeaderDescriptor.next(p, length);
+        Memory.putInt(chunk, next - chunkStart, ExcerptHeaderDescriptor.EMPTY);
+        Memory.putIntRelease(chunk, offset, ExcerptHeaderDescriptor.meta(length));
+        index.publishPrimaryEntry(block, p);
         f.updateHints(next, s);
         if (next >= chunkEnd) {
             mapChunkFor(next);
@@ -213,7 +216,7 @@ public final class StoreAppender implements ExcerptAppender {
                     CycleFileMarks.finishBefore(queue.files(), previousNewest, target);
                 }
                 queue.tableStore().publishCycle(target);
-                queue.retention().apply(queue.files(), queue.tableStore(), target, now);
+                queue.retention().apply(queue.files(), queue.tableStore(), queue.namedTailers(), target, now);
             } catch (RuntimeException | Error e) {
                 queue.files().release(next);
                 throw e;
@@ -241,7 +244,7 @@ public final class StoreAppender implements ExcerptAppender {
                 dc.rollbackOnClose();
                 throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
             }
-            Utf8.encode(text, chunk, position - chunkStart + ExcerptHeader.SIZE);
+            Utf8.encode(text, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE);
             cursor.position(length);
         }
         return lastIndexAppended;

@@ -1,5 +1,19 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.inspect.QueueDumper;
+import io.cq.core.internal.inspect.QueueVerifier;
+import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.named.NamedTailerSlots;
+import io.cq.core.internal.system.BackgroundWork;
+import io.cq.core.internal.system.DiskSpaceMonitor;
+import io.cq.core.internal.system.FilePermissions;
+import io.cq.core.internal.system.Log;
+import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.system.ProcessIdentity;
+import io.cq.core.internal.table.TableStore;
 import io.cq.core.DiskSpace;
 import io.cq.core.Durability;
 import io.cq.core.ExcerptAppender;
@@ -13,19 +27,6 @@ import io.cq.core.QueueException;
 import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
-import io.cq.core.internal.file.CycleFile;
-import io.cq.core.internal.file.CycleFiles;
-import io.cq.core.internal.index.Position;
-import io.cq.core.internal.inspect.QueueDumper;
-import io.cq.core.internal.inspect.QueueVerifier;
-import io.cq.core.internal.layout.Limits;
-import io.cq.core.internal.system.BackgroundWork;
-import io.cq.core.internal.system.DiskSpaceMonitor;
-import io.cq.core.internal.system.FilePermissions;
-import io.cq.core.internal.system.Log;
-import io.cq.core.internal.system.NativeIo;
-import io.cq.core.internal.system.ProcessIdentity;
-import io.cq.core.internal.table.TableStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -49,6 +50,7 @@ public final class StoreQueue implements MappedQueue {
     private final boolean readOnly;
     private final long blockSize;
     private final TableStore tableStore;
+    private final NamedTailerSlots namedTailers;
     private final DiskSpaceMonitor diskSpace;
     private final ScheduledFuture<?> flusher;
     private final ScheduledFuture<?> pretoucher;
@@ -88,12 +90,13 @@ public final class StoreQueue implements MappedQueue {
                         + "requested {2}", directory, rollCycle, requestedRollCycle);
             }
             try {
-                Limits.requireBlockSizeFits(blockSize, rollCycle);
+                BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
             } catch (IllegalArgumentException e) {
                 tableStore.release();
                 throw e;
             }
         }
+        this.namedTailers = new NamedTailerSlots(tableStore, directory.toString());
         QueueSettings inForce = requested.withRollCycle(rollCycle);
         if (readOnly && requested.durability() != Durability.PAGE_CACHE) {
             inForce = inForce.withDurability(Durability.PAGE_CACHE);
@@ -103,7 +106,7 @@ public final class StoreQueue implements MappedQueue {
                 permissions, diskSpace, settings.storeFileListener());
         Retention retention = new Retention(settings.retainCycles(), settings.retainFor().toMillis(),
                 settings.retentionKeepsUnread(), settings.storeFileListener());
-        this.context = new QueueContext(this, files, tableStore, rollCycle, settings.clock(),
+        this.context = new QueueContext(this, files, tableStore, namedTailers, rollCycle, settings.clock(),
                 settings.writeLockCheckInterval().toNanos(), settings.durability() == Durability.SYNC, retention,
                 resources, appended);
         this.flusher = settings.durability() == Durability.ASYNC
@@ -176,13 +179,13 @@ public final class StoreQueue implements MappedQueue {
         ensureOpen();
         validateTailerName(name);
         requireWritable("named tailers");
-        int slot = tableStore.claimSlot(directory.toString(), name, ProcessIdentity.describeCurrentThread());
+        int slot = namedTailers.claim(name, ProcessIdentity.describeCurrentThread());
         try {
             StoreTailer tailer = new StoreTailer(context, name, slot);
             resources.add(tailer);
             return tailer;
         } catch (RuntimeException | Error e) {
-            tableStore.releaseSlot(slot);
+            namedTailers.release(slot);
             throw e;
         }
     }
@@ -212,14 +215,14 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public List<NamedTailerPosition> namedTailers() {
         ensureOpen();
-        return tableStore.positions();
+        return namedTailers.positions();
     }
 
     @Override
     public Optional<NamedTailerPosition> namedTailer(String name) {
         ensureOpen();
         validateTailerName(name);
-        return tableStore.position(name);
+        return namedTailers.position(name);
     }
 
     @Override
@@ -230,7 +233,7 @@ public final class StoreQueue implements MappedQueue {
             throw new IllegalArgumentException("nextIndex=" + nextIndex + " must be -1 (start) or an index");
         }
         requireWritable("setting a named tailer's position");
-        tableStore.setPosition(directory.toString(), name, nextIndex);
+        namedTailers.setPosition(name, nextIndex);
     }
 
     @Override

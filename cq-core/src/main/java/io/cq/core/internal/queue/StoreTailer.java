@@ -2,7 +2,7 @@ package io.cq.core.internal.queue;
 
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.index.Position;
-import io.cq.core.internal.layout.ExcerptHeader;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.table.TableStore;
@@ -52,7 +52,7 @@ public final class StoreTailer implements ExcerptTailer {
         this.slot = slot;
         if (slot >= 0) {
             try {
-                resume(queue.tableStore().slotNextIndex(slot));
+                resume(queue.namedTailers().nextIndex(slot));
             } catch (RuntimeException | Error e) {
                 queue.files().release(file);
                 throw e;
@@ -80,7 +80,7 @@ public final class StoreTailer implements ExcerptTailer {
                 return absent();
             }
             int header = Memory.getIntAcquire(chunk, position - chunkStart);
-            if (ExcerptHeader.isData(header)) {
+            if (ExcerptHeaderDescriptor.isData(header)) {
                 return present(header);
             }
             if (!stepOver(header)) {
@@ -90,13 +90,13 @@ public final class StoreTailer implements ExcerptTailer {
     }
 
     private ReadContext present(int header) {
-        int length = ExcerptHeader.length(header);
+        int length = ExcerptHeaderDescriptor.length(header);
         if (length > file.maxExcerptSize()) {
             throw new CorruptQueueException(file.path(), position, "excerpt length " + length
                     + " exceeds the file's largest excerpt of " + file.maxExcerptSize() + " bytes");
         }
         readLength = length;
-        cursor.bindForRead(chunk, position - chunkStart + ExcerptHeader.SIZE, length);
+        cursor.bindForRead(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
         context.open = true;
         context.present = true;
         context.rollback = false;
@@ -121,7 +121,7 @@ public final class StoreTailer implements ExcerptTailer {
 
     void commit() {
         if (direction == TailerDirection.FORWARD) {
-            position = ExcerptHeader.next(position, readLength);
+            position = ExcerptHeaderDescriptor.next(position, readLength);
             sequence++;
             if (slot >= 0) {
                 persist(queue.rollCycle().toIndex(cycle, sequence));
@@ -136,7 +136,7 @@ public final class StoreTailer implements ExcerptTailer {
 
     private void persist(long nextIndex) {
         if (slot >= 0) {
-            queue.tableStore().storeSlotNextIndex(slot, nextIndex);
+            queue.namedTailers().storeNextIndex(slot, nextIndex);
         }
     }
 
@@ -144,23 +144,23 @@ public final class StoreTailer implements ExcerptTailer {
 
     /** Moves past a record that is not an excerpt; false when there is nothing further to read yet. */
     private boolean stepOver(int header) {
-        if (ExcerptHeader.isEndOfCycle(header)) {
+        if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
             return moveToNextCycle();
         }
-        if (ExcerptHeader.isMeta(header)) {
+        if (ExcerptHeaderDescriptor.isMeta(header)) {
             position = file.next(position, header);
             return true;
         }
-        if (header == ExcerptHeader.EMPTY || ExcerptHeader.isWorking(header)) {
+        if (header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(header)) {
             // A newer cycle is published only after this one got its end mark, so look once more.
             if (queue.tableStore().maxCycle() > cycle) {
                 int again = Memory.getIntAcquire(chunk, position - chunkStart);
-                return again != header && (ExcerptHeader.isEndOfCycle(again) ? moveToNextCycle() : true);
+                return again != header && (ExcerptHeaderDescriptor.isEndOfCycle(again) ? moveToNextCycle() : true);
             }
             return false;
         }
         throw new CorruptQueueException(file.path(), position, "expected a record header, found "
-                + ExcerptHeader.describe(header));
+                + ExcerptHeaderDescriptor.describe(header));
     }
 
     private boolean mapChunkFor(long p) {
@@ -420,7 +420,7 @@ public final class StoreTailer implements ExcerptTailer {
     }
 
     private byte[] copyPayload() {
-        return chunk.asSlice(position - chunkStart + ExcerptHeader.SIZE, readLength).toArray(ValueLayout.JAVA_BYTE);
+        return chunk.asSlice(position - chunkStart + ExcerptHeaderDescriptor.SIZE, readLength).toArray(ValueLayout.JAVA_BYTE);
     }
 
     @Override
@@ -434,7 +434,7 @@ public final class StoreTailer implements ExcerptTailer {
         file = null;
         chunk = null;
         if (slot >= 0) {
-            queue.tableStore().releaseSlot(slot);
+            queue.namedTailers().release(slot);
         }
         queue.resources().remove(this);
     }

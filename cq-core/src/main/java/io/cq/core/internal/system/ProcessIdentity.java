@@ -1,6 +1,6 @@
 package io.cq.core.internal.system;
 
-import io.cq.core.internal.layout.LockToken;
+import io.cq.core.internal.layout.LockWordDescriptor;
 import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -16,9 +16,9 @@ public final class ProcessIdentity {
         return PID;
     }
 
-    /** A write-lock token unique among live holders ({@link LockToken}). */
+    /** A write-lock token unique among live holders ({@link LockWordDescriptor}). */
     public static long newToken(int processSlot) {
-        return LockToken.of(PID, processSlot, NEXT_TOKEN.getAndIncrement());
+        return LockWordDescriptor.token(PID, processSlot, NEXT_TOKEN.getAndIncrement());
     }
 
     public static String describeCurrentThread() {

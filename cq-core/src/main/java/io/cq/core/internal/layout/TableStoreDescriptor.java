@@ -11,7 +11,7 @@ package io.cq.core.internal.layout;
  *   32 | sequenceBits  | nameLength   | 4 + 4
  *   40 | rollCycle name (24 bytes)    |
  *   64 | createdEpochMillis           | 8
- *  128 | writeLock owner token        | 8   0 = free; CAS to take, release-store 0 to give back
+ *  128 | write lock word              | 8   LockWordDescriptor
  *  192 | maxCycle                     | 8   highest cycle that has a file, -1 = none
  *  200 | minCycle                     | 8   lowest cycle that has a file, -1 = none
  *      | (reserved up to 1024)        |     the lock and the cycle range sit on separate cache lines, so that
@@ -32,12 +32,14 @@ package io.cq.core.internal.layout;
  * Ownership is not kept in the file: it is an OS record lock on one byte at {@link #slotLockRegion(int)},
  * which the kernel drops when its process dies (see docs/file-format.md, "Locks and liveness").
  */
-public final class TableStoreLayout {
+public final class TableStoreDescriptor {
     public static final String FILE_NAME = "metadata.cq4t";
 
     public static final long MAGIC = 0x656c6261742e7163L; // "cq.table" read little-endian
     public static final int FORMAT_VERSION = 1;
     public static final int DEFAULT_SLOT_COUNT = 1024;
+    /** The most named-tailer slots a table store may declare; their lock regions come before the processes'. */
+    public static final int MAX_SLOT_COUNT = 1 << 16;
 
     public static final long MAGIC_OFFSET = 0;
     public static final long FORMAT_VERSION_OFFSET = 8;
@@ -49,7 +51,6 @@ public final class TableStoreLayout {
     public static final long ROLL_NAME_OFFSET = 40;
     public static final int ROLL_NAME_CAPACITY = 24;
     public static final long CREATED_MILLIS_OFFSET = 64;
-    public static final long WRITE_LOCK_OFFSET = 128;
     public static final long MAX_CYCLE_OFFSET = 192;
     public static final long MIN_CYCLE_OFFSET = 200;
 
@@ -68,11 +69,11 @@ public final class TableStoreLayout {
     public static final int SLOT_USED = 1;
 
     /** Lock regions lie far beyond the file's end: record locks may cover bytes a file does not have. */
-    private static final long LOCK_REGION_BASE = 1L << 40;
+    public static final long LOCK_REGION_BASE = 1L << 40;
     /** Held (exclusively, blocking) while a slot is looked up or claimed. */
     public static final long SLOT_ALLOCATION_LOCK = LOCK_REGION_BASE;
 
-    private TableStoreLayout() {
+    private TableStoreDescriptor() {
     }
 
     public static long fileSize(int slotCount) {
@@ -85,13 +86,5 @@ public final class TableStoreLayout {
 
     public static long slotLockRegion(int slot) {
         return LOCK_REGION_BASE + 1 + slot;
-    }
-
-    /** How many processes may have a queue open for writing at once. */
-    public static final int PROCESS_SLOTS = 4096;
-
-    /** Held by a process for as long as it has the queue open for writing; write-lock tokens name it. */
-    public static long processLockRegion(int processSlot) {
-        return LOCK_REGION_BASE + 1 + (1 << 16) + processSlot;
     }
 }

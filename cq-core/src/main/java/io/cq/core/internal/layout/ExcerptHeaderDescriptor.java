@@ -10,11 +10,15 @@ package io.cq.core.internal.layout;
  * +---------+--------+--------+----------------------------------+
  * </pre>
  *
- * A word of 0 means nothing has been written there yet. {@code READY} is set on every published record, so
+ * Records start on a 4-byte boundary; the payload follows the header word, and the next record starts at
+ * {@link #next(long, int)}. The header is written last, with a release store ({@code READY | length}), and read
+ * with an acquire load: everything written before it is visible to a reader that sees it.
+ *
+ * <p>A word of 0 means nothing has been written there yet. {@code READY} is set on every published record, so
  * that a published excerpt of length 0 is not mistaken for free space. {@link #END_OF_CYCLE} is a metadata
  * record with an impossible length: the last record a cycle file will ever get.
  */
-public final class ExcerptHeader {
+public final class ExcerptHeaderDescriptor {
     public static final int SIZE = 4;
     public static final int ALIGNMENT = 4;
 
@@ -27,7 +31,7 @@ public final class ExcerptHeader {
     /** The largest payload a header can describe. */
     public static final int MAX_LENGTH = LENGTH_MASK - 1;
 
-    private ExcerptHeader() {
+    private ExcerptHeaderDescriptor() {
     }
 
     public static int data(int length) {

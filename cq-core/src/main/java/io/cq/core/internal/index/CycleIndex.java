@@ -1,0 +1,105 @@
+package io.cq.core.internal.index;
+
+import io.cq.core.internal.layout.IndexDescriptor;
+import io.cq.core.internal.memory.MappedFile;
+import io.cq.core.internal.memory.Memory;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One cycle file's index (layout in {@link IndexDescriptor}): finds the indexed excerpt at or before a sequence,
+ * and records entries as the write-lock holder publishes excerpts. Thread-safe for reading; written only under
+ * the queue's write lock.
+ */
+public final class CycleIndex {
+    private final MappedFile file;
+    private final MemorySegment header;
+    private final int indexCount;
+    private final int indexSpacing;
+    private final long spacingMask;
+    private final int spacingShift;
+    private final long dataStart;
+
+    /**
+     * @param header the file's first chunk, which holds the primary index
+     */
+    public CycleIndex(MappedFile file, MemorySegment header, int indexCount, int indexSpacing, long dataStart) {
+        this.file = file;
+        this.header = header;
+        this.indexCount = indexCount;
+        this.indexSpacing = indexSpacing;
+        this.spacingMask = indexSpacing - 1L;
+        this.spacingShift = Integer.numberOfTrailingZeros(indexSpacing);
+        this.dataStart = dataStart;
+    }
+
+    public int indexCount() {
+        return indexCount;
+    }
+
+    public int indexSpacing() {
+        return indexSpacing;
+    }
+
+    /** Whether an excerpt with this sequence number gets an index entry (the spacing is a power of two). */
+    public boolean isIndexed(long sequence) {
+        return (sequence & spacingMask) == 0;
+    }
+
+    /** Entries the index can hold; excerpts past {@code capacity * indexSpacing} are found by scanning. */
+    public long capacity() {
+        return IndexDescriptor.capacity(indexCount);
+    }
+
+    /** The position of a secondary index block, or 0 when it is not written yet. */
+    public long primaryEntry(int block) {
+        return Memory.getLongAcquire(header, IndexDescriptor.primaryEntryOffset(block));
+    }
+
+    /** Publishes a secondary index block written (zero-filled and its record published) at blockPosition. */
+    public void publishPrimaryEntry(int block, long blockPosition) {
+        Memory.putLongRelease(header, IndexDescriptor.primaryEntryOffset(block), blockPosition);
+    }
+
+    /** Records the position of an excerpt whose sequence is a multiple of the spacing. */
+    public void publishEntry(long sequence, long position) {
+        long entry = sequence >>> spacingShift;
+        if (entry >= capacity()) {
+            return;
+        }
+        long blockPosition = primaryEntry((int) (entry / indexCount));
+        if (blockPosition != 0) {
+            file.putLongRelease(IndexDescriptor.secondaryEntryPosition(blockPosition, (int) (entry % indexCount)),
+                    position);
+        }
+    }
+
+    /**
+     * Moves {@code cursor} to the indexed excerpt at or before {@code sequence}, or to the first record when
+     * nothing before it is indexed yet.
+     */
+    public void floorEntry(long sequence, Position cursor) {
+        long entry = Math.min(sequence >>> spacingShift, capacity() - 1);
+        int block = (int) (entry / indexCount);
+        int slot = (int) (entry % indexCount);
+        for (; block >= 0; block--, slot = indexCount - 1) {
+            long blockPosition = primaryEntry(block);
+            if (blockPosition == 0) {
+                continue;
+            }
+            for (; slot >= 0; slot--) {
+                long position = longAt(IndexDescriptor.secondaryEntryPosition(blockPosition, slot));
+                if (position != 0) {
+                    cursor.set(position, ((long) block * indexCount + slot) << spacingShift);
+                    return;
+                }
+            }
+        }
+        cursor.set(dataStart, 0);
+    }
+
+    /** A long written with release semantics, or 0 where a read-only file does not reach yet. */
+    private long longAt(long position) {
+        MemorySegment chunk = file.existingChunk(file.chunkIndex(position));
+        return chunk == null ? 0 : Memory.getLongAcquire(chunk, position % file.blockSize());
+    }
+}

@@ -1,0 +1,57 @@
+package io.cq.core.internal.layout;
+
+import io.cq.core.RollCycle;
+
+/**
+ * How a cycle file is cut into blocks for mapping, and the size rules that follow (docs/file-format.md,
+ * "Mapping"). Chunk {@code i} maps block {@code i} plus an overlap, so that a record that starts in block
+ * {@code i} lies whole inside chunk {@code i}, together with the header word after it:
+ *
+ * <pre>
+ *  file   |<---- block 0 ---->|<---- block 1 ---->|<---- block 2 ---->|
+ *  chunk 0 |==================|=====|                                      overlap = maxExcerpt + 64
+ *  chunk 1                    |==================|=====|
+ *  chunk 2                                       |==================|=====|
+ * </pre>
+ *
+ * A block is a multiple of the page size, at least 64 KiB and at most 2^40 bytes; the largest excerpt is a
+ * quarter of a block (and below {@link ExcerptHeaderDescriptor#MAX_LENGTH}).
+ */
+public final class BlockDescriptor {
+    public static final long MIN_BLOCK_SIZE = 64 * 1024;
+    public static final long MAX_BLOCK_SIZE = 1L << 40;
+    public static final long PAGE = 4096;
+    /** Slack each chunk maps beyond the largest record: the header word after it and alignment. */
+    private static final long OVERLAP_SLACK = 64;
+
+    private BlockDescriptor() {
+    }
+
+    /** The largest excerpt payload: a quarter of a block, so that a chunk's overlap can hold any record whole. */
+    public static long maxExcerptSize(long blockSize) {
+        return Math.min(blockSize / 4, ExcerptHeaderDescriptor.MAX_LENGTH);
+    }
+
+    /** Bytes each chunk maps beyond its block: a whole record, the word after it, and alignment slack. */
+    public static long overlap(long blockSize) {
+        return maxExcerptSize(blockSize) + OVERLAP_SLACK;
+    }
+
+    /** Whether a block size read from a file is one cq could have written. */
+    public static boolean isValidBlockSize(long blockSize) {
+        return blockSize >= MIN_BLOCK_SIZE && blockSize % PAGE == 0 && blockSize <= MAX_BLOCK_SIZE;
+    }
+
+    /**
+     * Checked by the builder and again once an existing queue's roll cycle is known, which may differ from the
+     * requested one: a block must hold four index blocks of the roll cycle.
+     */
+    public static void requireBlockSizeFits(long blockSize, RollCycle rollCycle) {
+        long indexBlock = IndexDescriptor.indexBlockLength(rollCycle.indexCount()) + OVERLAP_SLACK;
+        long smallestBlock = Math.max(MIN_BLOCK_SIZE, (indexBlock * 4 + PAGE - 1) / PAGE * PAGE);
+        if (blockSize < smallestBlock || blockSize % PAGE != 0 || blockSize > MAX_BLOCK_SIZE) {
+            throw new IllegalArgumentException("blockSize=" + blockSize + " must be a multiple of " + PAGE
+                    + " from " + smallestBlock + " (for rollCycle=" + rollCycle + ") to 2^40");
+        }
+    }
+}

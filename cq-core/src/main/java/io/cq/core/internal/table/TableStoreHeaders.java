@@ -1,0 +1,103 @@
+package io.cq.core.internal.table;
+
+import io.cq.core.internal.layout.TableStoreDescriptor;
+import io.cq.core.internal.system.AtomicFiles;
+import io.cq.core.internal.system.FilePermissions;
+import io.cq.core.CorruptQueueException;
+import io.cq.core.RollCycle;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * Writes a new table store's header, and checks an existing one's before anything is mapped, so damage is
+ * reported, never mapped and trusted (layout in {@link TableStoreDescriptor}).
+ */
+final class TableStoreHeaders {
+    /** What the rest of the table store is read with. */
+    record Header(int slotCount, RollCycle rollCycle) {
+    }
+
+    private TableStoreHeaders() {
+    }
+
+    static void create(Path file, RollCycle rollCycle, long nowMillis, FilePermissions permissions)
+            throws IOException {
+        int slots = TableStoreDescriptor.DEFAULT_SLOT_COUNT;
+        // The whole file is written (zeros after the head), so that its blocks are allocated by the write itself:
+        // reserving them later through another descriptor would be fatal, since closing any descriptor of a file
+        // drops every fcntl lock this process holds on it, the process slot included (docs/file-format.md).
+        ByteBuffer head = ByteBuffer.allocate((int) TableStoreDescriptor.fileSize(slots))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        head.putLong((int) TableStoreDescriptor.MAGIC_OFFSET, TableStoreDescriptor.MAGIC);
+        head.putInt((int) TableStoreDescriptor.FORMAT_VERSION_OFFSET, TableStoreDescriptor.FORMAT_VERSION);
+        head.putInt((int) TableStoreDescriptor.SLOT_COUNT_OFFSET, slots);
+        head.putLong((int) TableStoreDescriptor.ROLL_LENGTH_OFFSET, rollCycle.lengthMillis());
+        head.putLong((int) TableStoreDescriptor.ROLL_EPOCH_OFFSET, rollCycle.epochOffsetMillis());
+        head.putInt((int) TableStoreDescriptor.SEQUENCE_BITS_OFFSET, rollCycle.sequenceBits());
+        byte[] name = rollCycle.name().getBytes(StandardCharsets.US_ASCII);
+        head.putInt((int) TableStoreDescriptor.ROLL_NAME_LENGTH_OFFSET, name.length);
+        head.put((int) TableStoreDescriptor.ROLL_NAME_OFFSET, name);
+        head.putLong((int) TableStoreDescriptor.CREATED_MILLIS_OFFSET, nowMillis);
+        head.putLong((int) TableStoreDescriptor.MAX_CYCLE_OFFSET, TableStore.NO_CYCLE);
+        head.putLong((int) TableStoreDescriptor.MIN_CYCLE_OFFSET, TableStore.NO_CYCLE);
+        AtomicFiles.createWithContent(file, head, TableStoreDescriptor.fileSize(slots), permissions);
+    }
+
+    static Header validate(Path path, FileChannel channel) throws IOException {
+        long size = channel.size();
+        if (size < TableStoreDescriptor.SLOTS_OFFSET) {
+            throw new CorruptQueueException(path, size, "table store is " + size + " bytes long, shorter than its "
+                    + TableStoreDescriptor.SLOTS_OFFSET + "-byte header");
+        }
+        ByteBuffer head = ByteBuffer.allocate((int) TableStoreDescriptor.SLOTS_OFFSET).order(ByteOrder.LITTLE_ENDIAN);
+        while (head.hasRemaining() && channel.read(head, head.position()) >= 0) {
+            // read the whole header
+        }
+        long magic = head.getLong((int) TableStoreDescriptor.MAGIC_OFFSET);
+        if (magic != TableStoreDescriptor.MAGIC) {
+            throw new CorruptQueueException(path, 0, String.format("not a cq table store: expected magic "
+                    + "'cq.table' (0x%016x), found 0x%016x", TableStoreDescriptor.MAGIC, magic));
+        }
+        int version = head.getInt((int) TableStoreDescriptor.FORMAT_VERSION_OFFSET);
+        if (version != TableStoreDescriptor.FORMAT_VERSION) {
+            throw new CorruptQueueException(path, TableStoreDescriptor.FORMAT_VERSION_OFFSET, "unsupported table "
+                    + "store version " + version + "; this cq reads version " + TableStoreDescriptor.FORMAT_VERSION);
+        }
+        int slotCount = head.getInt((int) TableStoreDescriptor.SLOT_COUNT_OFFSET);
+        if (slotCount <= 0 || slotCount > TableStoreDescriptor.MAX_SLOT_COUNT
+                || size < TableStoreDescriptor.fileSize(slotCount)) {
+            throw new CorruptQueueException(path, TableStoreDescriptor.SLOT_COUNT_OFFSET, "slot count " + slotCount
+                    + " does not fit a file of " + size + " bytes");
+        }
+        return new Header(slotCount, readRollCycle(path, head));
+    }
+
+    private static RollCycle readRollCycle(Path path, ByteBuffer head) {
+        int length = head.getInt((int) TableStoreDescriptor.ROLL_NAME_LENGTH_OFFSET);
+        if (length <= 0 || length > TableStoreDescriptor.ROLL_NAME_CAPACITY) {
+            throw new CorruptQueueException(path, TableStoreDescriptor.ROLL_NAME_LENGTH_OFFSET, "roll cycle name "
+                    + "length " + length + " is out of range 1.." + TableStoreDescriptor.ROLL_NAME_CAPACITY);
+        }
+        byte[] nameBytes = new byte[length];
+        head.get((int) TableStoreDescriptor.ROLL_NAME_OFFSET, nameBytes);
+        String name = new String(nameBytes, StandardCharsets.US_ASCII);
+        RollCycle cycle;
+        try {
+            cycle = RollCycle.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw new CorruptQueueException(path, TableStoreDescriptor.ROLL_NAME_OFFSET, "unknown roll cycle '"
+                    + name + "'");
+        }
+        if (cycle.lengthMillis() != head.getLong((int) TableStoreDescriptor.ROLL_LENGTH_OFFSET)
+                || cycle.sequenceBits() != head.getInt((int) TableStoreDescriptor.SEQUENCE_BITS_OFFSET)) {
+            throw new CorruptQueueException(path, TableStoreDescriptor.ROLL_LENGTH_OFFSET, "roll cycle " + name
+                    + " is recorded with a length or sequence bits that differ from this cq's " + name);
+        }
+        return cycle;
+    }
+}
