@@ -1,5 +1,6 @@
 package io.cq.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
 /**
@@ -20,10 +21,22 @@ public interface ExcerptTailer extends AutoCloseable {
     ReadContext readingDocument();
 
     /** The next excerpt's bytes decoded as UTF-8, or null when there is none. */
-    String readText();
+    default String readText() {
+        byte[] bytes = readBytes();
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
 
     /** A copy of the next excerpt's bytes, or null when there is none. */
-    byte[] readBytes();
+    default byte[] readBytes() {
+        try (ReadContext context = readingDocument()) {
+            if (!context.isPresent()) {
+                return null;
+            }
+            byte[] bytes = new byte[(int) context.bytes().length()];
+            context.bytes().readBytes(bytes);
+            return bytes;
+        }
+    }
 
     /**
      * Hands the next excerpt's cursor to {@code reader}, if there is one. If the reader throws, the read is

@@ -13,6 +13,7 @@ import io.cq.core.internal.table.TableStore;
 
 
 
+
 /** Marks written under the write lock at the end of a cycle file's records. */
 public final class CycleFileMarks {
     static final long NO_CYCLE = TableStore.NO_CYCLE;

@@ -266,6 +266,33 @@ public final class CycleFiles implements AutoCloseable {
         }
     }
 
+    /**
+     * Checks that a queue's directory can be used, creating it (with its permissions) for a writable queue.
+     *
+     * @throws QueueException saying why it cannot
+     */
+    public static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions) {
+        if (Files.isDirectory(directory)) {
+            if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
+                throw new QueueException("queue directory " + directory + " is not " + (readOnly ? "readable" : "readable and writable")
+                        + " by this process");
+            }
+            return;
+        }
+        if (Files.exists(directory)) {
+            throw new QueueException("queue path " + directory + " exists but is not a directory");
+        }
+        if (readOnly) {
+            throw new QueueException("queue directory " + directory + " does not exist; a queue opened read-only must "
+                    + "already exist");
+        }
+        try {
+            permissions.createDirectories(directory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create queue directory " + directory + ": " + e, e);
+        }
+    }
+
     @Override
     public synchronized void close() {
         closed = true;

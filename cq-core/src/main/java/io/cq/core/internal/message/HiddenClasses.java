@@ -9,7 +9,8 @@ import java.lang.reflect.Modifier;
  * interface's package (same module, or a package opened to cq), they are hidden classes there: they may use a
  * package-private interface and are unloaded with the interface's class loader. Otherwise (the interface lives in
  * another module, e.g. loaded by another class loader), the class is defined in a class loader of its own that
- * sees both the interface and cq, which needs a public interface.
+ * sees both the interface and cq, which needs a public interface. That is always the case when cq-core runs as a
+ * named module (the module path): its internals are then exported to that class loader's module alone.
  */
 final class HiddenClasses {
     private HiddenClasses() {
@@ -43,8 +44,24 @@ final class HiddenClasses {
                     + "its module (" + nextTo.getModule() + ") is not cq's and does not open package "
                     + nextTo.getPackageName() + " to cq; make the interface public, or open its package to cq");
         }
-        Class<?> defined = new BesideLoader(nextTo.getClassLoader()).define(classBytes);
+        BesideLoader loader = new BesideLoader(nextTo.getClassLoader());
+        // Before the class is defined: its superinterface may be cq's own (an invoker), checked at definition.
+        openTo(loader.getUnnamedModule());
+        Class<?> defined = loader.define(classBytes);
         return MethodHandles.publicLookup().in(defined);
+    }
+
+    /**
+     * Where cq-core is a named module (on the module path), generated code calls this package from the interface's
+     * module, which the module descriptor does not export to: export it to that one module, and read it, so cq can
+     * look up its interface. Nothing else of cq's internals becomes reachable. A no-op on the class path.
+     */
+    private static void openTo(Module target) {
+        Module cq = HiddenClasses.class.getModule();
+        if (cq.isNamed() && cq != target) {
+            cq.addReads(target);
+            cq.addExports(HiddenClasses.class.getPackageName(), target);
+        }
     }
 
     /**

@@ -40,6 +40,35 @@ public final class NamedTailerSlots {
     }
 
     /**
+     * Checks a named tailer's name.
+     *
+     * @throws IllegalArgumentException saying what a name may be
+     */
+    public static void requireValidName(String name) {
+        if (!isValidTailerName(name)) {
+            throw new IllegalArgumentException("tailer name '" + name + "' is not valid: use 1 to "
+                    + TableStoreDescriptor.SLOT_NAME_CAPACITY + " letters, digits, '.', '_' or '-', starting with a "
+                    + "letter or digit");
+        }
+    }
+
+    /** 1 to 64 (the slot's name capacity, in ASCII) of [A-Za-z0-9._-], the first a letter or digit: safe as a file
+     * name, never a path. */
+    private static boolean isValidTailerName(String name) {
+        if (name == null || name.isEmpty() || name.length() > TableStoreDescriptor.SLOT_NAME_CAPACITY) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean alphanumeric = c < 128 && Character.isLetterOrDigit(c);
+            if (!alphanumeric && (i == 0 || (c != '.' && c != '_' && c != '-'))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * Takes a named tailer slot for this process, creating it on first use.
      *
      * @throws NamedTailerInUseException when a live tailer in this or another process holds the name

@@ -75,7 +75,7 @@ public final class StoreQueue implements MappedQueue {
         this.blockSize = requested.blockSize();
         RollCycle requestedRollCycle = requested.rollCycle();
         FilePermissions permissions = new FilePermissions(requested.filePermissions());
-        prepareDirectory(directory, readOnly, permissions);
+        CycleFiles.prepareDirectory(directory, readOnly, permissions);
         if (!readOnly) {
             NativeIo.warmUpInBackground();
         }
@@ -115,27 +115,6 @@ public final class StoreQueue implements MappedQueue {
                 ? BackgroundWork.every(PRETOUCH_INTERVAL_NANOS, directory, createPretoucher()::execute) : null;
     }
 
-    private static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions) {
-        if (Files.isDirectory(directory)) {
-            if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
-                throw new QueueException("queue directory " + directory + " is not " + (readOnly ? "readable" : "readable and writable")
-                        + " by this process");
-            }
-            return;
-        }
-        if (Files.exists(directory)) {
-            throw new QueueException("queue path " + directory + " exists but is not a directory");
-        }
-        if (readOnly) {
-            throw new QueueException("queue directory " + directory + " does not exist; a queue opened read-only must "
-                    + "already exist");
-        }
-        try {
-            permissions.createDirectories(directory);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create queue directory " + directory + ": " + e, e);
-        }
-    }
 
     @Override
     public ExcerptAppender createAppender() {
@@ -177,7 +156,7 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public ExcerptTailer createTailer(String name) {
         ensureOpen();
-        validateTailerName(name);
+        NamedTailerSlots.requireValidName(name);
         requireWritable("named tailers");
         int slot = namedTailers.claim(name, ProcessIdentity.describeCurrentThread());
         try {
@@ -190,28 +169,6 @@ public final class StoreQueue implements MappedQueue {
         }
     }
 
-    private static void validateTailerName(String name) {
-        if (!isValidTailerName(name)) {
-            throw new IllegalArgumentException("tailer name '" + name + "' is not valid: use 1 to 64 letters, digits, "
-                    + "'.', '_' or '-', starting with a letter or digit");
-        }
-    }
-
-    /** 1 to 64 of [A-Za-z0-9._-], the first a letter or digit: safe as a file name, never a path. */
-    private static boolean isValidTailerName(String name) {
-        if (name == null || name.isEmpty() || name.length() > 64) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean alphanumeric = c < 128 && Character.isLetterOrDigit(c);
-            if (!alphanumeric && (i == 0 || (c != '.' && c != '_' && c != '-'))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     @Override
     public List<NamedTailerPosition> namedTailers() {
         ensureOpen();
@@ -221,14 +178,14 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public Optional<NamedTailerPosition> namedTailer(String name) {
         ensureOpen();
-        validateTailerName(name);
+        NamedTailerSlots.requireValidName(name);
         return namedTailers.position(name);
     }
 
     @Override
     public void setNamedTailerIndex(String name, long nextIndex) {
         ensureOpen();
-        validateTailerName(name);
+        NamedTailerSlots.requireValidName(name);
         if (nextIndex < -1) {
             throw new IllegalArgumentException("nextIndex=" + nextIndex + " must be -1 (start) or an index");
         }

@@ -15,8 +15,6 @@ import io.cq.core.StartPosition;
 import io.cq.core.TailerDirection;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The tailer. Reading forward is one acquire load of the next record's header and, when it is published, a
@@ -400,27 +398,6 @@ public final class StoreTailer implements ExcerptTailer {
     @Override
     public MappedQueue queue() {
         return queue.queue();
-    }
-
-    @Override
-    public String readText() {
-        try (ReadContext dc = readingDocument()) {
-            if (!dc.isPresent()) {
-                return null;
-            }
-            return new String(copyPayload(), StandardCharsets.UTF_8);
-        }
-    }
-
-    @Override
-    public byte[] readBytes() {
-        try (ReadContext dc = readingDocument()) {
-            return dc.isPresent() ? copyPayload() : null;
-        }
-    }
-
-    private byte[] copyPayload() {
-        return chunk.asSlice(position - chunkStart + ExcerptHeaderDescriptor.SIZE, readLength).toArray(ValueLayout.JAVA_BYTE);
     }
 
     @Override
