@@ -16,8 +16,8 @@ import java.io.UncheckedIOException;
 @Command(name = "cq", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Look into and use cq queues: dump, tail, write, stats, verify.%n"
                 + "Every command opens queues read-only (except write) and works while other processes append.",
-        subcommands = {DumpCommand.class, TailCommand.class, WriteCommand.class, StatsCommand.class, VerifyCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {DumpCommand.class, TailCommand.class, WriteCommand.class, StatsCommand.class,
+                VerifyCommand.class, CommandLine.HelpCommand.class})
 public final class CqCli implements Runnable {
     static final int EXIT_DAMAGED = 1;
     static final int EXIT_USAGE = 2;
@@ -40,7 +40,8 @@ public final class CqCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "Missing command: one of dump, tail, write, stats, verify");
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "Missing command: one of dump, tail, write, stats, verify");
     }
 
     /**
@@ -51,7 +52,8 @@ public final class CqCli implements Runnable {
         PrintWriter err = commandLine.getErr();
         if (failure instanceof QueueException || failure instanceof UncheckedIOException
                 || failure instanceof IllegalArgumentException || failure instanceof UserInputException) {
-            err.println(commandLine.getColorScheme().errorText("cq " + commandLine.getCommandName() + ": " + failure.getMessage()));
+            err.println(commandLine.getColorScheme()
+                    .errorText("cq " + commandLine.getCommandName() + ": " + failure.getMessage()));
             err.flush();
             return EXIT_USAGE;
         }

@@ -3,9 +3,9 @@ package io.cq.cli;
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;

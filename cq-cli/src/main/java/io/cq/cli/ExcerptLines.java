@@ -69,7 +69,8 @@ sealed interface ExcerptLines {
             this.tailer = tailer;
             this.json = json;
             this.reader = MethodReaderBuilder.forDispatch()
-                    .handler(RecordedCall.handlerFor(interfaces, recorder), interfaces.toArray(Class<?>[]::new)).build();
+                    .handler(RecordedCall.handlerFor(interfaces, recorder), interfaces.toArray(Class<?>[]::new))
+                    .build();
             this.fallback = new Rendered(tailer, json, true);
         }
 

@@ -21,7 +21,8 @@ final class Interfaces {
             try {
                 type = Class.forName(name.trim(), false, loader);
             } catch (ClassNotFoundException | LinkageError e) {
-                throw new UserInputException("cannot load interface " + name + " (" + e.getMessage() + "): add the JAR or "
+                throw new UserInputException("cannot load interface " + name + " (" + e.getMessage()
+                        + "): add the JAR or "
                         + "classes directory that holds it with --classpath");
             }
             if (!type.isInterface()) {

@@ -44,7 +44,8 @@ final class Queues {
                     ? Long.parseUnsignedLong(trimmed.substring(2), 16)
                     : Long.parseLong(trimmed);
         } catch (NumberFormatException e) {
-            throw new UserInputException("'" + text + "' is not an index: give it in decimal or as 0x followed by hex digits");
+            throw new UserInputException("'" + text
+                    + "' is not an index: give it in decimal or as 0x followed by hex digits");
         }
     }
 

@@ -14,7 +14,8 @@ final class RecordedCall implements InvocationHandler {
     private Object[] arguments;
 
     static Object handlerFor(List<Class<?>> interfaces, RecordedCall recorder) {
-        return Proxy.newProxyInstance(interfaces.getFirst().getClassLoader(), interfaces.toArray(Class<?>[]::new), recorder);
+        return Proxy.newProxyInstance(interfaces.getFirst().getClassLoader(), interfaces.toArray(Class<?>[]::new),
+                recorder);
     }
 
     @Override

@@ -31,7 +31,8 @@ final class StatsCommand implements Callable<Integer> {
     @Parameters(paramLabel = "<dir>", description = "The queue directory.")
     Path directory;
 
-    @Option(names = "--format", paramLabel = "text|json", defaultValue = "text", description = "text (default) or json.")
+    @Option(names = "--format", paramLabel = "text|json", defaultValue = "text",
+            description = "text (default) or json.")
     Format format;
 
     @Override
@@ -67,7 +68,8 @@ final class StatsCommand implements Callable<Integer> {
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        out.println(format == Format.json ? json.writerWithDefaultPrettyPrinter().writeValueAsString(stats) : text(stats));
+        out.println(format == Format.json ? json.writerWithDefaultPrettyPrinter().writeValueAsString(stats)
+                : text(stats));
         out.flush();
         return 0;
     }
@@ -107,7 +109,8 @@ final class StatsCommand implements Callable<Integer> {
         } else {
             out.append("named tailers:\n");
             for (var tailer : stats.get("namedTailers")) {
-                out.append("  ").append(tailer.get("name").asString()).append("  next ").append(index((ObjectNode) tailer, "nextIndex"))
+                out.append("  ").append(tailer.get("name").asString()).append("  next ")
+                        .append(index((ObjectNode) tailer, "nextIndex"))
                         .append(", lag ").append(tailer.get("lag").asLong())
                         .append(tailer.get("holder").isNull() ? "" : ", held by " + tailer.get("holder").asString())
                         .append('\n');
@@ -117,6 +120,7 @@ final class StatsCommand implements Callable<Integer> {
     }
 
     private static String index(ObjectNode node, String field) {
-        return node.get(field).isNull() ? "-" : node.get(field + "Hex").asString() + " (" + node.get(field).asLong() + ")";
+        return node.get(field).isNull() ? "-" : node.get(field + "Hex").asString() + " (" + node.get(field).asLong()
+                + ")";
     }
 }

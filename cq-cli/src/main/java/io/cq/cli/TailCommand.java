@@ -59,11 +59,13 @@ final class TailCommand implements Callable<Integer> {
             description = "text (default), or json: one JSON object per line with index and content.")
     Format format;
 
-    @Option(names = "--limit", paramLabel = "<n>", description = "Stop after printing n excerpts (also when following).")
+    @Option(names = "--limit", paramLabel = "<n>",
+            description = "Stop after printing n excerpts (also when following).")
     Long limit;
 
     @Option(names = {"-r", "--interface"}, split = ",", paramLabel = "<interface>",
-            description = "Decode method calls with these interfaces (fully qualified names, comma-separated): arguments "
+            description = "Decode method calls with these interfaces (fully qualified names, comma-separated): "
+                    + "arguments "
                     + "are read as the interface's own types, self-written ones (BytesMessage) included. Without -r, "
                     + "messages show as JSON decoded without their types.")
     List<String> interfaces = new ArrayList<>();
@@ -88,7 +90,8 @@ final class TailCommand implements Callable<Integer> {
             while (limit == null || printed < limit) {
                 ExcerptLines.Line line = lines.next();
                 if (line != null) {
-                    String text = format == Format.text && showIndex ? Queues.hex(line.index()) + " " + line.text() : line.text();
+                    String text = format == Format.text && showIndex ? Queues.hex(line.index()) + " " + line.text()
+                            : line.text();
                     if (shown(text)) {
                         out.println(text);
                         printed++;
@@ -113,7 +116,8 @@ final class TailCommand implements Callable<Integer> {
             if (!tailer.moveToIndex(index)) {
                 long first = queue.firstIndex();
                 throw new UserInputException("the queue holds no excerpt with index " + Queues.hex(index)
-                        + (first < 0 ? ": it is empty" : "; it holds " + Queues.hex(first) + " to " + Queues.hex(queue.lastIndex())));
+                        + (first < 0 ? ": it is empty" : "; it holds " + Queues.hex(first) + " to "
+                        + Queues.hex(queue.lastIndex())));
             }
         } else if (last != null) {
             if (last < 0) {

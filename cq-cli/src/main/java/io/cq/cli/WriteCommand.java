@@ -39,8 +39,10 @@ import java.util.stream.Collectors;
                 "Prints the index of each excerpt written."})
 final class WriteCommand implements Callable<Integer> {
     /** Input holds several documents one after the other: each is read on its own, so what follows it is no error. */
-    private static final ObjectMapper JSON = JsonMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
-    private static final ObjectMapper YAML = YAMLMapper.builder().disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private static final ObjectMapper YAML = YAMLMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
 
     @Spec
     CommandSpec spec;
@@ -51,7 +53,8 @@ final class WriteCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "<method>", description = "The method name the calls carry.")
     String method;
 
-    @Parameters(index = "2..*", paramLabel = "<file.yaml|file.json>", description = "Documents to send; stdin when none.")
+    @Parameters(index = "2..*", paramLabel = "<file.yaml|file.json>",
+            description = "Documents to send; stdin when none.")
     List<Path> files = new ArrayList<>();
 
     @Option(names = {"-r", "--interface"}, paramLabel = "<interface>",

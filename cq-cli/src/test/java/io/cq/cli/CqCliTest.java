@@ -56,7 +56,8 @@ class CqCliTest {
     }
 
     private static long[] indexesOf(Path queue) {
-        try (MappedQueue q = MappedQueue.builder(queue).readOnly(true).build(); ExcerptTailer tailer = q.createTailer()) {
+        try (MappedQueue q = MappedQueue.builder(queue).readOnly(true).build();
+                ExcerptTailer tailer = q.createTailer()) {
             return Stream.generate(() -> {
                 try (ReadContext context = tailer.readingDocument()) {
                     return context.isPresent() ? context.index() : -1L;
@@ -155,7 +156,8 @@ class CqCliTest {
     @Test
     void shouldFollowTheEndUntilTheLimitWhileAnotherThreadAppends() throws Exception {
         Path queue = queueOf("before");
-        CompletableFuture<Run> tail = CompletableFuture.supplyAsync(() -> cq("tail", "-f", "--limit", "4", queue.toString()));
+        CompletableFuture<Run> tail = CompletableFuture.supplyAsync(() -> cq("tail", "-f", "--limit", "4",
+                queue.toString()));
         try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
             for (int i = 1; i <= 3; i++) {
                 Thread.sleep(20); // a writer that appends while the tail follows, not all before it starts
@@ -207,7 +209,8 @@ class CqCliTest {
         assertThat(intact.out()).contains("3 excerpts checked, intact");
 
         String dump = cq("dump", queue.toString()).out();
-        long betaPosition = Long.parseLong(dump.lines().filter(line -> line.contains("\"beta\"")).findFirst().orElseThrow()
+        long betaPosition = Long.parseLong(dump.lines().filter(line -> line.contains("\"beta\"")).findFirst()
+                .orElseThrow()
                 .replaceAll("^0x[0-9a-f]+ @(\\d+) .*", "$1"));
         Path cycleFile;
         try (Stream<Path> files = Files.list(queue)) {

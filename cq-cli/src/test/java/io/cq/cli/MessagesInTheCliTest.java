@@ -1,9 +1,9 @@
 package io.cq.cli;
 
-import io.cq.core.message.Messages;
 import io.cq.cli.fixtures.Trading;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
+import io.cq.core.message.Messages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,7 +67,8 @@ class MessagesInTheCliTest {
         CqCliTest.Run run = cq("tail", "--format", "json", "-i", "AAPL", queue.toString());
 
         assertThat(run.lines()).singleElement().satisfies(line -> assertThat(line)
-                .matches("\\{\"index\":\"0x[0-9a-f]+\",\"method\":\"onOrder\",\"arguments\":\\[\\{\"id\":\"o-1\".*}]}"));
+                .matches("\\{\"index\":\"0x[0-9a-f]+\",\"method\":\"onOrder\","
+                        + "\"arguments\":\\[\\{\"id\":\"o-1\".*}]}"));
     }
 
     @Test

@@ -3,11 +3,11 @@ package io.cq.cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 
 import static io.cq.cli.CqCliTest.cq;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,11 +39,13 @@ class SeparateClassPathTest {
     void shouldWriteAndTailThroughAnInterfaceLoadedFromTheClassPathOption() throws IOException {
         Path classes = compileInterface();
         Path queue = dir.resolve("q");
-        Path quotes = Files.writeString(dir.resolve("quotes.yaml"), "[AAPL, 189.1, 189.2, 1]\n---\n[MSFT, 420.1, 420.3, 2]\n");
+        Path quotes = Files.writeString(dir.resolve("quotes.yaml"),
+                "[AAPL, 189.1, 189.2, 1]\n---\n[MSFT, 420.1, 420.3, 2]\n");
 
         CqCliTest.Run write = cq("write", "--create", "-r", "com.example.desk.DeskEvents", "-cp", classes.toString(),
                 queue.toString(), "onQuote", quotes.toString());
-        CqCliTest.Run tail = cq("tail", "-s", "-r", "com.example.desk.DeskEvents", "-cp", classes.toString(), queue.toString());
+        CqCliTest.Run tail = cq("tail", "-s", "-r", "com.example.desk.DeskEvents", "-cp", classes.toString(),
+                queue.toString());
 
         assertThat(write.exitCode()).as(write.err()).isZero();
         assertThat(tail.exitCode()).as(tail.err()).isZero();
@@ -56,7 +58,8 @@ class SeparateClassPathTest {
     void shouldAppendNothingWhenOneDocumentDoesNotConvert() throws IOException {
         Path classes = compileInterface();
         Path queue = dir.resolve("q");
-        Path quotes = Files.writeString(dir.resolve("quotes.yaml"), "[AAPL, 189.1, 189.2, 1]\n---\n[MSFT, not-a-price, 420.3, 2]\n");
+        Path quotes = Files.writeString(dir.resolve("quotes.yaml"),
+                "[AAPL, 189.1, 189.2, 1]\n---\n[MSFT, not-a-price, 420.3, 2]\n");
 
         CqCliTest.Run write = cq("write", "--create", "-r", "com.example.desk.DeskEvents", "-cp", classes.toString(),
                 queue.toString(), "onQuote", quotes.toString());

@@ -1,8 +1,8 @@
 package io.cq.cli;
 
-import io.cq.core.message.Messages;
 import io.cq.cli.fixtures.Trading;
 import io.cq.core.MappedQueue;
+import io.cq.core.message.Messages;
 import io.cq.core.message.MethodReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,7 +110,8 @@ class WriteCommandTest {
         Path queue = emptyQueue();
         Path yaml = Files.writeString(dir.resolve("tick.yaml"), "instrument: 7\nbid: 1.5\nask: 1.75\n");
 
-        CqCliTest.Run run = cq("write", "-r", Trading.Events.class.getName(), queue.toString(), "onTick", yaml.toString());
+        CqCliTest.Run run = cq("write", "-r", Trading.Events.class.getName(), queue.toString(), "onTick",
+                yaml.toString());
 
         assertThat(run.exitCode()).as(run.err()).isZero();
         readAll(queue);

@@ -25,7 +25,9 @@ public interface ExcerptBytes {
     /** Length of the excerpt being read, or the bytes written so far (the position) when writing. */
     long length();
 
-    /** Bytes left: to the end of the excerpt (or the {@link #readLimit()}) when reading, to the size limit when writing. */
+    /**
+     * Bytes left: to the end of the excerpt (or the {@link #readLimit()}) when reading, to the size limit when writing.
+     */
     long remaining();
 
     /** When reading, where reads must stop: the excerpt's length unless narrowed by {@link #readLimit(long)}. */

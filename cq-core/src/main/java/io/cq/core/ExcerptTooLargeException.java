@@ -19,7 +19,8 @@ public final class ExcerptTooLargeException extends QueueException {
         if (requested > ABSOLUTE_LIMIT) {
             return prefix + "; no excerpt can exceed " + ABSOLUTE_LIMIT + " bytes (512 MiB - 2): split the message";
         }
-        return prefix + " (blockSize/4, with blockSize=" + blockSize + "); raise MappedQueue.builder(..).blockSize(..) to "
+        return prefix + " (blockSize/4, with blockSize=" + blockSize
+                + "); raise MappedQueue.builder(..).blockSize(..) to "
                 + "at least " + requiredBlockSize(requested);
     }
 

@@ -3,11 +3,12 @@ package io.cq.core;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.queue.StoreQueue;
+
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Duration;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 
@@ -206,9 +207,11 @@ public final class MappedQueueBuilder {
         }
         if (diskSpaceWarningBytes < 0 || diskSpaceWarningPercent < 0 || diskSpaceWarningPercent > 100) {
             throw new IllegalArgumentException("diskSpaceWarning=" + diskSpaceWarningBytes + " bytes, "
-                    + diskSpaceWarningPercent + " %: bytes must not be negative and the percentage must be from 0 to 100");
+                    + diskSpaceWarningPercent
+                    + " %: bytes must not be negative and the percentage must be from 0 to 100");
         }
-        if (!filePermissions.contains(PosixFilePermission.OWNER_READ) || !filePermissions.contains(PosixFilePermission.OWNER_WRITE)) {
+        if (!filePermissions.contains(PosixFilePermission.OWNER_READ)
+                || !filePermissions.contains(PosixFilePermission.OWNER_WRITE)) {
             throw new IllegalArgumentException("filePermissions=" + PosixFilePermissions.toString(filePermissions)
                     + " must let the owner read and write");
         }

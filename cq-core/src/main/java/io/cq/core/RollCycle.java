@@ -1,11 +1,11 @@
 package io.cq.core;
 
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
-import java.time.DateTimeException;
 import java.time.temporal.ChronoField;
 import java.util.Optional;
 

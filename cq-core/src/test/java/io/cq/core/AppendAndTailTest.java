@@ -205,7 +205,8 @@ class AppendAndTailTest {
 
     @Test
     void shouldRefuseAnExcerptTooLargeForTheBlockSizeAndStayUsable() {
-        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64 * 1024).rollCycle(RollCycle.TEST_SECONDLY).build()) {
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64 * 1024).rollCycle(RollCycle.TEST_SECONDLY)
+                .build()) {
             ExcerptAppender appender = queue.acquireAppender();
             appender.writeText("before");
             assertThatThrownBy(() -> appender.writeBytes(new byte[20_000]))
@@ -217,7 +218,8 @@ class AppendAndTailTest {
                     .isInstanceOf(ExcerptTooLargeException.class);
             try (WriteContext dc = appender.writingDocument()) {
                 dc.bytes().writeLong(1);
-                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[20_000])).isInstanceOf(ExcerptTooLargeException.class);
+                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[20_000]))
+                        .isInstanceOf(ExcerptTooLargeException.class);
             }
             appender.writeText("after");
 

@@ -61,7 +61,8 @@ class CorruptionFuzzTest {
             Path victim = copy.resolve(files.get(random.nextInt(files.size())).getFileName());
             long damageAt = damage(victim, random);
             String damagedName = victim.getFileName().toString();
-            int outcome = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> readAndCheck(copy, excerpts, damagedName, damageAt),
+            int outcome = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                    () -> readAndCheck(copy, excerpts, damagedName, damageAt),
                     () -> "reading the copy damaged in " + damagedName + " at " + damageAt + " did not finish");
             if (outcome < 0) {
                 refused++;

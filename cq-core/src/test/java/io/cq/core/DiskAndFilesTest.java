@@ -51,7 +51,8 @@ class DiskAndFilesTest {
 
     @Test
     void shouldReportDiskSpaceAgainstTheThresholdsAndWarnOncePerCrossing() {
-        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("io.cq.core.internal.system.DiskSpaceMonitor");
+        java.util.logging.Logger logger =
+                java.util.logging.Logger.getLogger("io.cq.core.internal.system.DiskSpaceMonitor");
         java.util.List<java.util.logging.LogRecord> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.logging.Handler capture = new java.util.logging.Handler() {
             @Override
@@ -70,7 +71,8 @@ class DiskAndFilesTest {
             }
         };
         logger.addHandler(capture);
-        try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).diskSpaceWarning(Long.MAX_VALUE / 2, 0).build()) {
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).diskSpaceWarning(Long.MAX_VALUE / 2, 0)
+                .build()) {
             DiskSpace space = queue.diskSpace();
             queue.diskSpace();
             queue.acquireAppender().writeText("grows a file, which checks again");

@@ -49,7 +49,8 @@ class KilledWriterTest {
             });
             Random random = new Random(20261122);
             for (int kill = 0; kill < KILLS; kill++) {
-                try (ChildJvm victim = ChildJvm.start(VictimWriter.class, queueDir.toString(), Integer.toString(100 + kill))) {
+                try (ChildJvm victim = ChildJvm.start(VictimWriter.class, queueDir.toString(),
+                        Integer.toString(100 + kill))) {
                     victim.awaitLine("ready", 60, TimeUnit.SECONDS);
                     // A random moment, not a condition: where in its loop the victim is when it dies is the point.
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20 + random.nextInt(200)));

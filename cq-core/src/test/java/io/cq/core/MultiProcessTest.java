@@ -30,7 +30,8 @@ class MultiProcessTest {
         int count = 50_000;
         Path go = dir.resolve("go");
         try (MappedQueue queue = MappedQueue.builder(queueDir()).blockSize(1 << 20).build();
-             ChildJvm writer = ChildJvm.start(AppendingProcess.class, queueDir().toString(), "7", Integer.toString(count),
+             ChildJvm writer = ChildJvm.start(AppendingProcess.class, queueDir().toString(), "7",
+                     Integer.toString(count),
                      go.toString())) {
             ExcerptTailer tailer = queue.createTailer();
             writer.awaitLine("ready", 60, TimeUnit.SECONDS);
@@ -39,7 +40,8 @@ class MultiProcessTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             int next = 0;
             while (next < count) {
-                assertThat(System.nanoTime()).as("still waiting for excerpt %d; child output:%n%s", next, writer.transcript())
+                assertThat(System.nanoTime())
+                        .as("still waiting for excerpt %d; child output:%n%s", next, writer.transcript())
                         .isLessThan(deadline);
                 try (ReadContext dc = tailer.readingDocument()) {
                     if (!dc.isPresent()) {

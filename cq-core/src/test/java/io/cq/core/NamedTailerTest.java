@@ -53,7 +53,8 @@ class NamedTailerTest {
                     .hasMessageContaining("pid " + ProcessHandle.current().pid())
                     .hasMessageContaining("thread '" + Thread.currentThread().getName() + "'");
             try (MappedQueue sameDirectory = open()) {
-                assertThatThrownBy(() -> sameDirectory.createTailer("billing")).isInstanceOf(NamedTailerInUseException.class);
+                assertThatThrownBy(() -> sameDirectory.createTailer("billing"))
+                        .isInstanceOf(NamedTailerInUseException.class);
             }
             first.close();
             assertThat(queue.createTailer("billing")).isNotNull();
@@ -68,14 +69,16 @@ class NamedTailerTest {
             ExcerptTailer upper = queue.createTailer("Billing");
             assertThat(lower.readText()).isEqualTo("a");
             assertThat(upper.readText()).isEqualTo("a");
-            assertThat(queue.namedTailers()).extracting(NamedTailerPosition::name).containsExactly("billing", "Billing");
+            assertThat(queue.namedTailers()).extracting(NamedTailerPosition::name)
+                    .containsExactly("billing", "Billing");
         }
     }
 
     @Test
     void shouldRejectInvalidNames() {
         try (MappedQueue queue = open()) {
-            for (String bad : new String[] {"", "../escape", "a/b", "with space", "-leading", "x".repeat(65), "naïve"}) {
+            for (String bad
+                    : new String[] {"", "../escape", "a/b", "with space", "-leading", "x".repeat(65), "naïve"}) {
                 assertThatThrownBy(() -> queue.createTailer(bad))
                         .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not valid");
             }
@@ -94,7 +97,8 @@ class NamedTailerTest {
                 NamedTailerPosition held = queue.namedTailer("billing").orElseThrow();
                 assertThat(held.nextIndex()).isEqualTo(second);
                 assertThat(held.held()).isTrue();
-                assertThatThrownBy(() -> queue.setNamedTailerIndex("billing", 0)).isInstanceOf(NamedTailerInUseException.class);
+                assertThatThrownBy(() -> queue.setNamedTailerIndex("billing", 0))
+                        .isInstanceOf(NamedTailerInUseException.class);
             }
             assertThat(queue.namedTailer("billing").orElseThrow().held()).isFalse();
             assertThat(queue.namedTailer("nobody")).isEmpty();

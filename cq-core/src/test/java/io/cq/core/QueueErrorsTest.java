@@ -119,7 +119,8 @@ class QueueErrorsTest {
             queue.acquireAppender().writeText("x");
         }
         try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build()) {
-            assertThatThrownBy(queue::acquireAppender).isInstanceOf(QueueException.class).hasMessageContaining("read-only");
+            assertThatThrownBy(queue::acquireAppender).isInstanceOf(QueueException.class)
+                    .hasMessageContaining("read-only");
         }
     }
 

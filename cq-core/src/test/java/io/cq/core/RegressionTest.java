@@ -26,7 +26,8 @@ class RegressionTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
 
     private MappedQueue open() {
-        return MappedQueue.builder(dir.resolve("q")).rollCycle(RollCycle.TEST_SECONDLY).clock(clock).blockSize(64 * 1024).build();
+        return MappedQueue.builder(dir.resolve("q")).rollCycle(RollCycle.TEST_SECONDLY).clock(clock)
+                .blockSize(64 * 1024).build();
     }
 
     @Test
@@ -56,8 +57,10 @@ class RegressionTest {
         try (MappedQueue queue = open()) {
             ExcerptAppender appender = queue.acquireAppender();
             try (WriteContext dc = appender.writingDocument()) {
-                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[4], 0, -1)).isInstanceOf(IndexOutOfBoundsException.class);
-                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[4], 2, 3)).isInstanceOf(IndexOutOfBoundsException.class);
+                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[4], 0, -1))
+                        .isInstanceOf(IndexOutOfBoundsException.class);
+                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[4], 2, 3))
+                        .isInstanceOf(IndexOutOfBoundsException.class);
                 dc.bytes().writeInt(7);
             }
             appender.writeText("next");

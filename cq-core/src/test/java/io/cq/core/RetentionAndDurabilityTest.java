@@ -20,7 +20,8 @@ class RetentionAndDurabilityTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
 
     private MappedQueueBuilder builder() {
-        return MappedQueue.builder(dir.resolve("q")).rollCycle(RollCycle.TEST_SECONDLY).clock(clock).blockSize(64 * 1024);
+        return MappedQueue.builder(dir.resolve("q")).rollCycle(RollCycle.TEST_SECONDLY).clock(clock)
+                .blockSize(64 * 1024);
     }
 
     private static void appendOnePerCycle(MappedQueue queue, MutableClock clock, int cycles) {
@@ -102,7 +103,8 @@ class RetentionAndDurabilityTest {
     void shouldAppendAndReadInEveryDurabilityMode() {
         for (Durability durability : Durability.values()) {
             Path queueDir = dir.resolve(durability.name());
-            try (MappedQueue queue = MappedQueue.builder(queueDir).durability(durability).syncInterval(Duration.ofMillis(5))
+            try (MappedQueue queue = MappedQueue.builder(queueDir).durability(durability)
+                    .syncInterval(Duration.ofMillis(5))
                     .build()) {
                 assertThat(queue.durability()).isEqualTo(durability);
                 for (int i = 0; i < 100; i++) {

@@ -29,7 +29,8 @@ class RollCycleTest {
         long index = rollCycle.toIndex(cycle, 12345);
         assertThat(rollCycle.toCycle(index)).isEqualTo(cycle);
         assertThat(rollCycle.toSequenceNumber(index)).isEqualTo(12345);
-        assertThat(rollCycle.toIndex(cycle, rollCycle.maxSequenceNumber()) + 1).isEqualTo(rollCycle.toIndex(cycle + 1, 0));
+        assertThat(rollCycle.toIndex(cycle, rollCycle.maxSequenceNumber()) + 1)
+                .isEqualTo(rollCycle.toIndex(cycle + 1, 0));
         assertThat(index).isPositive();
     }
 
@@ -39,7 +40,8 @@ class RollCycleTest {
         long cycle = rollCycle.cycleAt(NOW);
         assertThat(rollCycle.cycleStartMillis(cycle)).isLessThanOrEqualTo(NOW);
         assertThat(rollCycle.cycleStartMillis(cycle + 1)).isGreaterThan(NOW);
-        assertThat(rollCycle.cycleStartMillis(cycle + 1) - rollCycle.cycleStartMillis(cycle)).isEqualTo(rollCycle.lengthMillis());
+        assertThat(rollCycle.cycleStartMillis(cycle + 1) - rollCycle.cycleStartMillis(cycle))
+                .isEqualTo(rollCycle.lengthMillis());
     }
 
     @Test

@@ -20,7 +20,8 @@ class RollingTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-03-01T10:00:00Z"));
 
     private MappedQueue open(RollCycle rollCycle) {
-        return MappedQueue.builder(dir).rollCycle(rollCycle).clock(clock).blockSize(rollCycle == RollCycle.TEST_SECONDLY ? 64 * 1024 : 1 << 20).build();
+        return MappedQueue.builder(dir).rollCycle(rollCycle).clock(clock)
+                .blockSize(rollCycle == RollCycle.TEST_SECONDLY ? 64 * 1024 : 1 << 20).build();
     }
 
     private long cycleFiles() throws IOException {
@@ -93,7 +94,8 @@ class RollingTest {
         try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
             queue.acquireAppender().writeText("after restart");
             String dump = queue.dump();
-            assertThat(dump.indexOf("end of cycle")).isBetween(dump.indexOf("before restart"), dump.indexOf("after restart"));
+            assertThat(dump.indexOf("end of cycle"))
+                    .isBetween(dump.indexOf("before restart"), dump.indexOf("after restart"));
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.readText()).isEqualTo("before restart");
             assertThat(tailer.readText()).isEqualTo("after restart");

@@ -1,8 +1,7 @@
 package io.cq.core;
 
-import io.cq.core.internal.layout.CycleHeaderDescriptor;
-import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.QueueVerification.Severity;
+import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -142,7 +141,8 @@ class VerifyTest {
             assertThat(finding.position()).isEqualTo(end);
             assertThat(finding.description()).contains("unfinished");
         });
-        assertThat(verification.findings()).anySatisfy(finding -> assertThat(finding.description()).contains("temporary file"));
+        assertThat(verification.findings())
+                .anySatisfy(finding -> assertThat(finding.description()).contains("temporary file"));
     }
 
     private void writeQueue(int cycles, int excerptsPerCycle) {

@@ -26,7 +26,8 @@ public final class NamedTailers {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(adapter + " '" + id + "' reads queue " + queue.path() + " with a named "
                     + "tailer of the same name, so its id must be 1 to 64 letters, digits, '.', '_' or '-', starting "
-                    + "with a letter or digit: give it one with .id(\"orders-in\") (.adapterId for message sources)", e);
+                    + "with a letter or digit: give it one with .id(\"orders-in\") (.adapterId for message sources)",
+                    e);
         }
     }
 

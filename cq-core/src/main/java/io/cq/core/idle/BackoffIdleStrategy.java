@@ -15,7 +15,8 @@ public final class BackoffIdleStrategy implements IdleStrategy {
 
     public BackoffIdleStrategy(int maxSpins, int maxYields, Duration minPark, Duration maxPark) {
         if (maxSpins < 0 || maxYields < 0 || minPark.isNegative() || maxPark.compareTo(minPark) < 0) {
-            throw new IllegalArgumentException("maxSpins=" + maxSpins + ", maxYields=" + maxYields + ", minPark=" + minPark
+            throw new IllegalArgumentException("maxSpins=" + maxSpins + ", maxYields=" + maxYields + ", minPark="
+                    + minPark
                     + ", maxPark=" + maxPark + ": counts must not be negative and maxPark must be at least minPark");
         }
         this.maxSpins = maxSpins;

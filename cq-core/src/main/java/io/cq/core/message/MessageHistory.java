@@ -106,7 +106,8 @@ public final class MessageHistory {
     public String toString() {
         StringBuilder text = new StringBuilder("MessageHistory{sources=[");
         for (int i = 0; i < sourceCount; i++) {
-            text.append(i == 0 ? "" : ", ").append(sourceIds[i]).append("@0x").append(Long.toHexString(sourceIndexes[i]));
+            text.append(i == 0 ? "" : ", ").append(sourceIds[i]).append("@0x")
+                    .append(Long.toHexString(sourceIndexes[i]));
         }
         text.append("], timings=[");
         for (int i = 0; i < timingCount; i++) {

@@ -1,12 +1,12 @@
 package io.cq.core.message;
 
-import io.cq.core.internal.message.MessageTrees;
-import io.cq.core.internal.message.ObjectMessages;
-import io.cq.core.internal.message.TreeMessages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.ReadContext;
+import io.cq.core.internal.message.MessageTrees;
+import io.cq.core.internal.message.ObjectMessages;
+import io.cq.core.internal.message.TreeMessages;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 

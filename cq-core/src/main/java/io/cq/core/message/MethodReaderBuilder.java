@@ -1,7 +1,7 @@
 package io.cq.core.message;
 
-import io.cq.core.internal.message.MethodReaders;
 import io.cq.core.ExcerptTailer;
+import io.cq.core.internal.message.MethodReaders;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package io.cq.core.message;
 
-import io.cq.core.internal.message.MethodWriters;
 import io.cq.core.ExcerptAppender;
+import io.cq.core.internal.message.MethodWriters;
 
 import java.util.Objects;
 

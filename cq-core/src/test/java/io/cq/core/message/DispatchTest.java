@@ -79,7 +79,8 @@ class DispatchTest {
             assertThat(reader.messagesRead()).isEqualTo(2);
             assertThat(reader.otherExcerptsSkipped()).isEqualTo(1);
             assertThat(reader.tailer()).isNull();
-            assertThatThrownBy(reader::readOne).isInstanceOf(IllegalStateException.class).hasMessageContaining("dispatch");
+            assertThatThrownBy(reader::readOne).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("dispatch");
         }
     }
 
@@ -90,7 +91,8 @@ class DispatchTest {
         assertThatThrownBy(() -> MethodReaderBuilder.forDispatch().handlers(handler).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("start");
         assertThatThrownBy(() -> MethodReaderBuilder.forDispatch().handler(handler, Runnable.class).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not implement interface java.lang.Runnable");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not implement interface java.lang.Runnable");
         assertThat(MethodReaderBuilder.forDispatch().handler(handler, Orders.class).build()).isNotNull();
     }
 }

@@ -58,7 +58,8 @@ class DocumentsAndObjectsTest {
             ExcerptTailer tailer = queue.createTailer();
             assertThat(Messages.readObject(tailer, Fill.class)).isEqualTo(fill);
             assertThat(Messages.readObject(tailer, List.class)).isEqualTo(List.of("x", "y"));
-            assertThatThrownBy(() -> Messages.readObject(tailer, Fill.class)).isInstanceOf(MessageDecodingException.class)
+            assertThatThrownBy(() -> Messages.readObject(tailer, Fill.class))
+                    .isInstanceOf(MessageDecodingException.class)
                     .hasMessageContaining("not a message");
             assertThat(Messages.readObject(tailer, Fill.class)).isNull();
         }

@@ -23,7 +23,8 @@ class EngineWithoutJacksonTest {
             child.awaitLine("done 42", 60, TimeUnit.SECONDS);
             assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
             String transcript = child.transcript();
-            assertThat(transcript).as("the class-loading log is there").contains("io.cq.core.internal.queue.StoreAppender");
+            assertThat(transcript).as("the class-loading log is there")
+                    .contains("io.cq.core.internal.queue.StoreAppender");
             assertThat(transcript).doesNotContain("tools.jackson").doesNotContain("com.fasterxml.jackson");
             assertThat(transcript).doesNotContain("io.cq.core.internal.message");
         }
@@ -36,7 +37,8 @@ class EngineWithoutJacksonTest {
                 dir.toString(), "messages")) {
             child.awaitLine("done 42", 60, TimeUnit.SECONDS);
             assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
-            assertThat(child.transcript()).contains("tools.jackson.dataformat.cbor").contains("io.cq.core.internal.message");
+            assertThat(child.transcript()).contains("tools.jackson.dataformat.cbor")
+                    .contains("io.cq.core.internal.message");
         }
     }
 }

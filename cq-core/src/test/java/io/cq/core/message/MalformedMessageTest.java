@@ -27,17 +27,20 @@ class MalformedMessageTest {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             var appender = queue.acquireAppender();
             long cutShort = appender.writeDocument(bytes -> bytes.writeInt(MAGIC | 1 << 24).writeByte((byte) 0)
-                    .writeByte((byte) 3).writeBytes(new byte[] {'a', 'd', 'd'}).writeByte((byte) 1).writeByte((byte) 'J')
+                    .writeByte((byte) 3).writeBytes(new byte[] {'a', 'd', 'd'}).writeByte((byte) 1)
+                    .writeByte((byte) 'J')
                     .writeInt(7)); // a long announced, four bytes given
             long newerVersion = appender.writeDocument(bytes -> bytes.writeInt(MAGIC | 2 << 24).writeLong(0));
             long unknownTag = appender.writeDocument(bytes -> bytes.writeInt(MAGIC | 1 << 24).writeByte((byte) 0)
-                    .writeByte((byte) 3).writeBytes(new byte[] {'a', 'd', 'd'}).writeByte((byte) 1).writeByte((byte) '?'));
+                    .writeByte((byte) 3).writeBytes(new byte[] {'a', 'd', 'd'}).writeByte((byte) 1)
+                    .writeByte((byte) '?'));
             Messages.methodWriter(appender, Counter.class).add(5);
 
             Counter handler = seen::add;
             MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
-                    .hasMessageStartingWith("message excerpt at index 0x" + Long.toHexString(cutShort) + " (method add): argument 0")
+                    .hasMessageStartingWith("message excerpt at index 0x" + Long.toHexString(cutShort)
+                    + " (method add): argument 0")
                     .satisfies(e -> {
                         MessageDecodingException error = (MessageDecodingException) e;
                         assertThat(error.index()).isEqualTo(cutShort);

@@ -9,7 +9,6 @@ import io.cq.core.WriteContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.tools.ToolProvider;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.net.URL;
@@ -18,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import javax.tools.ToolProvider;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -98,7 +98,8 @@ class MessageEdgeCasesTest {
             Messages.methodWriter(queue.acquireAppender(), Drawing.class).base(sub);
 
             try (ReadContext context = queue.createTailer().readingDocument()) {
-                assertThat(Messages.toJson(context)).isEqualTo("{\"method\":\"base\",\"arguments\":[{\"a\":1,\"b\":2}]}");
+                assertThat(Messages.toJson(context))
+                        .isEqualTo("{\"method\":\"base\",\"arguments\":[{\"a\":1,\"b\":2}]}");
             }
         }
     }
@@ -121,7 +122,8 @@ class MessageEdgeCasesTest {
             tick.instrument = 7;
             Messages.methodWriter(queue.acquireAppender(), TicksV1.class).onTick(tick, 42);
             List<String> seen = new ArrayList<>();
-            TicksV2 handler = (received, sequence) -> seen.add(received.instrument + "/" + received.venue + "/" + sequence);
+            TicksV2 handler = (received, sequence) -> seen.add(received.instrument + "/" + received.venue + "/"
+                    + sequence);
 
             MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
 
@@ -177,10 +179,13 @@ class MessageEdgeCasesTest {
     @Test
     void shouldWriteAndReadThroughAnInterfaceLoadedByAnotherClassLoader() throws Exception {
         Path source = Files.createDirectories(dir.resolve("src/com/example")).resolve("Events.java");
-        Files.writeString(source, "package com.example; public interface Events { void onPrice(String symbol, double price); }");
+        Files.writeString(source,
+                "package com.example; public interface Events { void onPrice(String symbol, double price); }");
         Path classes = Files.createDirectories(dir.resolve("classes"));
-        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), source.toString())).isZero();
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader());
+        assertThat(ToolProvider.getSystemJavaCompiler()
+                .run(null, null, null, "-d", classes.toString(), source.toString())).isZero();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+                getClass().getClassLoader());
              MappedQueue queue = MappedQueue.builder(dir.resolve("q")).build()) {
             Class<?> events = loader.loadClass("com.example.Events");
             Object writer = Messages.methodWriter(queue.acquireAppender(), events);

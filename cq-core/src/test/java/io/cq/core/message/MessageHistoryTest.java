@@ -47,7 +47,8 @@ class MessageHistoryTest {
                     timings.add(history.timing(i));
                 }
             };
-            assertThat(Messages.methodReaderBuilder(q3.createTailer()).handlers(last).history(true).build().readOne()).isTrue();
+            assertThat(Messages.methodReaderBuilder(q3.createTailer()).handlers(last).history(true).build().readOne())
+                    .isTrue();
 
             assertThat(sources).containsExactly("1@" + indexInQ1, "2@" + q2.lastIndex(), "3@" + q3.lastIndex());
             // write q1, read q1, write q2, read q2, write q3, read q3

@@ -33,7 +33,8 @@ class MessagesGuideTest {
         public long instrument;
         public double bid, ask;
 
-        @Override public void writeTo(ExcerptBytes bytes) { bytes.writeLong(instrument).writeDouble(bid).writeDouble(ask); }
+        @Override public void writeTo(ExcerptBytes bytes) { bytes.writeLong(instrument).writeDouble(bid)
+                .writeDouble(ask); }
 
         @Override public void readFrom(ExcerptBytes bytes) {
             instrument = bytes.readLong();
@@ -74,7 +75,8 @@ class MessagesGuideTest {
             ExcerptAppender appender = queue.acquireAppender();
             ExcerptTailer tailer = queue.createTailer();
             Messages.writeObject(appender, new Order("o-2", "MSFT", 5, 420.5, Side.SELL));
-            Order order = Messages.readObject(tailer, Order.class);                     // null when there is nothing yet
+            // null when there is nothing yet
+            Order order = Messages.readObject(tailer, Order.class);
             assertThat(order).isEqualTo(new Order("o-2", "MSFT", 5, 420.5, Side.SELL));
 
             appender.writeDocument(bytes -> bytes.writeUtf8("AAPL").writeLong(100));
@@ -98,7 +100,8 @@ class MessagesGuideTest {
             ticks.onLevel(7, 1.5, 300);
             TickEvents handler = new TickEvents() {
                 @Override public void onTick(Tick t) { seen.add(t.instrument + " " + t.bid + " " + t.ask); }
-                @Override public void onLevel(long instrument, double price, int size) { seen.add(instrument + " @" + price + " x" + size); }
+                @Override public void onLevel(long instrument, double price,
+                        int size) { seen.add(instrument + " @" + price + " x" + size); }
             };
             MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             while (reader.readOne()) {
@@ -117,7 +120,8 @@ class MessagesGuideTest {
                     .onOrder(new Order("o-3", "AAPL", 1, 1.0, Side.BUY));
 
             // service A: reads q1, writes q2
-            OrderEvents toQ2 = Messages.methodWriterBuilder(q2.acquireAppender(), OrderEvents.class).sourceId(2).build();
+            OrderEvents toQ2 = Messages.methodWriterBuilder(q2.acquireAppender(), OrderEvents.class).sourceId(2)
+                    .build();
             MethodReader relay = Messages.methodReaderBuilder(q1.createTailer()).handlers(toQ2).history(true).build();
             assertThat(relay.readOne()).isTrue();
 

@@ -42,14 +42,17 @@ class MessagesTextTest {
                 assertThat(Messages.isMessage(context.bytes())).isTrue();
                 assertThat(Messages.methodName(context.bytes())).isEqualTo("onOrder");
                 String json = Messages.toJson(context);
-                assertThat(json).startsWith("{\"method\":\"onOrder\",\"arguments\":[42,{\"symbol\":\"AAPL\",\"quantity\":100,"
-                        + "\"settles\":\"2026-11-24\",\"tags\":[\"dma\"]},\"B\",null],\"history\":{\"sources\":[{\"sourceId\":7,"
+                assertThat(json)
+                        .startsWith("{\"method\":\"onOrder\",\"arguments\":[42,{\"symbol\":\"AAPL\",\"quantity\":100,"
+                        + "\"settles\":\"2026-11-24\",\"tags\":[\"dma\"]},\"B\",null],"
+                        + "\"history\":{\"sources\":[{\"sourceId\":7,"
                         + "\"index\":" + context.index() + "}],\"timings\":[");
                 assertThat(Messages.toTree(context).get("history").get("timings")).hasSize(1);
                 assertThat(context.bytes().position()).as("the cursor is left where it was").isZero();
             }
             try (ReadContext context = tailer.readingDocument()) {
-                assertThat(Messages.toJson(context)).isEqualTo("{\"method\":\"onTick\",\"arguments\":[{\"selfWrittenHex\":\""
+                assertThat(Messages.toJson(context))
+                        .isEqualTo("{\"method\":\"onTick\",\"arguments\":[{\"selfWrittenHex\":\""
                         + "0".repeat(48) + "01000000\"}]}");
             }
             try (ReadContext context = tailer.readingDocument()) {

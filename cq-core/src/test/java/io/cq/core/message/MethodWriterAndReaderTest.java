@@ -153,7 +153,8 @@ class MethodWriterAndReaderTest {
             assertThat(reader.messagesRead()).isEqualTo(9);
         }
         assertThat(calls).containsExactly(
-                List.of("primitives", true, (byte) -7, (short) 300, 'é', Integer.MIN_VALUE, Long.MAX_VALUE, 1.5f, Math.PI),
+                List.of("primitives", true, (byte) -7, (short) 300, 'é', Integer.MIN_VALUE, Long.MAX_VALUE, 1.5f,
+                Math.PI),
                 List.of("text", "wörld ✓", "built"),
                 java.util.Arrays.asList("nulls", null, null, null),
                 List.of("trade", trade),
@@ -331,7 +332,8 @@ class MethodWriterAndReaderTest {
             };
             MethodReader reader = Messages.methodReader(queue.createTailer(), flaky);
             assertThat(reader.readOne()).isTrue();
-            assertThatThrownBy(reader::readOne).isInstanceOf(IllegalStateException.class).hasMessage("downstream unavailable");
+            assertThatThrownBy(reader::readOne).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("downstream unavailable");
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isFalse();
         }
@@ -426,7 +428,8 @@ class MethodWriterAndReaderTest {
             while (reader.readOne()) {
                 // drain
             }
-            assertThat(queue.rollCycle().toCycle(queue.lastIndex()) - queue.rollCycle().toCycle(queue.firstIndex())).isEqualTo(2);
+            assertThat(queue.rollCycle().toCycle(queue.lastIndex()) - queue.rollCycle().toCycle(queue.firstIndex()))
+                    .isEqualTo(2);
         }
         assertThat(seen).containsExactly(0, 1, 2, 3, 4, 5);
     }

@@ -36,7 +36,8 @@ class SchemaEvolutionTest {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
             Messages.methodWriter(appender, io.cq.core.message.v2.OrderEvents.class).onOrder(
-                    new io.cq.core.message.v2.OrderEvents.Order("o-2", "MSFT", 7, new BigDecimal("420.50"), List.of("dark")));
+                    new io.cq.core.message.v2.OrderEvents.Order("o-2", "MSFT", 7, new BigDecimal("420.50"),
+                    List.of("dark")));
 
             io.cq.core.message.v1.OrderEvents older = seen::add;
             MethodReader reader = Messages.methodReader(queue.createTailer(), older);

@@ -22,7 +22,8 @@ public final class ChildJvm implements AutoCloseable {
     private ChildJvm(Process process) {
         this.process = process;
         Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     synchronized (transcript) {
@@ -61,7 +62,8 @@ public final class ChildJvm implements AutoCloseable {
             String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
             if (line == null) {
                 throw new AssertionError("child " + process.pid() + " did not print a line starting with '" + prefix
-                        + "' within " + timeout + " " + unit + "; alive=" + process.isAlive() + ", output:\n" + transcript());
+                        + "' within " + timeout + " " + unit + "; alive=" + process.isAlive() + ", output:\n"
+                        + transcript());
             }
             if (line.startsWith(prefix)) {
                 return line;

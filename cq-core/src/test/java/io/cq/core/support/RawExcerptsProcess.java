@@ -1,11 +1,11 @@
 package io.cq.core.support;
 
-import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.WriteContext;
+import io.cq.core.message.Messages;
 
 import java.nio.file.Path;
 

@@ -31,7 +31,8 @@ public final class IntegrationQueueAdapters implements QueueAdapters {
         boolean reads = adapter.kind().reads();
         long next = reads ? adapter.namedTailerIndex() : -1;
         return new QueueDescriptor.AdapterDescriptor(adapter.adapterId(), adapter.kind().name(), adapter.state().name(),
-                next, QueueDescriptor.hex(next), reads ? adapter.lag() : 0, adapter.processedCount(), adapter.failedCount());
+                next, QueueDescriptor.hex(next), reads ? adapter.lag() : 0, adapter.processedCount(),
+                adapter.failedCount());
     }
 
     private record InfoAdapter(QueueAdapterInfo info) implements Adapter {

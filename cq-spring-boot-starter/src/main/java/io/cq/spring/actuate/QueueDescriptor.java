@@ -56,7 +56,8 @@ public record QueueDescriptor(String path, String rollCycle, boolean readOnly, S
      * @param failed       excerpts whose retries ran out since start-up
      * @param retries      repeated calls since start-up
      */
-    public record ListenerDescriptor(String id, String queue, String state, long nextIndex, String nextIndexHex, long lag,
+    public record ListenerDescriptor(String id, String queue, String state, long nextIndex, String nextIndexHex,
+            long lag,
                                      long processed, long failed, long retries) {
     }
 

@@ -1,5 +1,12 @@
 package io.cq.spring.actuate;
 
+import io.cq.core.MappedQueue;
+import io.cq.core.NamedTailerPosition;
+import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
+import io.cq.spring.actuate.QueueDescriptor.NamedTailerDescriptor;
+import io.cq.spring.listener.QueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -7,14 +14,6 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.stream.Stream;
-
-import io.cq.core.MappedQueue;
-import io.cq.core.NamedTailerPosition;
-import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
-import io.cq.spring.actuate.QueueDescriptor.NamedTailerDescriptor;
-import io.cq.spring.listener.QueueListenerContainer;
-
-import org.jspecify.annotations.Nullable;
 
 /** Reads the figures of a queue and its listeners for the endpoint, from any thread. */
 final class QueueInspector {

@@ -1,10 +1,5 @@
 package io.cq.spring.actuate;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
 import io.cq.core.MappedQueue;
 import io.cq.spring.listener.ListenerContainerRegistry;
 import io.cq.spring.listener.QueueListenerContainer;
@@ -13,10 +8,14 @@ import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Registers the queue and listener meters, tagged {@code queue} and {@code listener}, once every singleton exists:
@@ -102,7 +101,8 @@ public final class QueueMetrics implements SmartInitializingSingleton {
                 .description("Listener calls repeated after a failure").tags(tags).register(registry);
         FunctionTimer.builder("cq.listener.processing", container, QueueListenerContainer::callCount,
                         QueueListenerContainer::processingNanos, TimeUnit.NANOSECONDS)
-                .description("Time in the listener method, failed calls included; one call in 8 is timed, the total scaled to all").tags(tags).register(registry);
+                .description("Time in the listener method, failed calls included; one call in 8 is timed, the total "
+                + "scaled to all").tags(tags).register(registry);
         Gauge.builder("cq.listener.lag", container, QueueListenerContainer::lag)
                 .description("Excerpts the listener has not processed yet").tags(tags).baseUnit("excerpts")
                 .register(registry);

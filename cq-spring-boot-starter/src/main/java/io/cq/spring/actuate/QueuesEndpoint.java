@@ -1,5 +1,17 @@
 package io.cq.spring.actuate;
 
+import io.cq.core.MappedQueue;
+import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
+import io.cq.spring.listener.ListenerContainerRegistry;
+import io.cq.spring.listener.QueueListenerContainer;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -9,25 +21,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.cq.core.MappedQueue;
-import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
-import io.cq.spring.listener.ListenerContainerRegistry;
-import io.cq.spring.listener.QueueListenerContainer;
-
-import org.jspecify.annotations.Nullable;
-import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
-import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
-import org.springframework.boot.actuate.endpoint.annotation.Selector;
-import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
-
 /**
  * {@code /actuator/queues}: every queue bean with its indexes, files, named tailers, listeners and Spring
  * Integration adapters;
  * {@code /actuator/queues/{name}} for one. {@code POST /actuator/queues/{name}/{listener}} with
  * {@code {"action": "pause"}} (or resume, start, stop, seek-to-start, seek-to-end, seek-to-index with
- * {@code "index"}) controls a listener; write access is off unless {@code management.endpoint.queues.access=unrestricted}.
+ * {@code "index"}) controls a listener; write access is off unless {@code
+ * management.endpoint.queues.access=unrestricted}.
  */
 @Endpoint(id = "queues", defaultAccess = Access.READ_ONLY)
 public final class QueuesEndpoint {
@@ -101,7 +101,8 @@ public final class QueuesEndpoint {
                         + target, "no such excerpt");
             }
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("listener '" + container.id() + "' did not move to " + target + ": " + e, e);
+            throw new IllegalStateException("listener '" + container.id() + "' did not move to " + target + ": " + e,
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while moving listener '" + container.id() + "'", e);

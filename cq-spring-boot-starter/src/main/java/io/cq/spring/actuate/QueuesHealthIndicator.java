@@ -1,19 +1,18 @@
 package io.cq.spring.actuate;
 
-import java.nio.file.Files;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.TreeMap;
-
 import io.cq.core.DiskSpace;
 import io.cq.core.MappedQueue;
 import io.cq.spring.listener.ListenerContainerRegistry;
 import io.cq.spring.listener.ListenerState;
 import io.cq.spring.listener.QueueListenerContainer;
-
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
+
+import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Health {@code queues}: DOWN when a queue's file system has less free space than its warning threshold

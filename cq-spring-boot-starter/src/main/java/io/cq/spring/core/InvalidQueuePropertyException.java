@@ -10,7 +10,8 @@ public final class InvalidQueuePropertyException extends RuntimeException {
     private final String problem;
     private final String action;
 
-    public InvalidQueuePropertyException(String property, Object value, String problem, String action, Throwable cause) {
+    public InvalidQueuePropertyException(String property, Object value, String problem, String action,
+            Throwable cause) {
         super(property + "=" + value + ": " + problem, cause);
         this.property = property;
         this.value = String.valueOf(value);

@@ -1,17 +1,17 @@
 package io.cq.spring.core;
 
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptBytes;
+import io.cq.core.MappedQueue;
+import io.cq.core.WriteContext;
 import io.cq.core.message.Messages;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-
-import io.cq.core.ExcerptAppender;
-import io.cq.core.ExcerptBytes;
-import io.cq.core.MappedQueue;
-import io.cq.core.WriteContext;
 
 /**
  * Appends single excerpts to the application's queues by name, for code that does not keep an appender of its

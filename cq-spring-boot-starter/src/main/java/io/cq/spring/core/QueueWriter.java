@@ -1,6 +1,5 @@
 package io.cq.spring.core;
 
-import io.cq.core.message.Messages;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

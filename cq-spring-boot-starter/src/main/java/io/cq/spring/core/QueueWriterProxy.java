@@ -1,7 +1,7 @@
 package io.cq.spring.core;
 
-import io.cq.core.message.Messages;
 import io.cq.core.MappedQueue;
+import io.cq.core.message.Messages;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;

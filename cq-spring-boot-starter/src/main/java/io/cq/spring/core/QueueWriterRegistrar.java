@@ -40,7 +40,8 @@ public final class QueueWriterRegistrar implements ImportBeanDefinitionRegistrar
             return;
         }
         List<String> packages = AutoConfigurationPackages.get(beanFactory);
-        ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false, environment) {
+        ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false,
+                environment) {
             @Override
             protected boolean isCandidateComponent(AnnotatedBeanDefinition definition) {
                 return definition.getMetadata().isInterface() && definition.getMetadata().isIndependent();
@@ -73,8 +74,10 @@ public final class QueueWriterRegistrar implements ImportBeanDefinitionRegistrar
                 queue = beanFactory.getBean(queueName, MappedQueue.class);
             } catch (NoSuchBeanDefinitionException e) {
                 throw new InvalidQueuePropertyException("cq.queues." + queueName, "(missing)",
-                        "@QueueWriter " + type.getName() + " writes to queue '" + queueName + "', which is not configured",
-                        "Configure the queue, e.g. cq.queues." + queueName + ".path=..., or correct the queue name.", e);
+                        "@QueueWriter " + type.getName() + " writes to queue '" + queueName
+                        + "', which is not configured",
+                        "Configure the queue, e.g. cq.queues." + queueName + ".path=..., or correct the queue name.",
+                        e);
             }
             return QueueWriterProxy.create(type, queue, queueName);
         });

@@ -1,15 +1,14 @@
 package io.cq.spring.listener;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import io.cq.spring.listener.invoke.DocumentArgumentResolver;
 import io.cq.spring.listener.invoke.HeaderArgumentResolver;
 import io.cq.spring.listener.invoke.ListenerArgumentResolver;
 import io.cq.spring.listener.invoke.MessageArgumentResolver;
 import io.cq.spring.listener.invoke.PayloadArgumentResolver;
-
 import org.springframework.util.ClassUtils;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /** The argument resolvers every listener gets, after the application's own. */
 final class BuiltInResolvers {

@@ -1,9 +1,9 @@
 package io.cq.spring.listener;
 
+import io.cq.core.idle.IdleStrategy;
+
 import java.time.Duration;
 import java.util.function.Supplier;
-
-import io.cq.core.idle.IdleStrategy;
 
 /**
  * What a {@link QueueListenerContainerFactory} decided for one container.
@@ -16,5 +16,6 @@ import io.cq.core.idle.IdleStrategy;
  * @param shutdownTimeout   how long stopping waits for the thread
  */
 public record ContainerSettings(boolean autoStartup, Supplier<IdleStrategy> idleStrategy, RetryPolicy retryPolicy,
-                                ListenerErrorHandler errorHandler, Duration idleEventInterval, Duration shutdownTimeout) {
+                                ListenerErrorHandler errorHandler, Duration idleEventInterval,
+                                Duration shutdownTimeout) {
 }

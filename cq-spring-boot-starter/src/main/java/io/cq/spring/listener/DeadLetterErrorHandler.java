@@ -1,7 +1,6 @@
 package io.cq.spring.listener;
 
 import io.cq.spring.core.QueueTemplate;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

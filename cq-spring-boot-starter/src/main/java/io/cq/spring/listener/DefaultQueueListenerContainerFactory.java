@@ -1,16 +1,15 @@
 package io.cq.spring.listener;
 
+import io.cq.core.MappedQueue;
+import io.cq.core.idle.BackoffIdleStrategy;
+import io.cq.core.idle.IdleStrategy;
+import org.springframework.context.ApplicationEventPublisher;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
-
-import io.cq.core.MappedQueue;
-import io.cq.core.idle.BackoffIdleStrategy;
-import io.cq.core.idle.IdleStrategy;
-
-import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * Builds containers from default settings, letting each endpoint override auto-startup, the idle strategy and

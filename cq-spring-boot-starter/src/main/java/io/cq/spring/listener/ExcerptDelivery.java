@@ -1,16 +1,15 @@
 package io.cq.spring.listener;
 
+import io.cq.core.message.MessageDecodingException;
+import io.cq.spring.listener.ListenerErrorHandler.Resolution;
+import io.cq.spring.listener.invoke.InboundExcerpt;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-
-import io.cq.core.message.MessageDecodingException;
-import io.cq.spring.listener.ListenerErrorHandler.Resolution;
-import io.cq.spring.listener.invoke.InboundExcerpt;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 /**
  * Delivers one excerpt to a listener: calls it, retries with back-off while it throws, then lets the error handler

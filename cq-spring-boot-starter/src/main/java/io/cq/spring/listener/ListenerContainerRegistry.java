@@ -1,12 +1,12 @@
 package io.cq.spring.listener;
 
+import org.springframework.context.SmartLifecycle;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-
-import org.springframework.context.SmartLifecycle;
 
 /**
  * The application's listener containers by listener id: starts those with auto-startup when the context has
@@ -96,7 +96,8 @@ public final class ListenerContainerRegistry implements SmartLifecycle {
     @Override
     public void start() {
         running = true;
-        containers.values().stream().filter(QueueListenerContainer::isAutoStartup).forEach(QueueListenerContainer::start);
+        containers.values().stream().filter(QueueListenerContainer::isAutoStartup)
+                .forEach(QueueListenerContainer::start);
     }
 
     /** Stops all containers; each finishes its excerpt in hand. */

@@ -1,9 +1,9 @@
 package io.cq.spring.listener;
 
 import io.cq.core.StartPosition;
-import java.time.Instant;
-
 import io.cq.spring.listener.invoke.ListenerInvoker;
+
+import java.time.Instant;
 
 /**
  * One listener: a {@link QueueListener} method with its attributes resolved (placeholders replaced, defaults left to

@@ -1,6 +1,7 @@
 package io.cq.spring.listener;
 
 import io.cq.core.StartPosition;
+
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -47,7 +48,9 @@ public @interface QueueListener {
     /** Bean name of the {@link QueueListenerContainerFactory} to use; empty uses the default one. */
     String containerFactory() default "";
 
-    /** Bean name of the {@link ListenerErrorHandler} for exhausted retries; empty uses {@code cq.listener.recoverer}. */
+    /**
+     * Bean name of the {@link ListenerErrorHandler} for exhausted retries; empty uses {@code cq.listener.recoverer}.
+     */
     String errorHandler() default "";
 
     /** "backoff", "sleeping", "yielding" or "busy-spin"; empty uses {@code cq.listener.idle-strategy}. */

@@ -1,14 +1,7 @@
 package io.cq.spring.listener;
 
-import io.cq.core.StartPosition;
-import java.lang.reflect.Method;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import io.cq.core.MappedQueue;
+import io.cq.core.StartPosition;
 import io.cq.spring.core.InvalidQueuePropertyException;
 import io.cq.spring.listener.invoke.ListenerArgumentResolver;
 import io.cq.spring.listener.invoke.ListenerInvoker;
@@ -16,7 +9,6 @@ import io.cq.spring.listener.invoke.ListenerMethodInvoker;
 import io.cq.spring.listener.invoke.MethodDispatchInvoker;
 import io.cq.spring.listener.invoke.ObservedListenerInvoker;
 import io.micrometer.observation.ObservationRegistry;
-
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
@@ -28,6 +20,13 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
+
+import java.lang.reflect.Method;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Finds {@link QueueListener} methods on each bean, resolves their attributes and registers a container for each
@@ -52,7 +51,8 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
         Map<Method, QueueListener> methods = MethodIntrospector.selectMethods(type,
                 (MethodIntrospector.MetadataLookup<QueueListener>) method ->
                         AnnotatedElementUtils.findMergedAnnotation(method, QueueListener.class));
-        methods.forEach((method, annotation) -> register(bean, AopUtils.selectInvocableMethod(method, bean.getClass()), annotation));
+        methods.forEach((method, annotation) -> register(bean, AopUtils.selectInvocableMethod(method, bean.getClass()),
+                annotation));
         QueueListener onType = AnnotatedElementUtils.findMergedAnnotation(type, QueueListener.class);
         if (onType != null) {
             register(bean, type, onType);
@@ -97,11 +97,13 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
     }
 
     private static final boolean OBSERVATION_PRESENT = ClassUtils.isPresent(
-            "io.micrometer.observation.ObservationRegistry", QueueListenerAnnotationBeanPostProcessor.class.getClassLoader());
+            "io.micrometer.observation.ObservationRegistry",
+            QueueListenerAnnotationBeanPostProcessor.class.getClassLoader());
 
     /** Holds the Micrometer references, so that the post-processor loads without Micrometer. */
     private static final class Observations {
-        static ListenerInvoker wrap(ConfigurableListableBeanFactory beans, ListenerInvoker invoker, String queue, String id) {
+        static ListenerInvoker wrap(ConfigurableListableBeanFactory beans, ListenerInvoker invoker, String queue,
+                String id) {
             ObservationRegistry registry = beans.getBeanProvider(ObservationRegistry.class).getIfAvailable();
             return registry == null || registry.isNoop() ? invoker
                     : new ObservedListenerInvoker(invoker, registry, queue, id);
@@ -173,7 +175,8 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
 
     private List<ListenerArgumentResolver> resolvers() {
         if (resolvers == null) {
-            resolvers = new ArrayList<>(beanFactory.getBeanProvider(ListenerArgumentResolver.class).orderedStream().toList());
+            resolvers = new ArrayList<>(beanFactory.getBeanProvider(ListenerArgumentResolver.class).orderedStream()
+                    .toList());
             resolvers.addAll(BuiltInResolvers.create());
         }
         return resolvers;

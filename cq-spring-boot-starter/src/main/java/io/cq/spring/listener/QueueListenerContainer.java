@@ -1,5 +1,16 @@
 package io.cq.spring.listener;
 
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import io.cq.core.idle.IdleStrategy;
+import io.cq.spring.listener.ExcerptDelivery.Outcome;
+import io.cq.spring.listener.invoke.InboundExcerpt;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -7,18 +18,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
-
-import io.cq.core.ExcerptTailer;
-import io.cq.core.MappedQueue;
-import io.cq.core.ReadContext;
-import io.cq.core.idle.IdleStrategy;
-import io.cq.spring.listener.ExcerptDelivery.Outcome;
-import io.cq.spring.listener.invoke.InboundExcerpt;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.context.SmartLifecycle;
 
 /**
  * Runs one {@link QueueListener}: a thread named {@code cq-listener-<id>} that owns the listener's named tailer,
@@ -152,7 +151,9 @@ public final class QueueListenerContainer implements SmartLifecycle {
         });
     }
 
-    /** Moves the listener after the last excerpt, skipping everything not processed yet; see {@link #seekToIndex(long)}. */
+    /**
+     * Moves the listener after the last excerpt, skipping everything not processed yet; see {@link #seekToIndex(long)}.
+     */
     public CompletableFuture<Boolean> seekToEnd() {
         return onContainerThread(tailer -> {
             tailer.toEnd();

@@ -1,8 +1,24 @@
 package io.cq.spring.listener;
 
+import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import io.cq.spring.boot.autoconfigure.CqAutoConfiguration;
+import io.cq.spring.boot.autoconfigure.CqListenerAutoConfiguration;
+import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.listener.invoke.InboundExcerpt;
+import io.cq.spring.listener.invoke.ListenerArgumentResolver;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.MethodParameter;
+import org.springframework.messaging.Message;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,25 +31,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import io.cq.core.ExcerptBytes;
-import io.cq.core.ExcerptTailer;
-import io.cq.core.MappedQueue;
-import io.cq.core.ReadContext;
-import io.cq.spring.boot.autoconfigure.CqAutoConfiguration;
-import io.cq.spring.boot.autoconfigure.CqListenerAutoConfiguration;
-import io.cq.spring.core.QueueTemplate;
-import io.cq.spring.listener.invoke.InboundExcerpt;
-import io.cq.spring.listener.invoke.ListenerArgumentResolver;
-
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.ApplicationListener;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.core.MethodParameter;
-import org.springframework.messaging.Message;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class QueueListenerTest {
     @TempDir
@@ -81,8 +80,10 @@ class QueueListenerTest {
         runner().withPropertyValues("app.queue=orders", "app.listener=from-placeholder")
                 .withBean(PlaceholderListener.class).run(context -> {
                     context.getBean(QueueTemplate.class).appendText("orders", "x");
-                    await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(PlaceholderListener.class).received.size() == 1);
-                    assertThat(context.getBean(ListenerContainerRegistry.class).container("from-placeholder").queueName())
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> context.getBean(PlaceholderListener.class).received.size() == 1);
+                    assertThat(context.getBean(ListenerContainerRegistry.class).container("from-placeholder")
+                            .queueName())
                             .isEqualTo("orders");
                 });
     }
@@ -93,7 +94,8 @@ class QueueListenerTest {
             QueueTemplate template = context.getBean(QueueTemplate.class);
             template.appendText("orders", "one");
             template.appendText("orders", "two");
-            await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(TextListener.class).received.size() == 2);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> context.getBean(TextListener.class).received.size() == 2);
         });
         runner().withBean(TextListener.class).run(context -> {
             context.getBean(QueueTemplate.class).appendText("orders", "three");
@@ -138,7 +140,8 @@ class QueueListenerTest {
                     QueueTemplate template = context.getBean(QueueTemplate.class);
                     long poison = template.appendText("orders", "poison");
                     template.appendText("orders", "fine");
-                    QueueListenerContainer container = context.getBean(ListenerContainerRegistry.class).container("failing");
+                    QueueListenerContainer container = context.getBean(ListenerContainerRegistry.class)
+                            .container("failing");
                     await().atMost(Duration.ofSeconds(10)).until(() -> container.state() == ListenerState.FAILED);
                     assertThat(container.isRunning()).isFalse();
                     assertThat(context.getBean(FailingListener.class).processed).isEmpty();
@@ -161,7 +164,8 @@ class QueueListenerTest {
             registry.pause("billing");
             assertThat(registry.container("billing").state()).isEqualTo(ListenerState.PAUSED);
             template.appendText("orders", "two");
-            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> listener.received.size() == 1);
+            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2))
+                    .until(() -> listener.received.size() == 1);
             await().atMost(Duration.ofSeconds(10)).until(() -> registry.container("billing").lag() == 1);
 
             registry.resume("billing");
@@ -212,7 +216,8 @@ class QueueListenerTest {
                 .withUserConfiguration(EventRecorder.class).run(context -> {
                     List<ListenerContainerEvent> events = context.getBean(EventRecorder.class).events;
                     await().atMost(Duration.ofSeconds(10)).until(() -> count(events, ListenerIdleEvent.class) >= 2);
-                    assertThat(events.stream().filter(ListenerIdleEvent.class::isInstance).map(ListenerIdleEvent.class::cast)
+                    assertThat(events.stream().filter(ListenerIdleEvent.class::isInstance)
+                            .map(ListenerIdleEvent.class::cast)
                             .toList().getLast().idleFor()).isGreaterThanOrEqualTo(Duration.ofMillis(50));
                 });
     }
@@ -233,9 +238,11 @@ class QueueListenerTest {
             assertThat(registry.container("from-end").state()).isEqualTo(ListenerState.CREATED);
             registry.start("from-end");
             registry.start("from-index");
-            await().atMost(Duration.ofSeconds(10)).until(() -> registry.container("from-end").nextIndex() == second + 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> registry.container("from-end").nextIndex() == second + 1);
             template.appendText("orders", "new");
-            await().atMost(Duration.ofSeconds(10)).until(() -> listeners.fromEnd.size() == 1 && listeners.fromIndex.size() == 2);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> listeners.fromEnd.size() == 1 && listeners.fromIndex.size() == 2);
             assertThat(listeners.fromEnd).containsExactly("new");
             assertThat(listeners.fromIndex).containsExactly("old-2", "new");
         });
@@ -245,16 +252,20 @@ class QueueListenerTest {
     void shouldStartAtTheCycleOfTheStartTime() {
         Instant dayOne = Instant.parse("2026-01-01T10:00:00Z");
         Instant dayTwo = Instant.parse("2026-01-02T10:00:00Z");
-        try (MappedQueue orders = MappedQueue.builder(dir.resolve("orders")).clock(Clock.fixed(dayOne, ZoneOffset.UTC)).build()) {
+        try (MappedQueue orders = MappedQueue.builder(dir.resolve("orders")).clock(Clock.fixed(dayOne, ZoneOffset.UTC))
+                .build()) {
             orders.acquireAppender().writeText("day-1");
         }
-        try (MappedQueue orders = MappedQueue.builder(dir.resolve("orders")).clock(Clock.fixed(dayTwo, ZoneOffset.UTC)).build()) {
+        try (MappedQueue orders = MappedQueue.builder(dir.resolve("orders")).clock(Clock.fixed(dayTwo, ZoneOffset.UTC))
+                .build()) {
             orders.acquireAppender().writeText("day-2");
         }
-        runner().withPropertyValues("test.start-time=2026-01-02T00:00:00Z").withBean(FromTimeListener.class).run(context -> {
+        runner().withPropertyValues("test.start-time=2026-01-02T00:00:00Z").withBean(FromTimeListener.class)
+                .run(context -> {
             FromTimeListener listener = context.getBean(FromTimeListener.class);
             await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 1);
-            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> listener.received.size() == 1);
+            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2))
+                    .until(() -> listener.received.size() == 1);
             assertThat(listener.received).containsExactly("day-2");
         });
     }
@@ -290,7 +301,8 @@ class QueueListenerTest {
             ListenerEndpoint endpoint = new ListenerEndpoint("programmatic", "orders",
                     excerpt -> received.add(excerpt.text() + "@" + excerpt.index()), null, "", "",
                     StartPosition.Kind.START, -1, null);
-            QueueListenerContainer container = context.getBean("queueListenerContainerFactory", QueueListenerContainerFactory.class)
+            QueueListenerContainer container = context.getBean("queueListenerContainerFactory",
+                    QueueListenerContainerFactory.class)
                     .createContainer(endpoint, context.getBean("orders", MappedQueue.class));
             context.getBean(ListenerContainerRegistry.class).register(container);
             long index = context.getBean(QueueTemplate.class).appendText("orders", "dispatched");
@@ -319,7 +331,8 @@ class QueueListenerTest {
     void shouldFailStartUpForAParameterNoResolverSupports() {
         runner().withBean(UnsupportedParameterListener.class).run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("parameter 0 of type int is not supported");
+            assertThat(context.getStartupFailure()).rootCause()
+                    .hasMessageContaining("parameter 0 of type int is not supported");
         });
     }
 
@@ -327,7 +340,8 @@ class QueueListenerTest {
     void shouldFailStartUpForTwoListenersWithOneId() {
         runner().withBean(TextListener.class).withBean(DuplicateIdListener.class).run(context -> {
             assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("two @QueueListener methods have id 'billing'");
+            assertThat(context.getStartupFailure()).rootCause()
+                    .hasMessageContaining("two @QueueListener methods have id 'billing'");
         });
     }
 
@@ -340,7 +354,8 @@ class QueueListenerTest {
         final List<String> threads = new CopyOnWriteArrayList<>();
 
         @QueueListener(queue = "orders", id = "billing")
-        void onOrder(String text, @Header(ExcerptHeaders.INDEX) long index, @Header(ExcerptHeaders.QUEUE) String queue) {
+        void onOrder(String text, @Header(ExcerptHeaders.INDEX) long index,
+                @Header(ExcerptHeaders.QUEUE) String queue) {
             threads.add(Thread.currentThread().getName());
             received.add(text + "@" + index + "@" + queue);
         }

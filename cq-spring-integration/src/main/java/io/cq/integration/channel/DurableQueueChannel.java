@@ -117,7 +117,8 @@ public final class DurableQueueChannel extends AbstractPollableChannel implement
                     return converter.toMessage(context);
                 } catch (ExcerptConversionException e) {
                     failed.incrementAndGet();
-                    logger.error(e, () -> "cq durable channel '" + adapterId() + "' skipped an excerpt: " + e.getMessage());
+                    logger.error(e, () -> "cq durable channel '" + adapterId() + "' skipped an excerpt: "
+                            + e.getMessage());
                 }
             }
         }

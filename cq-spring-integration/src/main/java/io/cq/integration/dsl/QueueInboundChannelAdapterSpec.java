@@ -1,9 +1,9 @@
 package io.cq.integration.dsl;
 
 import io.cq.core.MappedQueue;
+import io.cq.core.StartPosition;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.integration.inbound.QueueInboundChannelAdapter;
-import io.cq.core.StartPosition;
 import org.springframework.integration.dsl.MessageProducerSpec;
 
 import java.time.Duration;

@@ -4,7 +4,9 @@ import io.cq.core.MappedQueue;
 import io.cq.integration.outbound.QueueMessageHandler;
 import org.springframework.integration.dsl.MessageHandlerSpec;
 
-/** Configures a {@link QueueMessageHandler}, one-way ({@code outboundAdapter}) or replying ({@code outboundGateway}). */
+/**
+ * Configures a {@link QueueMessageHandler}, one-way ({@code outboundAdapter}) or replying ({@code outboundGateway}).
+ */
 public final class QueueMessageHandlerSpec extends MessageHandlerSpec<QueueMessageHandlerSpec, QueueMessageHandler> {
 
     QueueMessageHandlerSpec(MappedQueue queue, boolean replyWithIndex) {

@@ -1,8 +1,8 @@
 package io.cq.integration.dsl;
 
 import io.cq.core.MappedQueue;
-import io.cq.integration.inbound.QueueMessageSource;
 import io.cq.core.StartPosition;
+import io.cq.integration.inbound.QueueMessageSource;
 import org.springframework.integration.dsl.MessageSourceSpec;
 
 /** Configures a {@link QueueMessageSource}; its {@code id} is also its named tailer's name. */

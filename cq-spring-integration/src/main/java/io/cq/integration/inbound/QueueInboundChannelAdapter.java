@@ -1,9 +1,9 @@
 package io.cq.integration.inbound;
 
-import io.cq.core.StartPosition;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
+import io.cq.core.StartPosition;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.NamedTailers;
@@ -191,7 +191,8 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
     private void reportUnconvertible(ExcerptConversionException e) {
         MessageChannel errorChannel = getErrorChannel();
         if (errorChannel == null) {
-            logger.error(e, () -> "cq inbound channel adapter '" + adapterId() + "' skipped an excerpt: " + e.getMessage());
+            logger.error(e, () -> "cq inbound channel adapter '" + adapterId() + "' skipped an excerpt: "
+                    + e.getMessage());
             return;
         }
         try {

@@ -1,9 +1,9 @@
 package io.cq.integration.inbound;
 
-import io.cq.core.StartPosition;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
+import io.cq.core.StartPosition;
 import io.cq.integration.NamedTailers;
 import io.cq.integration.ReadingQueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
@@ -58,8 +58,8 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
     }
 
     /**
-     * The id under which monitoring lists this source and names its tailer (default: its bean name, which the DSL derives from
-     * the endpoint's id, e.g. {@code orders.source}).
+     * The id under which monitoring lists this source and names its tailer (default: its bean name, which the DSL
+     * derives from the endpoint's id, e.g. {@code orders.source}).
      */
     public void setAdapterId(String adapterId) {
         this.adapterId = adapterId;
@@ -86,14 +86,16 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
             }
             context.rollbackOnClose();
             return MessageBuilder.fromMessage(message)
-                    .setHeader(IntegrationMessageHeaderAccessor.ACKNOWLEDGMENT_CALLBACK, new ExcerptAcknowledgment(context.index()))
+                    .setHeader(IntegrationMessageHeaderAccessor.ACKNOWLEDGMENT_CALLBACK,
+                    new ExcerptAcknowledgment(context.index()))
                     .build();
         }
     }
 
     private ExcerptTailer tailer() {
         if (tailer == null) {
-            ExcerptTailer created = queue.createTailer(NamedTailers.requireValidName(queue, adapterId(), "cq message source"));
+            ExcerptTailer created = queue.createTailer(NamedTailers.requireValidName(queue, adapterId(),
+                    "cq message source"));
             try {
                 NamedTailers.moveToStart(created, startPosition);
             } catch (RuntimeException e) {

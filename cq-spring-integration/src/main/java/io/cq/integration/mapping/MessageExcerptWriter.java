@@ -1,7 +1,7 @@
 package io.cq.integration.mapping;
 
-import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
+import io.cq.core.message.Messages;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
 import org.springframework.util.PatternMatchUtils;

@@ -36,6 +36,7 @@ class IndexDeduplicatorTest {
     }
 
     private static Message<String> from(String queue, long index) {
-        return MessageBuilder.withPayload("x").setHeader(CqHeaders.QUEUE, queue).setHeader(CqHeaders.INDEX, index).build();
+        return MessageBuilder.withPayload("x").setHeader(CqHeaders.QUEUE, queue).setHeader(CqHeaders.INDEX, index)
+                .build();
     }
 }

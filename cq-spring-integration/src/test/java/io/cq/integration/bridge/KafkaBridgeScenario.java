@@ -1,8 +1,8 @@
 package io.cq.integration.bridge;
 
-import io.cq.core.message.Messages;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.message.Messages;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.Flows;
 import io.cq.integration.Trade;
@@ -87,7 +87,8 @@ final class KafkaBridgeScenario {
                         .containsExactlyElementsOf(LongStream.range(0, TRADES).boxed().toList());
                 assertThat(arrived).extracting(message -> message.getHeaders().get(CqHeaders.INDEX))
                         .containsExactlyElementsOf(sourceIndexes);
-                assertThat(arrived).extracting(message -> message.getHeaders().get(CqHeaders.QUEUE)).containsOnly("trades");
+                assertThat(arrived).extracting(message -> message.getHeaders().get(CqHeaders.QUEUE))
+                        .containsOnly("trades");
 
                 Lifecycle sender = context.getBean("trades-to-kafka", Lifecycle.class);
                 sender.stop();
@@ -105,7 +106,8 @@ final class KafkaBridgeScenario {
     private static List<Trade> readTrades(MappedQueue queue) {
         List<Trade> trades = new ArrayList<>();
         ExcerptTailer tailer = queue.createTailer();
-        for (Trade trade = Messages.readObject(tailer, Trade.class); trade != null; trade = Messages.readObject(tailer, Trade.class)) {
+        for (Trade trade = Messages.readObject(tailer, Trade.class); trade != null;
+                trade = Messages.readObject(tailer, Trade.class)) {
             trades.add(trade);
         }
         return trades;

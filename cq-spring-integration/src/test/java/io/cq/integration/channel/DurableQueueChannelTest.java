@@ -56,7 +56,8 @@ class DurableQueueChannelTest {
                              .get())) {
             await().until(() -> delivered.size() == 2);
             await().during(Duration.ofMillis(300)).until(() -> delivered.size() == 2);
-            assertThat(delivered).extracting(message -> (Object) message.getPayload()).containsExactly("order-2", "order-3");
+            assertThat(delivered).extracting(message -> (Object) message.getPayload())
+                    .containsExactly("order-2", "order-3");
             assertThat(delivered.get(1).getHeaders()).containsEntry("attempt", 3);
             DurableQueueChannel channel = context.getBean("orders", DurableQueueChannel.class);
             assertThat(channel.size()).isZero();

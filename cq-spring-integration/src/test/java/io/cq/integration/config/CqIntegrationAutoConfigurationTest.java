@@ -65,8 +65,10 @@ class CqIntegrationAutoConfigurationTest {
     @Test
     void shouldBackOffWhenTheApplicationHasItsOwnRegistry() {
         runner.withUserConfiguration(QueueOnly.class)
-                .withBean("myRegistry", QueueAdapterRegistry.class, () -> new QueueAdapterRegistry(new DefaultListableBeanFactory()))
-                .run(context -> assertThat(context).getBean(QueueAdapterRegistry.class).isSameAs(context.getBean("myRegistry")));
+                .withBean("myRegistry", QueueAdapterRegistry.class,
+                () -> new QueueAdapterRegistry(new DefaultListableBeanFactory()))
+                .run(context -> assertThat(context).getBean(QueueAdapterRegistry.class)
+                .isSameAs(context.getBean("myRegistry")));
     }
 
     @Configuration(proxyBeanMethods = false)

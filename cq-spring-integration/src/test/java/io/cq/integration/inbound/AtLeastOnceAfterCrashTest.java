@@ -41,7 +41,8 @@ class AtLeastOnceAfterCrashTest {
         List<Message<?>> received = new CopyOnWriteArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build();
              AbstractApplicationContext context = Flows.run(
-                     IntegrationFlow.from(Cq.inboundAdapter(queue).id("crashy")).handle((MessageHandler) received::add).get())) {
+                     IntegrationFlow.from(Cq.inboundAdapter(queue).id("crashy")).handle((MessageHandler) received::add)
+                     .get())) {
             await().until(() -> received.size() == 2);
             assertThat(received).extracting(message -> (Object) message.getPayload()).containsExactly("b", "c");
             assertThat(received.getFirst().getHeaders().get("cq_index")).isEqualTo(b);

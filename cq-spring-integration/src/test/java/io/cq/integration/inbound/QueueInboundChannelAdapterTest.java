@@ -1,9 +1,9 @@
 package io.cq.integration.inbound;
 
-import io.cq.core.StartPosition;
-import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
+import io.cq.core.StartPosition;
+import io.cq.core.message.Messages;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.Flows;
 import io.cq.integration.QueueAdapterInfo;
@@ -23,9 +23,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +48,8 @@ class QueueInboundChannelAdapterTest {
             try (AbstractApplicationContext context = Flows.run(
                     IntegrationFlow.from(Cq.inboundAdapter(queue).id("quotes-reader")).handle(collect).get())) {
                 await().until(() -> received.size() == 2);
-                assertThat(received).extracting(message -> (Object) message.getPayload()).containsExactly("AAPL 189.25", "MSFT 420.50");
+                assertThat(received).extracting(message -> (Object) message.getPayload())
+                        .containsExactly("AAPL 189.25", "MSFT 420.50");
                 Message<?> message = received.get(1);
                 assertThat(message.getHeaders().get(CqHeaders.QUEUE)).isEqualTo("quotes");
                 assertThat(message.getHeaders().get(CqHeaders.INDEX)).isEqualTo(second);
@@ -131,7 +132,8 @@ class QueueInboundChannelAdapterTest {
                 await().until(() -> received.size() == 3);
                 await().during(Duration.ofMillis(200)).until(() -> received.size() == 3);
             }
-            assertThat(received).extracting(message -> (Object) message.getPayload()).containsExactly("one", "two", "three");
+            assertThat(received).extracting(message -> (Object) message.getPayload())
+                    .containsExactly("one", "two", "three");
         }
     }
 

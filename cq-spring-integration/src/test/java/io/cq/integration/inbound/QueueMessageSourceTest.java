@@ -36,7 +36,8 @@ class QueueMessageSourceTest {
             queue.acquireAppender().writeText("a");
             long last = queue.acquireAppender().writeText("b");
             try (AbstractApplicationContext context = Flows.run(IntegrationFlow
-                    .from(Cq.messageSource(queue).adapterId("polled"), endpoint -> endpoint.poller(Pollers.fixedDelay(Duration.ofMillis(10))))
+                    .from(Cq.messageSource(queue).adapterId("polled"),
+                    endpoint -> endpoint.poller(Pollers.fixedDelay(Duration.ofMillis(10))))
                     .handle((MessageHandler) received::add).get())) {
                 await().until(() -> received.size() == 2);
                 assertThat(received).extracting(message -> (Object) message.getPayload()).containsExactly("a", "b");
@@ -80,7 +81,8 @@ class QueueMessageSourceTest {
     void shouldRefuseToStartWithoutAnIdThatCanNameATailer() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             assertThatThrownBy(() -> Flows.run(IntegrationFlow
-                    .from(Cq.messageSource(queue), endpoint -> endpoint.poller(Pollers.fixedDelay(Duration.ofMillis(10))))
+                    .from(Cq.messageSource(queue),
+                    endpoint -> endpoint.poller(Pollers.fixedDelay(Duration.ofMillis(10))))
                     .handle((MessageHandler) message -> { }).get()))
                     .hasStackTraceContaining("cq message source")
                     .hasStackTraceContaining("give it one with .id(");
@@ -88,6 +90,7 @@ class QueueMessageSourceTest {
     }
 
     private static AcknowledgmentCallback callback(Message<?> message) {
-        return message.getHeaders().get(IntegrationMessageHeaderAccessor.ACKNOWLEDGMENT_CALLBACK, AcknowledgmentCallback.class);
+        return message.getHeaders()
+                .get(IntegrationMessageHeaderAccessor.ACKNOWLEDGMENT_CALLBACK, AcknowledgmentCallback.class);
     }
 }

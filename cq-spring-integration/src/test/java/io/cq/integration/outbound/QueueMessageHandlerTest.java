@@ -80,8 +80,10 @@ class QueueMessageHandlerTest {
                     .doesNotContainKey("dropped");
 
             try (ReadContext excerpt = queue.createTailer().readingDocument()) {
-                assertThat(Messages.toJson(excerpt)).startsWith("{\"method\":\"springMessage\",\"arguments\":[{\"symbol\":"
-                        + "\"AAPL\",\"quantity\":100,\"price\":189.25},{").contains("\"traceId\":\"abc\"", "\"priority\":7",
+                assertThat(Messages.toJson(excerpt))
+                        .startsWith("{\"method\":\"springMessage\",\"arguments\":[{\"symbol\":"
+                        + "\"AAPL\",\"quantity\":100,\"price\":189.25},{")
+                        .contains("\"traceId\":\"abc\"", "\"priority\":7",
                         "\"correlationId\":\"" + correlation + "\"").doesNotContain("dropped");
             }
         }

@@ -16,7 +16,6 @@ import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,8 +32,8 @@ import java.util.concurrent.TimeUnit;
  * repeats everything for the published table.
  *
  * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
- * the sections named (comma-separated: append, read, seek, latency, pretouch, startup), and {@code cq.bench.impl} the JMH
- * benchmarks to one implementation (cq or chronicle), for quick checks while tuning.
+ * the sections named (comma-separated: append, read, seek, latency, pretouch, startup), and {@code cq.bench.impl} the
+ * JMH benchmarks to one implementation (cq or chronicle), for quick checks while tuning.
  */
 public final class BenchmarkSuite {
     private record Settings(int forks, int warmups, int measurements, int latencyRuns, int latencyWarmup,
@@ -55,18 +54,21 @@ public final class BenchmarkSuite {
             default -> throw new IllegalArgumentException("mode=" + mode + " must be quick or full");
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
-        List<String> only = List.of(System.getProperty("cq.bench.only", "append,ceiling,read,messages,seek,latency,listener,pretouch,startup").split(","));
+        List<String> only = List.of(System.getProperty("cq.bench.only",
+                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup").split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
 
         if (only.contains("append")) {
-            report.throughput("Append", "excerpts/s", jmh(settings, AppendBenchmark.class, Mode.Throughput, jvmArgs, true));
+            report.throughput("Append", "excerpts/s",
+                    jmh(settings, AppendBenchmark.class, Mode.Throughput, jvmArgs, true));
         }
         if (only.contains("ceiling")) {
             report.ceiling(jmh(settings, PlainMappedWriteBenchmark.class, Mode.Throughput, jvmArgs, false));
         }
         if (only.contains("read")) {
-            report.throughput("Sequential read", "excerpts/s", jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true));
+            report.throughput("Sequential read", "excerpts/s",
+                    jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true));
         }
         if (only.contains("messages")) {
             report.messages(jmh(settings, MethodMessageBenchmark.class, Mode.Throughput, jvmArgs, true));
@@ -82,7 +84,8 @@ public final class BenchmarkSuite {
                             Path directory = Files.createTempDirectory("latency-" + implementation);
                             try {
                                 report.latency(LatencyHarness.run(implementation, crossProcess, rate,
-                                        LatencyHarness.MESSAGE_SIZE, settings.latencyWarmup(), settings.latencySeconds(),
+                                        LatencyHarness.MESSAGE_SIZE, settings.latencyWarmup(),
+                                        settings.latencySeconds(),
                                         directory, jvmArgs));
                             } finally {
                                 Directories.delete(directory);
@@ -96,7 +99,8 @@ public final class BenchmarkSuite {
             for (int run = 0; run < settings.latencyRuns(); run++) {
                 for (String consumer : new String[] {"raw", "listener"}) {
                     report.listener(ListenerHarness.run(consumer, "throughput", 0, 0, jvmArgs), false);
-                    report.listener(ListenerHarness.run(consumer, "latency", 100_000, settings.latencySeconds(), jvmArgs), true);
+                    report.listener(ListenerHarness.run(consumer, "latency", 100_000, settings.latencySeconds(),
+                            jvmArgs), true);
                 }
             }
         }
@@ -125,8 +129,10 @@ public final class BenchmarkSuite {
                     for (String implementation : caches.keySet()) {
                         Path directory = Files.createTempDirectory("startup-" + implementation);
                         try {
-                            report.startup(implementation, StartupHarness.run(implementation, directory.resolve("queue"), jvmArgs));
-                            report.startup(implementation + ", AOT cache", StartupHarness.runWithAotCache(implementation,
+                            report.startup(implementation,
+                                    StartupHarness.run(implementation, directory.resolve("queue"), jvmArgs));
+                            report.startup(implementation + ", AOT cache",
+                                    StartupHarness.runWithAotCache(implementation,
                                     directory.resolve("queue-aot"), jvmArgs, caches.get(implementation)));
                         } finally {
                             Directories.delete(directory);

@@ -40,7 +40,8 @@ final class Report {
                     .put(result.getParams().getParam("implementation"), result);
         }
         sections.append("\n### ").append(title).append(" (one thread, ").append(unit).append(")\n\n");
-        sections.append("| size | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle | cq MB/s | Chronicle MB/s "
+        sections.append("| size | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle | cq MB/s | "
+                + "Chronicle MB/s "
                 + "| cq B/op | Chronicle B/op |\n|---|---|---|---|---|---|---|---|\n");
         for (Map.Entry<Integer, Map<String, RunResult>> row : bySize.entrySet()) {
             int size = row.getKey();
@@ -54,7 +55,8 @@ final class Report {
     }
 
     void ceiling(Collection<RunResult> results) {
-        sections.append("\n### Ceiling: a plain loop writing length-prefixed records into fresh mapped pages (one thread)\n\n");
+        sections.append("\n### Ceiling: a plain loop writing length-prefixed records into fresh mapped pages (one "
+                + "thread)\n\n");
         sections.append("| size | records/s median [min-max] | MB/s |\n|---|---|---|\n");
         Map<Integer, RunResult> bySize = new TreeMap<>();
         for (RunResult result : results) {
@@ -73,8 +75,10 @@ final class Report {
             byMessage.computeIfAbsent(result.getParams().getParam("message"), k -> new TreeMap<>())
                     .put(result.getParams().getParam("implementation"), result);
         }
-        sections.append("\n### Method writer + method reader, one message written and read back per operation (ops/s)\n\n");
-        sections.append("| message | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle | cq B/op | Chronicle B/op |\n"
+        sections.append("\n### Method writer + method reader, one message written and read back per operation "
+                + "(ops/s)\n\n");
+        sections.append("| message | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle | cq B/op | "
+                + "Chronicle B/op |\n"
                 + "|---|---|---|---|---|---|\n");
         for (Map.Entry<String, Map<String, RunResult>> row : byMessage.entrySet()) {
             Statistics cq = stats(row.getValue().get("cq"));
@@ -88,7 +92,8 @@ final class Report {
     void seek(Collection<RunResult> results) {
         Map<String, Statistics> byImplementation = new TreeMap<>();
         for (RunResult result : results) {
-            byImplementation.put(result.getParams().getParam("implementation"), result.getPrimaryResult().getStatistics());
+            byImplementation.put(result.getParams().getParam("implementation"),
+                    result.getPrimaryResult().getStatistics());
         }
         Statistics cq = byImplementation.get("cq");
         Statistics chronicle = byImplementation.get("chronicle");
@@ -110,7 +115,8 @@ final class Report {
     }
 
     void listener(ListenerHarness.Result result, boolean latency) {
-        (latency ? listenerLatency : listenerThroughput).computeIfAbsent(result.consumer(), k -> new ArrayList<>()).add(result);
+        (latency ? listenerLatency : listenerThroughput).computeIfAbsent(result.consumer(), k -> new ArrayList<>())
+                .add(result);
     }
 
     void startup(String implementation, StartupHarness.Result result) {
@@ -123,7 +129,8 @@ final class Report {
         out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
                 .append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.version"))
                 .append(' ').append(System.getProperty("os.arch")).append('\n');
-        out.append("- JDK: ").append(System.getProperty("java.vm.name")).append(' ').append(Runtime.version()).append('\n');
+        out.append("- JDK: ").append(System.getProperty("java.vm.name")).append(' ').append(Runtime.version())
+                .append('\n');
         out.append("- forked JVM flags: `").append(String.join(" ", jvmArgs)).append("`\n");
         out.append("- Chronicle Queue: ").append(ChronicleDriver.VERSION).append('\n');
         out.append(sections);
@@ -134,13 +141,15 @@ final class Report {
         return out.toString();
     }
 
-    private static void renderLatency(StringBuilder out, String title, Map<String, List<LatencyHarness.Result>> latencies) {
+    private static void renderLatency(StringBuilder out, String title, Map<String,
+            List<LatencyHarness.Result>> latencies) {
         if (latencies.isEmpty()) {
             return;
         }
         out.append("\n### ").append(title).append("\n\n");
         out.append("Each cell: median over runs, [min-max] when there were several.\n\n");
-        out.append("| setup | rate | implementation | p50 | p90 | p99 | p99.9 | p99.99 | max |\n|---|---|---|---|---|---|---|---|---|\n");
+        out.append("| setup | rate | implementation | p50 | p90 | p99 | p99.9 | p99.99 | max "
+                + "|\n|---|---|---|---|---|---|---|---|---|\n");
         for (Map.Entry<String, List<LatencyHarness.Result>> group : latencies.entrySet()) {
             Map<String, List<LatencyHarness.Result>> byImplementation = new TreeMap<>();
             for (LatencyHarness.Result result : group.getValue()) {
@@ -148,7 +157,8 @@ final class Report {
             }
             for (Map.Entry<String, List<LatencyHarness.Result>> row : byImplementation.entrySet()) {
                 LatencyHarness.Result first = row.getValue().getFirst();
-                out.append(String.format(Locale.ROOT, "| %s | %s/s | %s |", first.mode(), BenchmarkSuite.format(first.rate()),
+                out.append(String.format(Locale.ROOT, "| %s | %s/s | %s |", first.mode(),
+                        BenchmarkSuite.format(first.rate()),
                         row.getKey()));
                 for (double p : PERCENTILES) {
                     out.append(' ').append(micros(row.getValue(), p)).append(" |");
@@ -170,21 +180,31 @@ final class Report {
         if (listenerThroughput.isEmpty() && listenerLatency.isEmpty()) {
             return;
         }
-        out.append("\n### @QueueListener (Spring Boot starter) against a raw named tailer with a method reader, self-written messages\n\n");
-        out.append("Throughput: 2M messages written ahead, read as fast as possible. Latency: 100K/s, coordinated omission "
-                + "corrected, both consumers backing off when idle (the container's default). Median over runs, [min-max].\n\n");
-        out.append("| consumer | messages/s | B/message | p50 (µs) | p99 (µs) | p99.9 (µs) | max (µs) |\n|---|---|---|---|---|---|---|\n");
+        out.append("\n### @QueueListener (Spring Boot starter) against a raw named tailer with a method reader, "
+                + "self-written messages\n\n");
+        out.append("Throughput: 2M messages written ahead, read as fast as possible. Latency: 100K/s, coordinated "
+                + "omission "
+                + "corrected, both consumers backing off when idle (the container's default). Median over runs, "
+                + "[min-max].\n\n");
+        out.append("| consumer | messages/s | B/message | p50 (µs) | p99 (µs) | p99.9 (µs) | max (µs) "
+                + "|\n|---|---|---|---|---|---|---|\n");
         for (String consumer : new String[] {"raw", "listener"}) {
             List<ListenerHarness.Result> throughput = listenerThroughput.getOrDefault(consumer, List.of());
             List<ListenerHarness.Result> latency = listenerLatency.getOrDefault(consumer, List.of());
             out.append("| ").append(consumer.equals("raw") ? "raw named tailer" : "@QueueListener").append(" | ")
-                    .append(medianSpread(throughput.stream().mapToDouble(ListenerHarness.Result::messagesPerSecond).toArray(), true))
+                    .append(medianSpread(throughput.stream().mapToDouble(ListenerHarness.Result::messagesPerSecond)
+                    .toArray(), true))
                     .append(" | ")
-                    .append(medianSpread(throughput.stream().mapToDouble(ListenerHarness.Result::bytesPerMessage).toArray(), false))
-                    .append(" | ").append(medianSpread(latency.stream().mapToDouble(r -> r.p50() / 1e3).toArray(), false))
-                    .append(" | ").append(medianSpread(latency.stream().mapToDouble(r -> r.p99() / 1e3).toArray(), false))
-                    .append(" | ").append(medianSpread(latency.stream().mapToDouble(r -> r.p999() / 1e3).toArray(), false))
-                    .append(" | ").append(medianSpread(latency.stream().mapToDouble(r -> r.max() / 1e3).toArray(), false))
+                    .append(medianSpread(throughput.stream().mapToDouble(ListenerHarness.Result::bytesPerMessage)
+                    .toArray(), false))
+                    .append(" | ")
+                    .append(medianSpread(latency.stream().mapToDouble(r -> r.p50() / 1e3).toArray(), false))
+                    .append(" | ")
+                    .append(medianSpread(latency.stream().mapToDouble(r -> r.p99() / 1e3).toArray(), false))
+                    .append(" | ")
+                    .append(medianSpread(latency.stream().mapToDouble(r -> r.p999() / 1e3).toArray(), false))
+                    .append(" | ")
+                    .append(medianSpread(latency.stream().mapToDouble(r -> r.max() / 1e3).toArray(), false))
                     .append(" |\n");
         }
     }
@@ -200,7 +220,8 @@ final class Report {
         if (sorted.length == 1) {
             return median;
         }
-        return rate ? median + " [" + BenchmarkSuite.format(sorted[0]) + "-" + BenchmarkSuite.format(sorted[sorted.length - 1]) + "]"
+        return rate ? median + " [" + BenchmarkSuite.format(sorted[0]) + "-"
+                + BenchmarkSuite.format(sorted[sorted.length - 1]) + "]"
                 : median + String.format(Locale.ROOT, " [%.2f-%.2f]", sorted[0], sorted[sorted.length - 1]);
     }
 
@@ -212,9 +233,11 @@ final class Report {
         out.append("| implementation | process start to first excerpt | main() to first excerpt |\n|---|---|---|\n");
         for (Map.Entry<String, List<StartupHarness.Result>> row : startups.entrySet()) {
             out.append("| ").append(row.getKey()).append(" | ")
-                    .append(millis(row.getValue().stream().mapToLong(StartupHarness.Result::processToFirstExcerpt).toArray()))
+                    .append(millis(row.getValue().stream().mapToLong(StartupHarness.Result::processToFirstExcerpt)
+                    .toArray()))
                     .append(" | ")
-                    .append(millis(row.getValue().stream().mapToLong(StartupHarness.Result::mainToFirstExcerpt).toArray()))
+                    .append(millis(row.getValue().stream().mapToLong(StartupHarness.Result::mainToFirstExcerpt)
+                    .toArray()))
                     .append(" |\n");
         }
     }
@@ -238,7 +261,8 @@ final class Report {
         if (statistics == null) {
             return "n/a";
         }
-        return BenchmarkSuite.format(statistics.getPercentile(50)) + " [" + BenchmarkSuite.format(statistics.getMin()) + "-"
+        return BenchmarkSuite.format(statistics.getPercentile(50)) + " [" + BenchmarkSuite.format(statistics.getMin())
+                + "-"
                 + BenchmarkSuite.format(statistics.getMax()) + "]";
     }
 

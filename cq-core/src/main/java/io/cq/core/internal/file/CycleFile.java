@@ -1,21 +1,21 @@
 package io.cq.core.internal.file;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.internal.index.CycleIndex;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
-import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.memory.Memory;
-import io.cq.core.CorruptQueueException;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
 /**
- * One open cycle file: its header fields, its {@link CycleIndex index}, and the walk over its records. Shared by the appenders
- * and tailers of a queue and reference-counted by {@link CycleFiles}; unmapped when the last user releases it.
+ * One open cycle file: its header fields, its {@link CycleIndex index}, and the walk over its records. Shared by the
+ * appenders and tailers of a queue and reference-counted by {@link CycleFiles}; unmapped when the last user releases
+ * it.
  *
  * <p>Thread-safe for reading; header hints and index entries are written only under the queue's write lock.
  */
@@ -99,7 +99,9 @@ public final class CycleFile {
         Memory.putLongRelease(header, CycleHeaderDescriptor.WRITE_POSITION_OFFSET, writePosition);
     }
 
-    /** The record header at a position; {@link ExcerptHeaderDescriptor#EMPTY} where a read-only file does not reach yet. */
+    /**
+     * The record header at a position; {@link ExcerptHeaderDescriptor#EMPTY} where a read-only file does not reach yet.
+     */
     public int headerAt(long position) {
         MemorySegment chunk = file.existingChunk(file.chunkIndex(position));
         return chunk == null ? ExcerptHeaderDescriptor.EMPTY : Memory.getIntAcquire(chunk, position % file.blockSize());

@@ -1,9 +1,9 @@
 package io.cq.core.internal.file;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
-import io.cq.core.CorruptQueueException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,7 +40,8 @@ final class CycleFileHeaders {
         }
         int version = header.getInt((int) CycleHeaderDescriptor.FORMAT_VERSION_OFFSET);
         require(version == CycleHeaderDescriptor.FORMAT_VERSION, path, CycleHeaderDescriptor.FORMAT_VERSION_OFFSET,
-                "unsupported cycle file version " + version + "; this cq reads version " + CycleHeaderDescriptor.FORMAT_VERSION);
+                "unsupported cycle file version " + version + "; this cq reads version "
+                + CycleHeaderDescriptor.FORMAT_VERSION);
         long cycle = header.getLong((int) CycleHeaderDescriptor.CYCLE_OFFSET);
         require(cycle == expectedCycle, path, CycleHeaderDescriptor.CYCLE_OFFSET,
                 "header names cycle " + cycle + " but the file name stands for cycle " + expectedCycle);
@@ -49,11 +50,13 @@ final class CycleFileHeaders {
                 CycleHeaderDescriptor.INDEX_COUNT_OFFSET,
                 "index count " + indexCount + " is out of range 1.." + IndexDescriptor.MAX_INDEX_COUNT);
         int spacing = header.getInt((int) CycleHeaderDescriptor.INDEX_SPACING_OFFSET);
-        require(spacing > 0 && spacing <= IndexDescriptor.MAX_INDEX_SPACING && Integer.bitCount(spacing) == 1, path, CycleHeaderDescriptor.INDEX_SPACING_OFFSET,
+        require(spacing > 0 && spacing <= IndexDescriptor.MAX_INDEX_SPACING && Integer.bitCount(spacing) == 1, path,
+                CycleHeaderDescriptor.INDEX_SPACING_OFFSET,
                 "index spacing " + spacing + " is not a power of two");
         long blockSize = header.getLong((int) CycleHeaderDescriptor.BLOCK_SIZE_OFFSET);
         require(BlockDescriptor.isValidBlockSize(blockSize), path,
-                CycleHeaderDescriptor.BLOCK_SIZE_OFFSET, "block size " + blockSize + " is not a multiple of " + BlockDescriptor.PAGE
+                CycleHeaderDescriptor.BLOCK_SIZE_OFFSET, "block size " + blockSize + " is not a multiple of "
+                + BlockDescriptor.PAGE
                         + " between " + BlockDescriptor.MIN_BLOCK_SIZE + " and 2^40");
         long dataStart = header.getLong((int) CycleHeaderDescriptor.DATA_START_OFFSET);
         require(dataStart == CycleHeaderDescriptor.dataStart(indexCount), path, CycleHeaderDescriptor.DATA_START_OFFSET,

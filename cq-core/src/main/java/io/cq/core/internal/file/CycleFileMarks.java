@@ -5,15 +5,6 @@ import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
 
-
-
-
-
-
-
-
-
-
 /** Marks written under the write lock at the end of a cycle file's records. */
 public final class CycleFileMarks {
     static final long NO_CYCLE = TableStore.NO_CYCLE;
@@ -62,8 +53,10 @@ public final class CycleFileMarks {
      */
     public static void discardUnfinished(CycleFile file, long position, int header) {
         if (ExcerptHeaderDescriptor.isWorking(header)) {
-            Log.warning(CycleFileMarks.class, "repaired {1}: discarded the unfinished excerpt at position {0}, left by a "
-                    + "writer that died while writing it; no reader had seen it", String.valueOf(position), file.path());
+            Log.warning(CycleFileMarks.class,
+                    "repaired {1}: discarded the unfinished excerpt at position {0}, left by a "
+                    + "writer that died while writing it; no reader had seen it", String.valueOf(position),
+                    file.path());
             file.mapped().putIntRelease(position, ExcerptHeaderDescriptor.EMPTY);
         }
     }

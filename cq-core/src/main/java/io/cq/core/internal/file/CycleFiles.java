@@ -1,5 +1,9 @@
 package io.cq.core.internal.file;
 
+import io.cq.core.CorruptQueueException;
+import io.cq.core.QueueException;
+import io.cq.core.RollCycle;
+import io.cq.core.StoreFileListener;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.memory.MappedFile;
@@ -7,10 +11,6 @@ import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.table.TableStore;
-import io.cq.core.CorruptQueueException;
-import io.cq.core.QueueException;
-import io.cq.core.RollCycle;
-import io.cq.core.StoreFileListener;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -260,7 +260,8 @@ public final class CycleFiles implements AutoCloseable {
         header.putLong((int) CycleHeaderDescriptor.SEQUENCE_OFFSET, 0);
         try {
             // Created with its whole first chunk, so a reader can always map the header and first records.
-            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + BlockDescriptor.overlap(blockSize), permissions);
+            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + BlockDescriptor.overlap(blockSize),
+                    permissions);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create cycle file " + pathOf(cycle) + ": " + e.getMessage(), e);
         }
@@ -274,7 +275,8 @@ public final class CycleFiles implements AutoCloseable {
     public static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions) {
         if (Files.isDirectory(directory)) {
             if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
-                throw new QueueException("queue directory " + directory + " is not " + (readOnly ? "readable" : "readable and writable")
+                throw new QueueException("queue directory " + directory + " is not "
+                        + (readOnly ? "readable" : "readable and writable")
                         + " by this process");
             }
             return;
@@ -313,6 +315,7 @@ public final class CycleFiles implements AutoCloseable {
     /** The error for a file that does not start with the cycle-file magic. */
     public static CorruptQueueException notACycleFile(Path path, long magic) {
         return new CorruptQueueException(path, 0, String.format(
-                "not a cq cycle file: expected magic 'cq.cycle' (0x%016x), found 0x%016x", CycleHeaderDescriptor.MAGIC, magic));
+                "not a cq cycle file: expected magic 'cq.cycle' (0x%016x), found 0x%016x", CycleHeaderDescriptor.MAGIC,
+                magic));
     }
 }

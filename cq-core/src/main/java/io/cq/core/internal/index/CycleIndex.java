@@ -3,6 +3,7 @@ package io.cq.core.internal.index;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.memory.Memory;
+
 import java.lang.foreign.MemorySegment;
 
 /**

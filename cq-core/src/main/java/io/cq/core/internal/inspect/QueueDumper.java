@@ -1,13 +1,12 @@
 package io.cq.core.internal.inspect;
 
+import io.cq.core.ExcerptFormatter;
+import io.cq.core.NamedTailerPosition;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.named.NamedTailerSlots;
-import io.cq.core.ExcerptBytes;
-import io.cq.core.ExcerptFormatter;
-import io.cq.core.NamedTailerPosition;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -41,7 +40,8 @@ public final class QueueDumper {
         out.append("roll cycle: ").append(files.rollCycle().name())
                 .append(" (").append(String.valueOf(files.rollCycle().lengthMillis())).append(" ms, ")
                 .append(String.valueOf(files.rollCycle().sequenceBits())).append(" sequence bits)\n");
-        for (NamedTailerPosition tailer : new NamedTailerSlots(files.tableStore(), files.directory().toString()).positions()) {
+        for (NamedTailerPosition tailer
+                : new NamedTailerSlots(files.tableStore(), files.directory().toString()).positions()) {
             out.append("named tailer '").append(tailer.name()).append("': next index ")
                     .append(tailer.nextIndex() < 0 ? "start" : hex(tailer.nextIndex()))
                     .append(tailer.held() ? ", held by " + tailer.holder() : "").append('\n');
@@ -91,7 +91,8 @@ public final class QueueDumper {
                         .append(String.valueOf(ExcerptHeaderDescriptor.length(header))).append(" bytes)\n");
                 position = file.next(position, header);
             } else {
-                out.append("@").append(String.valueOf(position)).append(' ').append(ExcerptHeaderDescriptor.describe(header))
+                out.append("@").append(String.valueOf(position)).append(' ')
+                        .append(ExcerptHeaderDescriptor.describe(header))
                         .append(header == ExcerptHeaderDescriptor.EMPTY ? " (end of written data)" : "").append('\n');
                 return;
             }

@@ -1,5 +1,9 @@
 package io.cq.core.internal.inspect;
 
+import io.cq.core.CorruptQueueException;
+import io.cq.core.QueueVerification;
+import io.cq.core.QueueVerification.Finding;
+import io.cq.core.QueueVerification.Severity;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.index.Position;
@@ -7,10 +11,6 @@ import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.lock.WriteLockWord;
-import io.cq.core.CorruptQueueException;
-import io.cq.core.QueueVerification;
-import io.cq.core.QueueVerification.Finding;
-import io.cq.core.QueueVerification.Severity;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -77,7 +77,8 @@ public final class QueueVerifier {
         long first = file.blockSize() + BlockDescriptor.overlap(file.blockSize());
         if (size < first || (size - first) % file.blockSize() != 0) {
             damage(file.path(), size, "the file is " + size + " bytes long, not one block plus the overlap ("
-                    + first + ") and a whole number of blocks of " + file.blockSize() + ": it was cut short or extended");
+                    + first + ") and a whole number of blocks of " + file.blockSize()
+                    + ": it was cut short or extended");
         }
     }
 
@@ -87,7 +88,8 @@ public final class QueueVerifier {
         while (true) {
             int header = file.headerAt(position);
             if (ExcerptHeaderDescriptor.isData(header)) {
-                if (file.index().isIndexed(sequence) && sequence / file.index().indexSpacing() < file.index().capacity()) {
+                if (file.index().isIndexed(sequence)
+                        && sequence / file.index().indexSpacing() < file.index().capacity()) {
                     checkIndexEntry(file, sequence, position);
                 }
                 position = file.next(position, header);
@@ -101,7 +103,8 @@ public final class QueueVerifier {
                 checkEndOfData(file, newest, position, header, sequence);
                 return;
             } else {
-                damage(file.path(), position, "expected a record header, found " + ExcerptHeaderDescriptor.describe(header)
+                damage(file.path(), position, "expected a record header, found "
+                        + ExcerptHeaderDescriptor.describe(header)
                         + "; the " + (sequence) + " excerpts before it are readable, nothing after it is");
                 return;
             }
@@ -118,12 +121,14 @@ public final class QueueVerifier {
         boolean working = ExcerptHeaderDescriptor.isWorking(header);
         if (working && ExcerptHeaderDescriptor.length(header) > file.maxExcerptSize()) {
             damage(file.path(), position, "expected a record header, found " + ExcerptHeaderDescriptor.describe(header)
-                    + " (longer than the file's largest excerpt); the " + sequence + " excerpts before it are readable");
+                    + " (longer than the file's largest excerpt); the " + sequence
+                    + " excerpts before it are readable");
             return;
         }
         if (!newest) {
             damage(file.path(), position, (working ? "an unfinished excerpt" : "the end of the written data")
-                    + " without an end-of-cycle mark in a cycle older than the newest: every tailer stops here for good "
+                    + " without an end-of-cycle mark in a cycle older than the newest: every tailer stops here for "
+                    + "good "
                     + "and never reaches the later cycles; the " + sequence + " excerpts before it are readable");
             return;
         }
@@ -166,7 +171,8 @@ public final class QueueVerifier {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + CycleFiles.SUFFIX)) {
             for (Path file : stream) {
                 String name = file.getFileName().toString();
-                if (files.rollCycle().parseCycle(name.substring(0, name.length() - CycleFiles.SUFFIX.length())).isEmpty()) {
+                if (files.rollCycle().parseCycle(name.substring(0, name.length() - CycleFiles.SUFFIX.length()))
+                        .isEmpty()) {
                     note(file, -1, "the name is not a cycle of the queue's roll cycle " + files.rollCycle().name()
                             + ", so readers ignore the file");
                 }

@@ -4,6 +4,7 @@ import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.ProcessIdentity;
 import io.cq.core.internal.table.TableStore;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -76,7 +77,8 @@ public final class WriteLock implements AutoCloseable {
             if (!warned && now - started > WARN_AFTER_NANOS) {
                 warned = true;
                 long owner = word.owner();
-                Log.warning(WriteLock.class, "waited more than {0} s for the write lock of {1}, held by a live appender "
+                Log.warning(WriteLock.class,
+                        "waited more than {0} s for the write lock of {1}, held by a live appender "
                         + "(pid {2})", String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)), word.path(),
                         String.valueOf(LockWordDescriptor.pid(owner)));
             }
@@ -91,7 +93,8 @@ public final class WriteLock implements AutoCloseable {
         // Informational: the one warning is the repair of the record it left, which names file and position.
         Log.info(WriteLock.class, "took over the write lock of {0} from a writer that died holding it (pid {1}, "
                 + "process slot {2})",
-                word.path(), String.valueOf(LockWordDescriptor.pid(owner)), String.valueOf(LockWordDescriptor.processSlot(owner)));
+                word.path(), String.valueOf(LockWordDescriptor.pid(owner)),
+                String.valueOf(LockWordDescriptor.processSlot(owner)));
         return true;
     }
 

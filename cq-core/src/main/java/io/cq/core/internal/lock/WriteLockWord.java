@@ -3,6 +3,7 @@ package io.cq.core.internal.lock;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.table.TableStore;
+
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 

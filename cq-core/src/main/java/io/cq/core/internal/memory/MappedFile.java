@@ -1,11 +1,11 @@
 package io.cq.core.internal.memory;
 
+import io.cq.core.QueueException;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.NativeIo;
-import io.cq.core.QueueException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -247,7 +247,8 @@ public final class MappedFile implements AutoCloseable {
                 reserveExisting(start);
             }
             MemorySegment segment = channel.map(
-                    writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, mappingSize, arena);
+                    writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, mappingSize,
+                    arena);
             MemorySegment[] grown = Arrays.copyOf(current, Math.max(current.length, index + 1));
             grown[index] = segment;
             chunks = grown;

@@ -14,12 +14,13 @@ import java.util.Objects;
  * error speaks of the excerpt) and again by the segment against the chunk.
  */
 public final class SegmentCursor implements ExcerptBytes {
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfChar CHAR = ValueLayout.JAVA_CHAR_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);
+    private static final ValueLayout.OfChar CHAR = ValueLayout.JAVA_CHAR_UNALIGNED.withOrder(LE);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(LE);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(LE);
+    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(LE);
+    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(LE);
 
     private MemorySegment segment = MemorySegment.NULL;
     private long base;
@@ -218,7 +219,8 @@ public final class SegmentCursor implements ExcerptBytes {
     private long absolute(long offset, int bytes, boolean write) {
         long end = write ? position : limit;
         if (offset < 0 || offset + bytes > end) {
-            throw new IndexOutOfBoundsException(bytes + " bytes at offset " + offset + " are outside the excerpt's 0.." + end
+            throw new IndexOutOfBoundsException(bytes + " bytes at offset " + offset + " are outside the excerpt's 0.."
+                    + end
                     + (write ? " (absolute writes must lie below the position)" : ""));
         }
         if (write && !writing) {
@@ -244,7 +246,8 @@ public final class SegmentCursor implements ExcerptBytes {
     private long take(long bytes) {
         long p = position;
         if (bytes < 0 || p + bytes > limit) {
-            throw new IndexOutOfBoundsException("cannot read " + bytes + " bytes at " + p + ": the excerpt has " + limit);
+            throw new IndexOutOfBoundsException("cannot read " + bytes + " bytes at " + p + ": the excerpt has "
+                    + limit);
         }
         position = p + bytes;
         return base + p;

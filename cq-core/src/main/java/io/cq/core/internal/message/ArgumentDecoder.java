@@ -257,7 +257,8 @@ public final class ArgumentDecoder {
         try {
             length = bytes.readInt();
             if (length < 0 || length > bytes.remaining()) {
-                throw failure("a document of " + length + " bytes does not fit in the " + bytes.remaining() + " left", null);
+                throw failure("a document of " + length + " bytes does not fit in the " + bytes.remaining() + " left",
+                        null);
             }
             if (scratch.length < length) {
                 scratch = new byte[Math.max(length, scratch.length * 2)];
@@ -270,9 +271,11 @@ public final class ArgumentDecoder {
             return reader.readValue(scratch, 0, length);
         } catch (InvalidTypeIdException e) {
             throw failure("type " + e.getTypeId() + " is not allowed here: a reader instantiates only types reachable"
-                    + " from its handlers' parameter types and those added with MethodReaderBuilder.allowTypes; refused", e);
+                    + " from its handlers' parameter types and those added with MethodReaderBuilder.allowTypes; "
+                    + "refused", e);
         } catch (JacksonException e) {
-            throw failure("the document does not decode as " + reader.getValueType() + ": " + e.getOriginalMessage(), e);
+            throw failure("the document does not decode as " + reader.getValueType() + ": " + e.getOriginalMessage(),
+                    e);
         } catch (RuntimeException e) {
             // e.g. a record's constructor refusing a value: the excerpt will never decode, so it is not retried
             throw failure("the document does not decode as " + reader.getValueType() + ": " + e, e);

@@ -34,7 +34,8 @@ final class DispatchingMethodReader implements MethodReader {
     @Override
     public boolean readOne() {
         if (tailer == null) {
-            throw new IllegalStateException("this method reader was built without a tailer: call dispatch(ReadContext)");
+            throw new IllegalStateException("this method reader was built without a tailer: call "
+                    + "dispatch(ReadContext)");
         }
         final ReadContext context = tailer.readingDocument();
         try {
@@ -105,7 +106,8 @@ final class DispatchingMethodReader implements MethodReader {
             throw e;
         } finally {
             if (history) {
-                MessageHistory.current().reset(); // a writer used outside a handler must not inherit this message's route
+                // a writer used outside a handler must not inherit this message's route
+                MessageHistory.current().reset();
             }
         }
     }

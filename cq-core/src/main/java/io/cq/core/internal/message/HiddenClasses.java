@@ -40,7 +40,8 @@ final class HiddenClasses {
 
     private static MethodHandles.Lookup defineBeside(Class<?> nextTo, byte[] classBytes) {
         if (!Modifier.isPublic(nextTo.getModifiers())) {
-            throw new IllegalArgumentException("cannot generate code for " + nextTo.getName() + ": it is not public and "
+            throw new IllegalArgumentException("cannot generate code for " + nextTo.getName()
+                    + ": it is not public and "
                     + "its module (" + nextTo.getModule() + ") is not cq's and does not open package "
                     + nextTo.getPackageName() + " to cq; make the interface public, or open its package to cq");
         }

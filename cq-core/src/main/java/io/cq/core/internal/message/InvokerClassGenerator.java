@@ -25,7 +25,8 @@ import java.util.Map;
 final class InvokerClassGenerator {
     private static final ClassDesc INVOKER = ClassDesc.of(MethodInvoker.class.getName());
     private static final ClassDesc DECODER = ClassDesc.of(ArgumentDecoder.class.getName());
-    private static final MethodTypeDesc INVOKE = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_Object, DECODER);
+    private static final MethodTypeDesc INVOKE = MethodTypeDesc.of(ConstantDescs.CD_void, ConstantDescs.CD_Object,
+            DECODER);
 
     private static final ClassValue<Map<String, MethodInvoker>> INVOKERS = new ClassValue<>() {
         @Override
@@ -61,9 +62,11 @@ final class InvokerClassGenerator {
                         code -> invokeBody(code, interfaceDesc, method)));
         MethodHandles.Lookup lookup = HiddenClasses.define(type, bytes);
         try {
-            return (MethodInvoker) lookup.findConstructor(lookup.lookupClass(), MethodType.methodType(void.class)).invoke();
+            return (MethodInvoker) lookup.findConstructor(lookup.lookupClass(), MethodType.methodType(void.class))
+                    .invoke();
         } catch (Throwable e) {
-            throw new IllegalStateException("cannot instantiate the generated invoker of " + WriterPlan.describe(method), e);
+            throw new IllegalStateException("cannot instantiate the generated invoker of "
+                    + WriterPlan.describe(method), e);
         }
     }
 
@@ -76,7 +79,8 @@ final class InvokerClassGenerator {
             code.aload(2);
             if (kind.takesSlot()) {
                 code.loadConstant(slot);
-                code.invokevirtual(DECODER, kind.decoderMethod, MethodTypeDesc.of(kind.decodedType, ConstantDescs.CD_int));
+                code.invokevirtual(DECODER, kind.decoderMethod,
+                        MethodTypeDesc.of(kind.decodedType, ConstantDescs.CD_int));
                 code.checkcast(HiddenClasses.describe(parameter));
             } else {
                 code.invokevirtual(DECODER, kind.decoderMethod, MethodTypeDesc.of(kind.decodedType));

@@ -197,7 +197,8 @@ public final class MessageEncoder {
             }
             document.reset();
             writer.writeValue(generator(), value);
-            bytes.writeByte(MessageLayout.DOCUMENT).writeInt(document.count()).writeBytes(document.buffer(), 0, document.count());
+            bytes.writeByte(MessageLayout.DOCUMENT).writeInt(document.count())
+                    .writeBytes(document.buffer(), 0, document.count());
         } catch (Throwable t) {
             generator = null; // it may be left inside an unfinished document
             abandon();

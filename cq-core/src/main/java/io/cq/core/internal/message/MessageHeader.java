@@ -48,7 +48,8 @@ final class MessageHeader {
             argumentCount = bytes.readByte() & 0xFF;
             return true;
         } catch (RuntimeException e) {
-            throw new MessageDecodingException(index, null, "the message header is cut short or malformed (" + bytes.length()
+            throw new MessageDecodingException(index, null, "the message header is cut short or malformed ("
+                    + bytes.length()
                     + " bytes): " + e.getMessage(), e);
         }
     }

@@ -2,7 +2,6 @@ package io.cq.core.internal.message;
 
 import io.cq.core.ExcerptBytes;
 import io.cq.core.message.MessageDecodingException;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -105,7 +104,8 @@ public final class MessageTrees {
             throw e;
         } catch (RuntimeException e) {
             // bounds, a text length prefix that is not one, CBOR that is not CBOR: all the data's fault
-            throw new MessageDecodingException(index, method, "argument " + argument + " is malformed: " + e.getMessage(), e);
+            throw new MessageDecodingException(index, method, "argument " + argument + " is malformed: "
+                    + e.getMessage(), e);
         }
     }
 

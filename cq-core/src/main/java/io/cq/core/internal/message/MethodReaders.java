@@ -49,7 +49,8 @@ public final class MethodReaders {
             List<Class<?>> only = onlyInterfaces.getOrDefault(handler, List.of());
             for (Class<?> type : only) {
                 if (!type.isInterface() || !type.isInstance(handler)) {
-                    throw new IllegalArgumentException("handler " + handler.getClass().getName() + " does not implement "
+                    throw new IllegalArgumentException("handler " + handler.getClass().getName()
+                            + " does not implement "
                             + "interface " + type.getName());
                 }
             }
@@ -62,7 +63,8 @@ public final class MethodReaders {
                 allMethods.addAll(List.of(methods));
             }
             if (byInterface.isEmpty()) {
-                throw new IllegalArgumentException("handler " + handler.getClass().getName() + " implements no interface:"
+                throw new IllegalArgumentException("handler " + handler.getClass().getName()
+                        + " implements no interface:"
                         + " a method reader calls the methods that a handler's interfaces declare");
             }
             methodsByHandler.add(Map.entry(handler, byInterface));
@@ -91,7 +93,8 @@ public final class MethodReaders {
         BytesMessage[] messages = new BytesMessage[parameters.length];
         for (int slot = 0; slot < parameters.length; slot++) {
             switch (ArgumentKind.of(parameters[slot])) {
-                case DOCUMENT -> readers[slot] = mapper.readerFor(mapper.constructType(method.getGenericParameterTypes()[slot]));
+                case DOCUMENT -> readers[slot] =
+                        mapper.readerFor(mapper.constructType(method.getGenericParameterTypes()[slot]));
                 case SELF_WRITTEN -> messages[slot] = instantiate(parameters[slot], method, slot);
                 default -> {
                 }
@@ -114,7 +117,8 @@ public final class MethodReaders {
 
     private static boolean isPlatformType(Class<?> type) {
         String name = type.getName();
-        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.") || name.startsWith("sun.");
+        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
+                || name.startsWith("sun.");
     }
 
     /** Every interface a class implements, its superclasses' and superinterfaces' included, nearest first. */

@@ -25,7 +25,8 @@ public final class TreeMessages {
                     + MessageLayout.MAX_NAME_BYTES + " UTF-8 bytes");
         }
         if (arguments.size() > MessageLayout.MAX_ARGUMENTS) {
-            throw new IllegalArgumentException(arguments.size() + " arguments for " + method + "; a message holds at most "
+            throw new IllegalArgumentException(arguments.size() + " arguments for " + method
+                    + "; a message holds at most "
                     + MessageLayout.MAX_ARGUMENTS);
         }
         byte[][] documents = new byte[arguments.size()][];

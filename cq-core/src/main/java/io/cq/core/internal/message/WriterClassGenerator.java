@@ -46,7 +46,8 @@ final class WriterClassGenerator {
                     .withMethodBody(ConstantDescs.INIT_NAME, MethodTypeDesc.of(ConstantDescs.CD_void, encoder),
                             ClassFile.ACC_PUBLIC, code -> code
                                     .aload(0)
-                                    .invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME, ConstantDescs.MTD_void)
+                                    .invokespecial(ConstantDescs.CD_Object, ConstantDescs.INIT_NAME,
+                                    ConstantDescs.MTD_void)
                                     .aload(0)
                                     .aload(1)
                                     .putfield(self, ENCODER_FIELD, encoder)
@@ -55,12 +56,14 @@ final class WriterClassGenerator {
                 Method method = methods[i];
                 int index = i;
                 cls.withMethodBody(method.getName(), WriterPlan.descriptor(method),
-                        ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL, code -> writeMethod(code, self, encoder, method, index));
+                        ClassFile.ACC_PUBLIC | ClassFile.ACC_FINAL,
+                        code -> writeMethod(code, self, encoder, method, index));
             }
         });
         MethodHandles.Lookup lookup = HiddenClasses.define(type, bytes);
         try {
-            return lookup.findConstructor(lookup.lookupClass(), MethodType.methodType(void.class, MessageEncoder.class));
+            return lookup.findConstructor(lookup.lookupClass(),
+                    MethodType.methodType(void.class, MessageEncoder.class));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("generated method writer for " + type.getName() + " has no constructor", e);
         }

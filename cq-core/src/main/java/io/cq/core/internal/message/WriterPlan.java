@@ -42,7 +42,8 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
 
     private static WriterPlan of(Class<?> type) {
         if (!type.isInterface()) {
-            throw new IllegalArgumentException("a method writer implements an interface; " + type.getName() + " is a class");
+            throw new IllegalArgumentException("a method writer implements an interface; " + type.getName()
+                    + " is a class");
         }
         Method[] methods = messageMethods(type);
         byte[][] names = new byte[methods.length][];
@@ -85,7 +86,8 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
         boolean platform = declared.isPrimitive() || declared.getName().startsWith("java.");
         if (!platform && !typed && (declared.isInterface() || Modifier.isAbstract(declared.getModifiers()))
                 && !declared.isArray()) {
-            throw new IllegalArgumentException(describe(method) + ": parameter " + slot + " is of type " + declared.getName()
+            throw new IllegalArgumentException(describe(method) + ": parameter " + slot + " is of type "
+                    + declared.getName()
                     + ", an interface or abstract class without @JsonTypeInfo, which no reader could decode; declare a "
                     + "concrete type, or annotate it with @JsonTypeInfo(use = JsonTypeInfo.Id.NAME) and @JsonSubTypes");
         }
@@ -107,7 +109,8 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
                 continue;
             }
             if (!names.add(method.getName())) {
-                Method earlier = methods.stream().filter(m -> m.getName().equals(method.getName())).findFirst().orElseThrow();
+                Method earlier = methods.stream().filter(m -> m.getName().equals(method.getName())).findFirst()
+                        .orElseThrow();
                 if (Arrays.equals(earlier.getParameterTypes(), method.getParameterTypes())) {
                     continue; // the same method declared by two superinterfaces
                 }
@@ -133,7 +136,8 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
             case ParameterizedType parameterized -> Arrays.stream(parameterized.getActualTypeArguments())
                     .anyMatch(WriterPlan::mentionsTypeVariable);
             case GenericArrayType array -> mentionsTypeVariable(array.getGenericComponentType());
-            case WildcardType wildcard -> Arrays.stream(wildcard.getUpperBounds()).anyMatch(WriterPlan::mentionsTypeVariable)
+            case WildcardType wildcard -> Arrays.stream(wildcard.getUpperBounds())
+                    .anyMatch(WriterPlan::mentionsTypeVariable)
                     || Arrays.stream(wildcard.getLowerBounds()).anyMatch(WriterPlan::mentionsTypeVariable);
             default -> false;
         };

@@ -1,14 +1,14 @@
 package io.cq.core.internal.named;
 
+import io.cq.core.CorruptQueueException;
+import io.cq.core.NamedTailerInUseException;
+import io.cq.core.NamedTailerPosition;
+import io.cq.core.QueueException;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.system.ProcessIdentity;
 import io.cq.core.internal.system.Strings;
 import io.cq.core.internal.table.TableStore;
-import io.cq.core.CorruptQueueException;
-import io.cq.core.NamedTailerInUseException;
-import io.cq.core.NamedTailerPosition;
-import io.cq.core.QueueException;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -95,14 +95,16 @@ public final class NamedTailerSlots {
     public void release(int slot) {
         synchronized (store) {
             if (store.isLockHeldHere(TableStoreDescriptor.slotLockRegion(slot))) {
-                writeString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH, TableStoreDescriptor.SLOT_HOLDER_CAPACITY, "");
+                writeString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH, TableStoreDescriptor.SLOT_HOLDER_CAPACITY,
+                        "");
                 store.unlock(TableStoreDescriptor.slotLockRegion(slot));
             }
         }
     }
 
     public long nextIndex(int slot) {
-        return Memory.getLongAcquire(memory, TableStoreDescriptor.slotOffset(slot) + TableStoreDescriptor.SLOT_NEXT_INDEX);
+        return Memory.getLongAcquire(memory, TableStoreDescriptor.slotOffset(slot)
+                + TableStoreDescriptor.SLOT_NEXT_INDEX);
     }
 
     /** Persists a named tailer's position; a plain ordered store into the mapped file (no system call). */
@@ -157,7 +159,8 @@ public final class NamedTailerSlots {
         String holder = "";
         // Under the allocation lock, so a claim elsewhere cannot run into the probe and take it for a live holder.
         if (store.isLockHeld(TableStoreDescriptor.slotLockRegion(slot), "named tailer slot " + slot)) {
-            holder = readString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH, TableStoreDescriptor.SLOT_HOLDER_CAPACITY);
+            holder = readString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH,
+                    TableStoreDescriptor.SLOT_HOLDER_CAPACITY);
             if (holder.isEmpty()) {
                 holder = ANOTHER_PROCESS;
             }

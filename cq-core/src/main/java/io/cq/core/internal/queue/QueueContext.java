@@ -1,10 +1,10 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.MappedQueue;
+import io.cq.core.RollCycle;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.table.TableStore;
-import io.cq.core.MappedQueue;
-import io.cq.core.RollCycle;
 
 import java.time.Clock;
 import java.util.Set;

@@ -1,12 +1,12 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.NamedTailerPosition;
+import io.cq.core.RollCycle;
+import io.cq.core.StoreFileListener;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
-import io.cq.core.NamedTailerPosition;
-import io.cq.core.RollCycle;
-import io.cq.core.StoreFileListener;
 
 import java.io.IOException;
 import java.nio.file.Files;

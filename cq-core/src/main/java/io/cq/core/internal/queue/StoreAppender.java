@@ -1,16 +1,5 @@
 package io.cq.core.internal.queue;
 
-import io.cq.core.internal.file.CycleFile;
-import io.cq.core.internal.file.CycleFileMarks;
-import io.cq.core.internal.index.CycleIndex;
-import io.cq.core.internal.index.Position;
-import io.cq.core.internal.layout.CycleHeaderDescriptor;
-import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
-import io.cq.core.internal.layout.IndexDescriptor;
-import io.cq.core.internal.lock.WriteLock;
-import io.cq.core.internal.memory.Memory;
-import io.cq.core.internal.memory.SegmentCursor;
-import io.cq.core.internal.memory.Utf8;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTooLargeException;
@@ -18,6 +7,16 @@ import io.cq.core.MappedQueue;
 import io.cq.core.QueueClosedException;
 import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.file.CycleFileMarks;
+import io.cq.core.internal.index.CycleIndex;
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
+import io.cq.core.internal.layout.IndexDescriptor;
+import io.cq.core.internal.lock.WriteLock;
+import io.cq.core.internal.memory.Memory;
+import io.cq.core.internal.memory.SegmentCursor;
+import io.cq.core.internal.memory.Utf8;
 
 import java.lang.foreign.MemorySegment;
 
@@ -97,7 +96,8 @@ public final class StoreAppender implements ExcerptAppender {
         }
         if (s > queue.rollCycle().maxSequenceNumber()) {
             throw new QueueException("cycle " + cycle + " of queue " + queue.describe() + " holds its maximum of "
-                    + (s) + " excerpts; use a roll cycle with more sequence bits (e.g. LARGE_" + "DAILY) or a shorter one");
+                    + (s) + " excerpts; use a roll cycle with more sequence bits (e.g. LARGE_"
+                    + "DAILY) or a shorter one");
         }
         position = p;
         sequence = s;

@@ -1,10 +1,11 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.Pretoucher;
+import io.cq.core.QueueClosedException;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.memory.Memory;
-import io.cq.core.Pretoucher;
-import io.cq.core.QueueClosedException;
+
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -1,5 +1,18 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.DiskSpace;
+import io.cq.core.Durability;
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptFormatter;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.NamedTailerPosition;
+import io.cq.core.Pretoucher;
+import io.cq.core.QueueClosedException;
+import io.cq.core.QueueException;
+import io.cq.core.QueueSettings;
+import io.cq.core.QueueVerification;
+import io.cq.core.RollCycle;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.index.Position;
@@ -14,23 +27,9 @@ import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.system.ProcessIdentity;
 import io.cq.core.internal.table.TableStore;
-import io.cq.core.DiskSpace;
-import io.cq.core.Durability;
-import io.cq.core.ExcerptAppender;
-import io.cq.core.ExcerptFormatter;
-import io.cq.core.ExcerptTailer;
-import io.cq.core.MappedQueue;
-import io.cq.core.NamedTailerPosition;
-import io.cq.core.Pretoucher;
-import io.cq.core.QueueClosedException;
-import io.cq.core.QueueException;
-import io.cq.core.QueueSettings;
-import io.cq.core.QueueVerification;
-import io.cq.core.RollCycle;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -222,7 +221,8 @@ public final class StoreQueue implements MappedQueue {
     public long countExcerpts(long fromIndex, long toIndex) {
         ensureOpen();
         if (fromIndex < 0 || toIndex < 0) {
-            throw new IllegalArgumentException("fromIndex=" + fromIndex + " and toIndex=" + toIndex + " must not be negative");
+            throw new IllegalArgumentException("fromIndex=" + fromIndex + " and toIndex=" + toIndex
+                    + " must not be negative");
         }
         if (toIndex <= fromIndex) {
             return 0;

@@ -1,11 +1,5 @@
 package io.cq.core.internal.queue;
 
-import io.cq.core.internal.file.CycleFile;
-import io.cq.core.internal.index.Position;
-import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
-import io.cq.core.internal.memory.Memory;
-import io.cq.core.internal.memory.SegmentCursor;
-import io.cq.core.internal.table.TableStore;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
@@ -13,6 +7,12 @@ import io.cq.core.QueueClosedException;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
 import io.cq.core.TailerDirection;
+import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.index.Position;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
+import io.cq.core.internal.memory.Memory;
+import io.cq.core.internal.memory.SegmentCursor;
+import io.cq.core.internal.table.TableStore;
 
 import java.lang.foreign.MemorySegment;
 

@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Creates files so that no process ever sees one half-initialised: the content goes to a temporary file that
@@ -52,7 +51,8 @@ public final class AtomicFiles {
                     // Reserved, not just sized: a full disk fails the creation instead of a later write. Only
                     // while the downcalls are still being linked (the first ~100 ms of a process) and the disk
                     // has ample room is the reservation done right after creation instead, in the background.
-                    reserveLater = !NativeIo.isReady() && temporary.toFile().getUsableSpace() > AMPLE_ROOM_FACTOR * size;
+                    reserveLater = !NativeIo.isReady()
+                            && temporary.toFile().getUsableSpace() > AMPLE_ROOM_FACTOR * size;
                     if (!reserveLater) {
                         NativeIo.reserve(temporary, 0, size);
                     }

@@ -37,11 +37,13 @@ public final class DiskSpaceMonitor {
             long threshold = Math.max(warningBytes, (long) (total * warningPercent / 100.0));
             boolean nowLow = usable < threshold;
             if (nowLow && !low) {
-                Log.warning(DiskSpaceMonitor.class, "free space under queue {0} is low: {1} MiB of {2} MiB left, below the "
+                Log.warning(DiskSpaceMonitor.class,
+                        "free space under queue {0} is low: {1} MiB of {2} MiB left, below the "
                         + "warning threshold of {3} MiB", directory, String.valueOf(usable >> 20),
                         String.valueOf(total >> 20), String.valueOf(threshold >> 20));
             } else if (!nowLow && low) {
-                Log.info(DiskSpaceMonitor.class, "free space under queue {0} is back above the warning threshold: {1} MiB "
+                Log.info(DiskSpaceMonitor.class,
+                        "free space under queue {0} is back above the warning threshold: {1} MiB "
                         + "left", directory, String.valueOf(usable >> 20));
             }
             low = nowLow;

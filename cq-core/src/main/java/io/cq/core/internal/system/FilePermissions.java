@@ -20,7 +20,8 @@ public final class FilePermissions {
 
     public FilePermissions(Set<PosixFilePermission> files) {
         this.files = Set.copyOf(files);
-        EnumSet<PosixFilePermission> dirs = EnumSet.copyOf(files.isEmpty() ? EnumSet.of(PosixFilePermission.OWNER_READ) : files);
+        EnumSet<PosixFilePermission> dirs = EnumSet.copyOf(files.isEmpty() ? EnumSet.of(PosixFilePermission.OWNER_READ)
+                : files);
         // A directory one may read must also be searchable, or its files cannot be opened.
         if (files.contains(PosixFilePermission.OWNER_READ)) {
             dirs.add(PosixFilePermission.OWNER_EXECUTE);

@@ -67,7 +67,8 @@ public final class NativeIo {
             MethodHandle madvise = null;
             String reason = null;
             if (!NativeIo.class.getModule().isNativeAccessEnabled()) {
-                reason = "native access is not enabled for cq (add --enable-native-access=ALL-UNNAMED to the java command)";
+                reason = "native access is not enabled for cq (add --enable-native-access=ALL-UNNAMED to the java "
+                        + "command)";
             } else if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
                 reason = "posix_fallocate is only used on Linux";
             } else {
@@ -76,11 +77,14 @@ public final class NativeIo {
                     SymbolLookup libc = linker.defaultLookup();
                     open = linker.downcallHandle(find(libc, "open"),
                             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
-                    close = linker.downcallHandle(find(libc, "close"), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+                    close = linker.downcallHandle(find(libc, "close"),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
                     fallocate = linker.downcallHandle(find(libc, "posix_fallocate"),
-                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                            ValueLayout.JAVA_LONG));
                     madvise = linker.downcallHandle(find(libc, "madvise"),
-                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                            ValueLayout.JAVA_INT),
                             Linker.Option.captureCallState("errno"));
                 } catch (RuntimeException | LinkageError e) {
                     reason = "cannot link posix_fallocate: " + e;
@@ -176,7 +180,8 @@ public final class NativeIo {
                     + " of " + file);
         }
         if (result != 0) {
-            throw new IOException("posix_fallocate returned error " + result + " for " + length + " bytes at offset " + offset
+            throw new IOException("posix_fallocate returned error " + result + " for " + length + " bytes at offset "
+                    + offset
                     + " of " + file);
         }
     }

@@ -1,6 +1,7 @@
 package io.cq.core.internal.system;
 
 import io.cq.core.internal.layout.LockWordDescriptor;
+
 import java.net.InetAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 

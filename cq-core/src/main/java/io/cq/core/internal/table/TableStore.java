@@ -1,12 +1,12 @@
 package io.cq.core.internal.table;
 
+import io.cq.core.QueueException;
+import io.cq.core.RollCycle;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
-import io.cq.core.QueueException;
-import io.cq.core.RollCycle;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -162,7 +162,8 @@ public final class TableStore {
                 processLock = lock;
                 long owner = Memory.getLongVolatile(memory, LockWordDescriptor.WRITE_LOCK_OFFSET);
                 if (owner != LockWordDescriptor.FREE && LockWordDescriptor.processSlot(owner) == slot
-                        && Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner, LockWordDescriptor.FREE)) {
+                        && Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner,
+                        LockWordDescriptor.FREE)) {
                     Log.info(TableStore.class, "released the write lock of {0} left by a process that died holding it "
                             + "(pid {1})", path, String.valueOf(LockWordDescriptor.pid(owner)));
                 }

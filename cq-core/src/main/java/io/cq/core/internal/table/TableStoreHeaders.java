@@ -1,10 +1,10 @@
 package io.cq.core.internal.table;
 
+import io.cq.core.CorruptQueueException;
+import io.cq.core.RollCycle;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.FilePermissions;
-import io.cq.core.CorruptQueueException;
-import io.cq.core.RollCycle;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,13 +1,10 @@
 package io.cq.spring.boot.autoconfigure;
 
-import java.util.Map;
-
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueAdapters;
 import io.cq.spring.actuate.QueuesEndpoint;
 import io.cq.spring.actuate.QueuesHealthIndicator;
 import io.cq.spring.listener.ListenerContainerRegistry;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -19,6 +16,8 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.util.Map;
+
 /** The {@code queues} endpoint and health indicator, when the actuator is on the class path. */
 @AutoConfiguration(after = CqListenerAutoConfiguration.class)
 public class CqActuatorAutoConfiguration {
@@ -29,7 +28,8 @@ public class CqActuatorAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnAvailableEndpoint
-        QueuesEndpoint queuesEndpoint(Map<String, MappedQueue> queues, ObjectProvider<ListenerContainerRegistry> registry,
+        QueuesEndpoint queuesEndpoint(Map<String, MappedQueue> queues,
+                ObjectProvider<ListenerContainerRegistry> registry,
                                       ObjectProvider<QueueAdapters> adapters) {
             return new QueuesEndpoint(queues, registry.getIfAvailable(), adapters.getIfAvailable());
         }

@@ -1,17 +1,16 @@
 package io.cq.spring.boot.autoconfigure;
 
-import java.util.Map;
-
 import io.cq.core.MappedQueue;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.core.QueueWriterRegistrar;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+
+import java.util.Map;
 
 /**
  * The queues of {@code cq.queues} as {@link MappedQueue} beans, a {@link QueueTemplate} over every MappedQueue
@@ -24,7 +23,8 @@ public class CqAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    MappedQueueOpener mappedQueueOpener(CqProperties properties, ObjectProvider<MappedQueueBuilderCustomizer> customizers) {
+    MappedQueueOpener mappedQueueOpener(CqProperties properties,
+            ObjectProvider<MappedQueueBuilderCustomizer> customizers) {
         return new MappedQueueOpener(properties, customizers.orderedStream().toList());
     }
 

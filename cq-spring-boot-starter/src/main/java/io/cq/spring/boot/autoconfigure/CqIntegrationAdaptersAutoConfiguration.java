@@ -3,7 +3,6 @@ package io.cq.spring.boot.autoconfigure;
 import io.cq.integration.QueueAdapterRegistry;
 import io.cq.spring.actuate.IntegrationQueueAdapters;
 import io.cq.spring.actuate.QueueAdapters;
-
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -1,8 +1,5 @@
 package io.cq.spring.boot.autoconfigure;
 
-import java.util.Map;
-import java.util.function.Supplier;
-
 import io.cq.core.idle.IdleStrategy;
 import io.cq.spring.boot.autoconfigure.CqProperties.ListenerProperties;
 import io.cq.spring.core.InvalidQueuePropertyException;
@@ -17,7 +14,6 @@ import io.cq.spring.listener.QueueListenerAnnotationBeanPostProcessor;
 import io.cq.spring.listener.QueueListenerContainerFactory;
 import io.cq.spring.listener.RetryPolicy;
 import io.cq.spring.listener.StoppingErrorHandler;
-
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -26,6 +22,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
+
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * {@link io.cq.spring.listener.QueueListener} support: the annotation post-processor, the container registry, the
@@ -72,7 +71,8 @@ public class CqListenerAutoConfiguration {
                             + (queue == null ? "none is set" : "there is no queue of that name; the queues are "
                             + template.queueNames()),
                     "Set cq.listener.dead-letter-queue to a queue configured under cq.queues (e.g. cq.queues."
-                            + (queue == null ? "orders-dlq" : queue) + ".path), or choose another cq.listener.recoverer.",
+                            + (queue == null ? "orders-dlq" : queue)
+                            + ".path), or choose another cq.listener.recoverer.",
                     null);
         }
         return new DeadLetterErrorHandler(template, queue);
@@ -80,16 +80,17 @@ public class CqListenerAutoConfiguration {
 
     @Bean(QueueListenerAnnotationBeanPostProcessor.DEFAULT_CONTAINER_FACTORY)
     @ConditionalOnMissingBean(name = QueueListenerAnnotationBeanPostProcessor.DEFAULT_CONTAINER_FACTORY)
-    QueueListenerContainerFactory queueListenerContainerFactory(CqProperties properties,
-                                                                @Qualifier(DEFAULT_ERROR_HANDLER) ListenerErrorHandler errorHandler,
-                                                                BeanFactory beanFactory, ApplicationEventPublisher events) {
+    QueueListenerContainerFactory queueListenerContainerFactory(
+            CqProperties properties, @Qualifier(DEFAULT_ERROR_HANDLER) ListenerErrorHandler errorHandler,
+            BeanFactory beanFactory, ApplicationEventPublisher events) {
         ListenerProperties listener = properties.getListener();
         Map<String, Supplier<IdleStrategy>> idleStrategies;
         try {
             idleStrategies = DefaultQueueListenerContainerFactory.idleStrategies(listener.getIdleMaxSpins(),
                     listener.getIdleMaxYields(), listener.getIdleMinPark(), listener.getIdleMaxPark());
         } catch (IllegalArgumentException e) {
-            throw new InvalidQueuePropertyException("cq.listener.idle-max-park", listener.getIdleMaxPark(), e.getMessage(),
+            throw new InvalidQueuePropertyException("cq.listener.idle-max-park", listener.getIdleMaxPark(),
+                    e.getMessage(),
                     "Set cq.listener.idle-max-spins and idle-max-yields to 0 or more and cq.listener.idle-max-park to "
                             + "at least cq.listener.idle-min-park.", e);
         }
@@ -101,10 +102,12 @@ public class CqListenerAutoConfiguration {
         }
         RetryPolicy retry;
         try {
-            retry = new RetryPolicy(listener.getMaxAttempts(), listener.getRetryInterval(), listener.getRetryMultiplier(),
+            retry = new RetryPolicy(listener.getMaxAttempts(), listener.getRetryInterval(),
+                    listener.getRetryMultiplier(),
                     listener.getRetryMaxInterval());
         } catch (IllegalArgumentException e) {
-            throw new InvalidQueuePropertyException("cq.listener.max-attempts", listener.getMaxAttempts(), e.getMessage(),
+            throw new InvalidQueuePropertyException("cq.listener.max-attempts", listener.getMaxAttempts(),
+                    e.getMessage(),
                     "Set cq.listener.max-attempts to 1 or more, cq.listener.retry-multiplier to 1 or more and "
                             + "cq.listener.retry-max-interval to at least cq.listener.retry-interval.", e);
         }

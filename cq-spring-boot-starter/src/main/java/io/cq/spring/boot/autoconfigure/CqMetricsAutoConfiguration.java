@@ -1,18 +1,17 @@
 package io.cq.spring.boot.autoconfigure;
 
-import java.util.Map;
-
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueAdapters;
 import io.cq.spring.actuate.QueueMetrics;
 import io.cq.spring.listener.ListenerContainerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+
+import java.util.Map;
 
 /** Micrometer meters for the queues and listeners, when Micrometer is on the class path and a registry exists. */
 @AutoConfiguration(after = CqListenerAutoConfiguration.class)
@@ -22,7 +21,8 @@ public class CqMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     QueueMetrics queueMetrics(ObjectProvider<MeterRegistry> meterRegistry, Map<String, MappedQueue> queues,
-                              ObjectProvider<ListenerContainerRegistry> listeners, ObjectProvider<QueueAdapters> adapters) {
+                              ObjectProvider<ListenerContainerRegistry> listeners,
+                              ObjectProvider<QueueAdapters> adapters) {
         return new QueueMetrics(meterRegistry, queues, listeners.getIfAvailable(), adapters.getIfAvailable());
     }
 }

@@ -1,16 +1,16 @@
 package io.cq.spring.boot.autoconfigure;
 
+import io.cq.core.MappedQueue;
+import io.cq.core.MappedQueueBuilder;
+import io.cq.core.QueueException;
+import io.cq.spring.core.InvalidQueuePropertyException;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-
-import io.cq.core.MappedQueue;
-import io.cq.core.MappedQueueBuilder;
-import io.cq.core.QueueException;
-import io.cq.spring.core.InvalidQueuePropertyException;
 
 /**
  * Opens the queue configured under {@code cq.queues.<name>}: checks each property first, so that a wrong value
@@ -67,7 +67,8 @@ public final class MappedQueueOpener {
             throw new InvalidQueuePropertyException(prefix + "roll-cycle", queue.getRollCycle(),
                     "the queue in " + path + " was created with roll cycle " + opened.rollCycle()
                             + ", and a queue keeps its roll cycle for life",
-                    "Set " + prefix + "roll-cycle=" + opened.rollCycle() + " or remove the property to use the existing "
+                    "Set " + prefix + "roll-cycle=" + opened.rollCycle()
+                    + " or remove the property to use the existing "
                             + "queue; to start a new queue with " + queue.getRollCycle() + ", point " + prefix
                             + "path at another directory.", null);
         }
@@ -110,7 +111,8 @@ public final class MappedQueueOpener {
         String fix = "Point " + prefix + "path (or cq.base-path) at a directory, or at a place where one can be "
                 + "created, that this process can read and write.";
         if (Files.exists(path) && !Files.isDirectory(path)) {
-            throw new InvalidQueuePropertyException(prefix + "path", path, "it exists and is not a directory", fix, null);
+            throw new InvalidQueuePropertyException(prefix + "path", path, "it exists and is not a directory", fix,
+                    null);
         }
         if (readOnly) {
             if (!Files.isDirectory(path)) {
@@ -139,7 +141,8 @@ public final class MappedQueueOpener {
         if (blockSize % PAGE != 0 || blockSize < MIN_BLOCK_SIZE) {
             throw new InvalidQueuePropertyException(prefix + "block-size", queue.getBlockSize(),
                     "a block size must be a multiple of 4096 bytes and at least 64KB",
-                    "Set " + prefix + "block-size to a multiple of 4KB, e.g. " + suggestBlockSize(blockSize) + ".", null);
+                    "Set " + prefix + "block-size to a multiple of 4KB, e.g. " + suggestBlockSize(blockSize) + ".",
+                    null);
         }
         int spacing = queue.getIndexSpacing();
         if (spacing < 1 || spacing > 1 << 20 || Integer.bitCount(spacing) != 1) {
@@ -163,11 +166,13 @@ public final class MappedQueueOpener {
         double percent = queue.getDiskSpaceWarningPercent();
         if (percent < 0 || percent > 100) {
             throw new InvalidQueuePropertyException(prefix + "disk-space-warning-percent", percent,
-                    "a percentage must be from 0 to 100", "Set " + prefix + "disk-space-warning-percent from 0 to 100.", null);
+                    "a percentage must be from 0 to 100", "Set " + prefix + "disk-space-warning-percent from 0 to 100.",
+                    null);
         }
         if (queue.getDiskSpaceWarningSize().toBytes() < 0) {
             throw new InvalidQueuePropertyException(prefix + "disk-space-warning-size", queue.getDiskSpaceWarningSize(),
-                    "a size must not be negative", "Set " + prefix + "disk-space-warning-size to 0 (off) or more.", null);
+                    "a size must not be negative", "Set " + prefix + "disk-space-warning-size to 0 (off) or more.",
+                    null);
         }
         checkPermissions(prefix, queue.getFilePermissions());
     }

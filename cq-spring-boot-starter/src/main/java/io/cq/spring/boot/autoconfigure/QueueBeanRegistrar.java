@@ -1,9 +1,6 @@
 package io.cq.spring.boot.autoconfigure;
 
-import java.util.Map;
-
 import io.cq.core.MappedQueue;
-
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -12,6 +9,8 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
+
+import java.util.Map;
 
 /**
  * Registers a {@link MappedQueue} bean per key of {@code cq.queues}, named after it. The bean is opened by the

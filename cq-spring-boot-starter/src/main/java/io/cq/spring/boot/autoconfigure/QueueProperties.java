@@ -1,13 +1,12 @@
 package io.cq.spring.boot.autoconfigure;
 
-import java.nio.file.Path;
-import java.time.Duration;
-
 import io.cq.core.Durability;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.RollCycle;
-
 import org.springframework.util.unit.DataSize;
+
+import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * Settings of one queue, under {@code cq.queues.<name>}; each maps to a {@link MappedQueueBuilder} setting and

@@ -1,13 +1,12 @@
 package io.cq.spring.listener.invoke;
 
-import java.util.Set;
-
 import io.cq.spring.listener.ExcerptHeaders;
 import io.cq.spring.listener.Header;
-
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
+
+import java.util.Set;
 
 /**
  * {@code @Header("cq_index") long}, {@code @Header("cq_queue") String} and {@code @Header("cq_listener") String},
@@ -15,7 +14,8 @@ import org.springframework.core.annotation.MergedAnnotations;
  */
 public final class HeaderArgumentResolver implements ListenerArgumentResolver {
     private static final String MESSAGING_HEADER = "org.springframework.messaging.handler.annotation.Header";
-    private static final Set<String> NAMES = Set.of(ExcerptHeaders.INDEX, ExcerptHeaders.QUEUE, ExcerptHeaders.LISTENER);
+    private static final Set<String> NAMES = Set.of(ExcerptHeaders.INDEX, ExcerptHeaders.QUEUE,
+            ExcerptHeaders.LISTENER);
 
     /** The header a parameter asks for, or null when it has no header annotation. */
     static String headerName(MethodParameter parameter) {
@@ -23,7 +23,8 @@ public final class HeaderArgumentResolver implements ListenerArgumentResolver {
         if (own != null) {
             return own.value();
         }
-        MergedAnnotation<?> messaging = MergedAnnotations.from(parameter.getParameterAnnotations()).get(MESSAGING_HEADER);
+        MergedAnnotation<?> messaging = MergedAnnotations.from(parameter.getParameterAnnotations())
+                .get(MESSAGING_HEADER);
         if (!messaging.isPresent()) {
             return null;
         }

@@ -1,9 +1,9 @@
 package io.cq.spring.listener.invoke;
 
+import io.cq.core.ReadContext;
+
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
-
-import io.cq.core.ReadContext;
 
 /**
  * The excerpt a listener is being called with, as {@link ListenerArgumentResolver}s see it. Reused by its

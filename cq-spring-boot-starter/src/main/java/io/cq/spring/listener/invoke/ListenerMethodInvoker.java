@@ -1,11 +1,11 @@
 package io.cq.spring.listener.invoke;
 
+import org.springframework.core.MethodParameter;
+import org.springframework.util.ReflectionUtils;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.List;
-
-import org.springframework.core.MethodParameter;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * Calls one listener method with the arguments its parameters ask for. The resolver of each parameter is chosen
@@ -32,7 +32,8 @@ public final class ListenerMethodInvoker implements ListenerInvoker {
                     .orElseThrow(() -> new IllegalStateException("@QueueListener method " + method + ": parameter "
                             + parameter.getParameterIndex() + " of type " + parameter.getParameterType().getName()
                             + " is not supported; use String, byte[], ReadContext, ExcerptBytes, @Header(\"cq_index\") "
-                            + "long, @Header(\"cq_queue\") String, Message<String|byte[]>, or any object type (the payload "
+                            + "long, @Header(\"cq_queue\") String, Message<String|byte[]>, or any object type (the "
+                            + "payload "
                             + "object of a message), or add a ListenerArgumentResolver bean"));
         }
     }

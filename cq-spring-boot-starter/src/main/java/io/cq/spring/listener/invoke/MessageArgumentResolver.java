@@ -1,13 +1,12 @@
 package io.cq.spring.listener.invoke;
 
-import java.util.Map;
-
 import io.cq.spring.listener.ExcerptHeaders;
-
 import org.springframework.core.MethodParameter;
 import org.springframework.core.ResolvableType;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.GenericMessage;
+
+import java.util.Map;
 
 /**
  * Spring Messaging's {@code Message<String>} or {@code Message<byte[]>}, with the headers of {@link ExcerptHeaders}.
@@ -22,7 +21,8 @@ public final class MessageArgumentResolver implements ListenerArgumentResolver {
         }
         Class<?> payload = ResolvableType.forMethodParameter(parameter).getGeneric(0).resolve(Object.class);
         if (payload != String.class && payload != byte[].class) {
-            throw new IllegalStateException("parameter " + parameter.getParameterIndex() + " of " + parameter.getMethod()
+            throw new IllegalStateException("parameter " + parameter.getParameterIndex() + " of "
+                    + parameter.getMethod()
                     + " is a Message<" + payload.getSimpleName() + ">; only Message<String> and Message<byte[]> are "
                     + "supported");
         }

@@ -17,7 +17,8 @@ public final class ObservedListenerInvoker implements ListenerInvoker {
     private final String queue;
     private final String listener;
 
-    public ObservedListenerInvoker(ListenerInvoker delegate, ObservationRegistry registry, String queue, String listener) {
+    public ObservedListenerInvoker(ListenerInvoker delegate, ObservationRegistry registry, String queue,
+            String listener) {
         this.delegate = delegate;
         this.registry = registry;
         this.queue = queue;

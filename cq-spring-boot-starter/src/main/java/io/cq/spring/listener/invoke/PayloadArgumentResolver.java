@@ -2,7 +2,6 @@ package io.cq.spring.listener.invoke;
 
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ReadContext;
-
 import org.springframework.core.MethodParameter;
 
 /**

@@ -1,7 +1,16 @@
 package io.cq.spring.boot.app;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import io.cq.core.MappedQueue;
+import io.cq.spring.core.QueueTemplate;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
@@ -12,18 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 
-import io.cq.core.MappedQueue;
-import io.cq.spring.core.QueueTemplate;
-
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The endpoint, health and metrics over HTTP, with real figures from a queue on disk. */
 @SpringBootTest(classes = ListenerApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -97,11 +96,13 @@ class ActuatorOverHttpTest {
         JsonNode paused = post("/actuator/queues/orders/billing", "{\"action\":\"pause\"}");
         assertThat(paused.get("state").asString()).isEqualTo("PAUSED");
         template.appendText("orders", "order-4");
-        await().atMost(Duration.ofSeconds(10)).until(() -> get("/actuator/queues/orders").at("/listeners/0/lag").asLong() == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> get("/actuator/queues/orders").at("/listeners/0/lag").asLong() == 1);
         assertThat(get("/actuator/metrics/cq.listener.lag?tag=listener:billing").at("/measurements/0/value").asDouble())
                 .isEqualTo(1.0);
         post("/actuator/queues/orders/billing", "{\"action\":\"resume\"}");
-        await().atMost(Duration.ofSeconds(10)).until(() -> get("/actuator/queues/orders").at("/listeners/0/processed").asLong() == 4);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> get("/actuator/queues/orders").at("/listeners/0/processed").asLong() == 4);
     }
 
     private JsonNode get(String path) throws IOException, InterruptedException {

@@ -1,14 +1,13 @@
 package io.cq.spring.boot.app;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import io.cq.spring.listener.ExcerptHeaders;
 import io.cq.spring.listener.Header;
 import io.cq.spring.listener.QueueListener;
-
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** An application as a user writes one: queues from properties, one listener that records what it got. */
 @SpringBootApplication

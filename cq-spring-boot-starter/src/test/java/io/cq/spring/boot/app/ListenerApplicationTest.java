@@ -1,22 +1,11 @@
 package io.cq.spring.boot.app;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.awaitility.Awaitility.await;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.DeadLetter;
 import io.cq.spring.listener.ListenerContainerRegistry;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +14,16 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /** The whole application started as {@code main} would start it, on queues in a temporary directory. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -35,7 +34,8 @@ class ListenerApplicationTest {
     private ConfigurableApplicationContext start(String... extraProperties) {
         List<String> properties = new ArrayList<>(List.of("cq.base-path=" + dir, "cq.queues.orders.roll-cycle=hourly",
                 "cq.queues.orders-dlq.durability=page-cache", "cq.listener.retry-interval=5ms",
-                "cq.listener.max-attempts=3", "cq.listener.recoverer=dead-letter", "cq.listener.dead-letter-queue=orders-dlq"));
+                "cq.listener.max-attempts=3", "cq.listener.recoverer=dead-letter",
+                "cq.listener.dead-letter-queue=orders-dlq"));
         properties.addAll(List.of(extraProperties));
         return new SpringApplicationBuilder(ListenerApplication.class).web(WebApplicationType.NONE)
                 .properties(properties.toArray(String[]::new)).run();
@@ -60,7 +60,8 @@ class ListenerApplicationTest {
         try (ConfigurableApplicationContext second = start()) {
             var billing = second.getBean(ListenerApplication.Billing.class);
             await().atMost(Duration.ofSeconds(10)).until(() -> billing.billed.size() == 2);
-            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> billing.billed.size() == 2);
+            await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2))
+                    .until(() -> billing.billed.size() == 2);
             assertThat(billing.billed).containsExactly("order-6", "order-7");
         }
     }

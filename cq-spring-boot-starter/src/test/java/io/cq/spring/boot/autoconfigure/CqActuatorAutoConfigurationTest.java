@@ -1,11 +1,5 @@
 package io.cq.spring.boot.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import java.nio.file.Path;
-import java.time.Duration;
-
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueMetrics;
 import io.cq.spring.actuate.QueuesEndpoint;
@@ -14,7 +8,6 @@ import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.QueueListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -23,6 +16,12 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class CqActuatorAutoConfigurationTest {
     @TempDir
@@ -62,7 +61,8 @@ class CqActuatorAutoConfigurationTest {
             assertThat(result.getStatus()).isEqualTo(Status.DOWN);
             assertThat(result.getDetails()).containsKeys("orders", "full");
             assertThat((java.util.Map<String, Object>) result.getDetails().get("full")).containsEntry("diskLow", true);
-            assertThat((java.util.Map<String, Object>) result.getDetails().get("orders")).containsEntry("diskLow", false);
+            assertThat((java.util.Map<String, Object>) result.getDetails().get("orders"))
+                    .containsEntry("diskLow", false);
         });
     }
 
@@ -74,7 +74,8 @@ class CqActuatorAutoConfigurationTest {
                     QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
                     assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
                     context.getBean(QueueTemplate.class).appendText("orders", "refused");
-                    await().atMost(Duration.ofSeconds(10)).until(() -> health.health(true).getStatus().equals(Status.DOWN));
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> health.health(true).getStatus().equals(Status.DOWN));
                     var orders = (java.util.Map<String, Object>) health.health(true).getDetails().get("orders");
                     assertThat(orders.get("listeners")).isEqualTo(java.util.Map.of("refusing", "FAILED"));
                     assertThat(orders).containsEntry("diskLow", false).containsEntry("writable", true);
@@ -97,7 +98,8 @@ class CqActuatorAutoConfigurationTest {
     @Test
     void shouldWorkWithoutTheActuatorOnTheClassPath() {
         runner().withPropertyValues("management.endpoints.web.exposure.include=queues")
-                .withClassLoader(new FilteredClassLoader(Endpoint.class, AbstractHealthIndicator.class, MeterRegistry.class))
+                .withClassLoader(new FilteredClassLoader(Endpoint.class, AbstractHealthIndicator.class,
+                MeterRegistry.class))
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context).hasSingleBean(QueueTemplate.class);
@@ -115,7 +117,8 @@ class CqActuatorAutoConfigurationTest {
             context.getBean("orders", MappedQueue.class).acquireAppender().writeBytes(new byte[] {1, 2});
             MeterRegistry meters = context.getBean(MeterRegistry.class);
             assertThat(meters.get("cq.queue.appended").tag("queue", "orders").functionCounter().count()).isEqualTo(2);
-            assertThat(meters.get("cq.queue.appended.bytes").tag("queue", "orders").functionCounter().count()).isEqualTo(6);
+            assertThat(meters.get("cq.queue.appended.bytes").tag("queue", "orders").functionCounter().count())
+                    .isEqualTo(6);
             assertThat(meters.get("cq.queue.last.index").tag("queue", "orders").gauge().value())
                     .isEqualTo(context.getBean("orders", MappedQueue.class).lastIndex());
             assertThat(meters.get("cq.queue.disk.free").tag("queue", "orders").gauge().value()).isPositive();

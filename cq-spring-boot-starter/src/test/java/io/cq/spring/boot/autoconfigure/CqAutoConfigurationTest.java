@@ -1,17 +1,9 @@
 package io.cq.spring.boot.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import io.cq.core.Durability;
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
 import io.cq.spring.core.QueueTemplate;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -19,6 +11,13 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class CqAutoConfigurationTest {
     @TempDir
@@ -65,7 +64,8 @@ class CqAutoConfigurationTest {
         runner().withPropertyValues("cq.queues.orders.durability=page-cache", "cq.queues.audit.durability=page-cache")
                 .withUserConfiguration(Customizers.class)
                 .run(context -> {
-                    assertThat(context.getBean(Customizers.class).customized).containsExactlyInAnyOrder("orders", "audit");
+                    assertThat(context.getBean(Customizers.class).customized)
+                            .containsExactlyInAnyOrder("orders", "audit");
                     assertThat(context.getBean("audit", MappedQueue.class).indexSpacing()).isEqualTo(256);
                     assertThat(context.getBean("orders", MappedQueue.class).indexSpacing()).isEqualTo(16);
                 });

@@ -1,13 +1,5 @@
 package io.cq.spring.boot.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.FailedExcerpt;
 import io.cq.spring.listener.ListenerContainerRegistry;
@@ -16,7 +8,6 @@ import io.cq.spring.listener.ListenerState;
 import io.cq.spring.listener.LoggingErrorHandler;
 import io.cq.spring.listener.QueueListener;
 import io.cq.spring.listener.QueueListenerContainerFactory;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -24,6 +15,14 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class CqListenerAutoConfigurationTest {
     @TempDir
@@ -39,10 +38,12 @@ class CqListenerAutoConfigurationTest {
     @Test
     void shouldKeepTheDefaultErrorHandlerBesideOnesThatListenersName() {
         runner().withUserConfiguration(NamedHandlers.class).run(context -> {
-            assertThat(context.getBean(CqListenerAutoConfiguration.DEFAULT_ERROR_HANDLER)).isInstanceOf(LoggingErrorHandler.class);
+            assertThat(context.getBean(CqListenerAutoConfiguration.DEFAULT_ERROR_HANDLER))
+                    .isInstanceOf(LoggingErrorHandler.class);
             context.getBean(QueueTemplate.class).appendText("orders", "fails");
             ListenerContainerRegistry registry = context.getBean(ListenerContainerRegistry.class);
-            await().atMost(Duration.ofSeconds(10)).until(() -> registry.container("named").state() == ListenerState.FAILED);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> registry.container("named").state() == ListenerState.FAILED);
             await().atMost(Duration.ofSeconds(10)).until(() -> registry.container("default").failedCount() == 1);
             assertThat(registry.container("default").state()).isEqualTo(ListenerState.RUNNING);
             assertThat(context.getBean(NamedHandlers.class).handled).containsExactly("named");
@@ -53,8 +54,10 @@ class CqListenerAutoConfigurationTest {
     void shouldReplaceTheDefaultErrorHandlerWithABeanOfItsName() {
         runner().withUserConfiguration(ReplacedDefaultHandler.class).run(context -> {
             context.getBean(QueueTemplate.class).appendText("orders", "fails");
-            await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(ReplacedDefaultHandler.class).handled.size() == 2);
-            assertThat(context.getBean(ReplacedDefaultHandler.class).handled).containsExactlyInAnyOrder("named", "default");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> context.getBean(ReplacedDefaultHandler.class).handled.size() == 2);
+            assertThat(context.getBean(ReplacedDefaultHandler.class).handled)
+                    .containsExactlyInAnyOrder("named", "default");
         });
     }
 
@@ -139,7 +142,8 @@ class CqListenerAutoConfigurationTest {
 
         /** Delegates to the starter's factory: a typical way to adjust a few listeners' containers. */
         @Bean
-        QueueListenerContainerFactory recordingFactory(@Qualifier("queueListenerContainerFactory") QueueListenerContainerFactory defaults) {
+        QueueListenerContainerFactory recordingFactory(
+                @Qualifier("queueListenerContainerFactory") QueueListenerContainerFactory defaults) {
             return (endpoint, queue) -> {
                 created.add(endpoint.id());
                 return defaults.createContainer(endpoint, queue);

@@ -1,18 +1,17 @@
 package io.cq.spring.boot.autoconfigure;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each wrong value stops start-up with an analysis naming the property and the fix. */
 class InvalidQueuePropertyFailureAnalyzerTest {

@@ -1,13 +1,5 @@
 package io.cq.spring.boot.integration;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import io.cq.core.MappedQueue;
 import io.cq.integration.config.CqIntegrationAutoConfiguration;
 import io.cq.integration.dsl.Cq;
@@ -22,7 +14,6 @@ import io.cq.spring.boot.autoconfigure.CqMetricsAutoConfiguration;
 import io.cq.spring.core.QueueTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -32,6 +23,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.integration.config.EnableIntegration;
 import org.springframework.integration.dsl.IntegrationFlow;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** cq's Spring Integration adapters listed by the queues endpoint, health and metrics, like listeners. */
 class AdaptersInActuatorTest {

@@ -1,19 +1,10 @@
 package io.cq.spring.boot.messages;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import io.cq.spring.core.QueueTemplate;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
@@ -21,6 +12,14 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** With an ObservationRegistry, each listener call is an observation tagged with its queue and listener. */
 class ListenerObservationTest {
@@ -52,7 +51,8 @@ class ListenerObservationTest {
     @Test
     void shouldObserveEachListenerCallWithItsQueueListenerAndIndex() {
         Observations.STOPPED.clear();
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(TradingApplication.class, Observations.class)
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(TradingApplication.class,
+                Observations.class)
                 .web(WebApplicationType.NONE).properties("cq.base-path=" + dir, "cq.queues.trades.roll-cycle=daily",
                         "cq.queues.fills.roll-cycle=daily").run()) {
             long index = context.getBean(QueueTemplate.class).append("fills", new TradingApplication.Fill("o-1", 10));
@@ -64,7 +64,8 @@ class ListenerObservationTest {
                     .findFirst().orElseThrow();
             assertThat(observed.getLowCardinalityKeyValues()).contains(KeyValue.of("queue", "fills"),
                     KeyValue.of("listener", "ledger"));
-            assertThat(observed.getHighCardinalityKeyValue("cq.index").getValue()).isEqualTo("0x" + Long.toHexString(index));
+            assertThat(observed.getHighCardinalityKeyValue("cq.index").getValue())
+                    .isEqualTo("0x" + Long.toHexString(index));
             assertThat(observed.getError()).isNull();
         }
     }

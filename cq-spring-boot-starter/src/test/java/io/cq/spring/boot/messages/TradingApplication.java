@@ -1,15 +1,14 @@
 package io.cq.spring.boot.messages;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-
 import io.cq.spring.core.QueueWriter;
 import io.cq.spring.listener.ExcerptHeaders;
 import io.cq.spring.listener.Header;
 import io.cq.spring.listener.QueueListener;
-
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** Typed events end to end: a writer interface as a bean, a class-level listener, and a payload-object listener. */
 @SpringBootApplication

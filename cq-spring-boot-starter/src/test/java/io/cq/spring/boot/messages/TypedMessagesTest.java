@@ -1,21 +1,20 @@
 package io.cq.spring.boot.messages;
 
-import io.cq.core.message.Messages;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-import java.nio.file.Path;
-import java.time.Duration;
-
 import io.cq.core.MappedQueue;
+import io.cq.core.message.Messages;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.ListenerContainerRegistry;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** Method writers and readers, and payload objects, through the starter (docs/spring-boot.md, "Typed messages"). */
 class TypedMessagesTest {
@@ -24,7 +23,8 @@ class TypedMessagesTest {
 
     private ConfigurableApplicationContext start() {
         return new SpringApplicationBuilder(TradingApplication.class).web(WebApplicationType.NONE)
-                .properties("cq.base-path=" + dir, "cq.queues.trades.roll-cycle=daily", "cq.queues.fills.roll-cycle=daily",
+                .properties("cq.base-path=" + dir, "cq.queues.trades.roll-cycle=daily",
+                "cq.queues.fills.roll-cycle=daily",
                         "cq.listener.retry-interval=5ms", "cq.listener.max-attempts=3")
                 .run();
     }

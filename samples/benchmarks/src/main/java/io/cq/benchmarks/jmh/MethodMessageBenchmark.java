@@ -77,7 +77,8 @@ public class MethodMessageBenchmark {
     }
 
     private void openChronicle() {
-        SingleChronicleQueue q = SingleChronicleQueueBuilder.single(directory.toString()).rollCycle(RollCycles.FAST_DAILY).build();
+        SingleChronicleQueue q = SingleChronicleQueueBuilder.single(directory.toString())
+                .rollCycle(RollCycles.FAST_DAILY).build();
         queue = q;
         net.openhft.chronicle.bytes.MethodReader reader;
         if (message.equals("selfWritten")) {

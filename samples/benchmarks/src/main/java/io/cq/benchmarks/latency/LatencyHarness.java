@@ -45,7 +45,8 @@ public final class LatencyHarness {
                 Boolean.toString(crossProcess), Integer.toString(warmupSeconds), Integer.toString(seconds),
                 Integer.toString(size));
         String histogramLine = null;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(reader.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(reader.getInputStream(),
+                StandardCharsets.UTF_8))) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
                 if (line.startsWith("histogram ")) {
                     histogramLine = line.substring("histogram ".length());
@@ -61,7 +62,8 @@ public final class LatencyHarness {
     /** Entry point of the measuring JVMs: {@code reader ...} or {@code appender ...}. */
     public static void main(String[] args) throws Exception {
         if (args[0].equals("reader")) {
-            Histogram histogram = measure(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Boolean.parseBoolean(args[4]),
+            Histogram histogram = measure(args[1], Path.of(args[2]), Integer.parseInt(args[3]),
+                    Boolean.parseBoolean(args[4]),
                     Integer.parseInt(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
             System.out.println("histogram " + encode(histogram));
         } else {
@@ -85,7 +87,8 @@ public final class LatencyHarness {
             if (crossProcess) {
                 child = startJvm(ManagementFactory.getRuntimeMXBean().getInputArguments(), "appender", implementation,
                         directory.toString(), Integer.toString(rate), Long.toString(total), Integer.toString(size));
-                BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                        StandardCharsets.UTF_8));
                 String line = out.readLine();
                 if (line == null || !line.startsWith("ready")) {
                     throw new IllegalStateException("child appender did not start: " + line);
@@ -141,7 +144,8 @@ public final class LatencyHarness {
             driver.append(0, new byte[size]);
             out.println("ready");
             out.flush();
-            long start = Long.parseLong(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine());
+            long start = Long.parseLong(new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))
+                    .readLine());
             sendOnSchedule(driver, rate, total, start, size);
         }
     }

@@ -1,12 +1,12 @@
 package io.cq.benchmarks.listener;
 
-import io.cq.core.message.Messages;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.core.message.BytesMessage;
+import io.cq.core.message.Messages;
 import io.cq.core.message.MethodReader;
 import io.cq.spring.listener.QueueListener;
 import org.HdrHistogram.Histogram;
@@ -162,7 +162,8 @@ public final class ListenerHarness {
                 }
                 double elapsed = (recorder.lastNanos - recorder.firstNanos) / 1e9;
                 System.out.println(line(consumer, (recorder.count - 1) / elapsed,
-                        (double) (recorder.allocatedAtLast - recorder.allocatedAtFirst) / Math.max(1, recorder.count - 1),
+                        (double) (recorder.allocatedAtLast - recorder.allocatedAtFirst) / Math.max(1,
+                        recorder.count - 1),
                         new Histogram(3)));
             } else {
                 try (MappedQueue queue = MappedQueue.builder(queueDir).build()) {
@@ -199,7 +200,8 @@ public final class ListenerHarness {
     }
 
     private static void writeAhead(Path queueDir, int messages) {
-        try (MappedQueue queue = MappedQueue.builder(queueDir).build(); ExcerptAppender appender = queue.acquireAppender()) {
+        try (MappedQueue queue = MappedQueue.builder(queueDir).build();
+                ExcerptAppender appender = queue.acquireAppender()) {
             TickEvents events = Messages.methodWriter(appender, TickEvents.class);
             Tick tick = new Tick();
             for (int i = 0; i < messages; i++) {
@@ -211,7 +213,9 @@ public final class ListenerHarness {
         }
     }
 
-    /** Sends at a fixed rate for a while, each message stamped with the time it was due, then waits for the consumer. */
+    /**
+     * Sends at a fixed rate for a while, each message stamped with the time it was due, then waits for the consumer.
+     */
     private static void sendAtRate(MappedQueue queue, int rate, int seconds, Recorder recorder, boolean waitForAll) {
         TickEvents events = Messages.methodWriter(queue.acquireAppender(), TickEvents.class);
         Tick tick = new Tick();
@@ -248,11 +252,13 @@ public final class ListenerHarness {
             List<String> command = new ArrayList<>();
             command.add(ProcessHandle.current().info().command().orElseThrow());
             command.addAll(jvmArgs);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), ListenerHarness.class.getName(), consumer,
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), ListenerHarness.class.getName(),
+                    consumer,
                     measurement, directory.toString(), Integer.toString(rate), Integer.toString(seconds)));
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
             String result = null;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
                 for (String line = out.readLine(); line != null; line = out.readLine()) {
                     if (line.startsWith("result ")) {
                         result = line;
@@ -260,10 +266,12 @@ public final class ListenerHarness {
                 }
             }
             if (!process.waitFor(180, TimeUnit.SECONDS) || process.exitValue() != 0 || result == null) {
-                throw new IllegalStateException("listener harness " + consumer + " " + measurement + " failed: " + result);
+                throw new IllegalStateException("listener harness " + consumer + " " + measurement + " failed: "
+                        + result);
             }
             String[] parts = result.split(" ");
-            return new Result(consumer, Double.parseDouble(parts[2]), Double.parseDouble(parts[3]), Long.parseLong(parts[4]),
+            return new Result(consumer, Double.parseDouble(parts[2]), Double.parseDouble(parts[3]),
+                    Long.parseLong(parts[4]),
                     Long.parseLong(parts[5]), Long.parseLong(parts[6]), Long.parseLong(parts[7]));
         } finally {
             io.cq.benchmarks.Directories.delete(directory);

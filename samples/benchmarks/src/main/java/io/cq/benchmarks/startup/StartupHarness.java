@@ -32,7 +32,8 @@ public final class StartupHarness {
     }
 
     public static Result run(String implementation, Path directory, List<String> jvmArgs) throws Exception {
-        return run(implementation, directory, jvmArgs, System.getProperty("java.class.path"), ProcessBuilder.Redirect.INHERIT);
+        return run(implementation, directory, jvmArgs, System.getProperty("java.class.path"),
+                ProcessBuilder.Redirect.INHERIT);
     }
 
     /** One run with an AOT cache made by {@link #trainAotCache}. */
@@ -59,7 +60,8 @@ public final class StartupHarness {
         args.add("-XX:AOTCacheOutput=" + cache);
         args.add("-Xlog:aot=error");
         // The JVM forks a child to write the cache, and that child announces its options on stderr: not worth showing.
-        run(implementation, workDirectory.resolve("training-" + implementation), args, classPath, ProcessBuilder.Redirect.DISCARD);
+        run(implementation, workDirectory.resolve("training-" + implementation), args, classPath,
+                ProcessBuilder.Redirect.DISCARD);
         if (!Files.isRegularFile(cache)) {
             throw new IllegalStateException("the JVM wrote no AOT cache for " + implementation + " at " + cache);
         }
@@ -104,7 +106,8 @@ public final class StartupHarness {
         long launched = System.nanoTime();
         Process process = new ProcessBuilder(command).redirectError(errors).start();
         String line;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
             line = out.readLine();
         }
         if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0 || line == null) {

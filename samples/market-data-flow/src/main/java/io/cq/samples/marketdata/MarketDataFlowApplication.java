@@ -76,7 +76,8 @@ public class MarketDataFlowApplication {
     }
 
     private static void report(ConfigurableApplicationContext context, QueueAdapterRegistry adapters) {
-        System.out.printf("published %,d quotes; local consumer latency (feed to handler, %,d quotes after the first " + MarketDataFlows.WARM_UP_QUOTES + "): %s%n",
+        System.out.printf("published %,d quotes; local consumer latency (feed to handler, %,d quotes after the first "
+                + MarketDataFlows.WARM_UP_QUOTES + "): %s%n",
                 context.getBean(QuoteFeed.class).published(), context.getBean(LatencyRecorder.class).count(),
                 context.getBean(LatencyRecorder.class).summary());
         System.out.printf("%-16s %-24s %-14s %10s %8s %6s%n", "adapter", "kind", "queue", "processed", "failed", "lag");

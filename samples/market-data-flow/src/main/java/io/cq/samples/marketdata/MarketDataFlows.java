@@ -2,11 +2,11 @@ package io.cq.samples.marketdata;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
+import io.cq.core.StartPosition;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.bridge.IndexDeduplicator;
 import io.cq.integration.dsl.Cq;
-import io.cq.core.StartPosition;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -76,7 +76,8 @@ class MarketDataFlows {
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
                 ProducerConfig.ACKS_CONFIG, "all",
-                // each send is synchronous (see quotesToKafka): waiting 5 ms (Kafka 4's default) for a batch would only add latency
+                // each send is synchronous (see quotesToKafka): waiting 5 ms (Kafka 4's default) for a batch would only
+                // add latency
                 ProducerConfig.LINGER_MS_CONFIG, 0));
     }
 

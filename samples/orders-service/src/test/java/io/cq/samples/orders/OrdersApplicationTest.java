@@ -1,7 +1,12 @@
 package io.cq.samples.orders;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.net.URI;
@@ -12,13 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The sample as a user drives it: HTTP in, the listener's figures and the actuator out. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -38,9 +38,11 @@ class OrdersApplicationTest {
 
     @Test
     void shouldBillOrdersPostedOverHttpAndShowTheQueueInTheActuator() throws Exception {
-        assertThat(send("POST", "/orders", "{\"id\":\"o-1\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"quantity\":100,\"price\":2.5}"))
+        assertThat(send("POST", "/orders",
+                "{\"id\":\"o-1\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"quantity\":100,\"price\":2.5}"))
                 .isEqualTo(202);
-        assertThat(send("POST", "/orders", "{\"id\":\"o-2\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"quantity\":10,\"price\":3}"))
+        assertThat(send("POST", "/orders",
+                "{\"id\":\"o-2\",\"symbol\":\"AAPL\",\"side\":\"BUY\",\"quantity\":10,\"price\":3}"))
                 .isEqualTo(202);
         assertThat(send("DELETE", "/orders/o-1", null)).isEqualTo(202);
 
@@ -50,7 +52,8 @@ class OrdersApplicationTest {
         assertThat(billing.get("openOrders").asInt()).isEqualTo(1);
         assertThat(billing.at("/notionalBySymbol/AAPL").asDouble()).isEqualTo(30.0);
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> get("/actuator/queues/orders").at("/listeners/0/lag").asLong() == 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> get("/actuator/queues/orders").at("/listeners/0/lag").asLong() == 0);
         JsonNode orders = get("/actuator/queues/orders");
         assertThat(orders.at("/listeners/0/id").asString()).isEqualTo("billing");
         assertThat(orders.at("/listeners/0/processed").asLong()).isEqualTo(3);
@@ -61,7 +64,8 @@ class OrdersApplicationTest {
     private int send(String method, String path, String body) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
                 .header("Content-Type", "application/json");
-        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        request.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body));
         return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 

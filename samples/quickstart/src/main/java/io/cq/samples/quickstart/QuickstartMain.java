@@ -24,7 +24,8 @@ public final class QuickstartMain {
     public static void main(String[] args) throws Exception {
         Path directory = Path.of(args.length > 0 ? args[0] : "data/quickstart");
         try (MappedQueue queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).build()) {
-            System.out.printf("queue %s (%s cycles), %d excerpts so far%n", directory.toAbsolutePath(), queue.rollCycle(),
+            System.out.printf("queue %s (%s cycles), %d excerpts so far%n", directory.toAbsolutePath(),
+                    queue.rollCycle(),
                     queue.lastIndex() < 0 ? 0 : queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1));
 
             ExcerptAppender appender = queue.acquireAppender();
@@ -46,7 +47,8 @@ public final class QuickstartMain {
                         read++;
                     }
                 }
-                System.out.printf("caught up after %d excerpts; next run resumes after index 0x%x%n", read, queue.lastIndex());
+                System.out.printf("caught up after %d excerpts; next run resumes after index 0x%x%n", read,
+                        queue.lastIndex());
             }
 
             tailLive(queue);
@@ -63,7 +65,8 @@ public final class QuickstartMain {
     }
 
     private static String describeOrder(ReadContext order) {
-        return String.format("%s %d @ %.2f", order.bytes().readUtf8(), order.bytes().readInt(), order.bytes().readDouble());
+        return String.format("%s %d @ %.2f", order.bytes().readUtf8(), order.bytes().readInt(),
+                order.bytes().readDouble());
     }
 
     /** A second thread appends while this one tails from the end, waiting with a back-off idle strategy. */
