@@ -42,6 +42,8 @@ final class StatsCommand implements Callable<Integer> {
         try (MappedQueue queue = Queues.openReadOnly(directory)) {
             stats.put("path", queue.path().toAbsolutePath().toString());
             stats.put("rollCycle", queue.rollCycle().name());
+            ObjectNode settings = stats.putObject("settings");
+            queue.settings().describe().forEach(settings::put);
             ArrayNode files = stats.putArray("files");
             long bytes = 0;
             for (long cycle : queue.cycles()) {
@@ -95,6 +97,11 @@ final class StatsCommand implements Callable<Integer> {
         StringBuilder out = new StringBuilder();
         out.append("queue        ").append(stats.get("path").asString()).append('\n');
         out.append("roll cycle   ").append(stats.get("rollCycle").asString()).append('\n');
+        // What this read-only opening runs with; block size and index spacing are those given to new cycle files.
+        StringBuilder settings = new StringBuilder();
+        stats.get("settings").properties().forEach(setting -> settings.append(settings.isEmpty() ? "" : ", ")
+                .append(setting.getKey()).append('=').append(setting.getValue().asString()));
+        out.append("settings     ").append(settings).append('\n');
         out.append("cycles       ").append(stats.get("cycles").asLong()).append(" files, ")
                 .append(stats.get("bytes").asLong()).append(" bytes on disk (table store included)\n");
         out.append("first index  ").append(index(stats, "firstIndex")).append('\n');

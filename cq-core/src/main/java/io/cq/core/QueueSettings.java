@@ -2,8 +2,11 @@ package io.cq.core;
 
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -49,6 +52,34 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         Objects.requireNonNull(retainFor, "retainFor");
         Objects.requireNonNull(storeFileListener, "storeFileListener");
         filePermissions = Set.copyOf(filePermissions);
+    }
+
+    /**
+     * The settings as text for monitoring (the Actuator endpoint, {@code cq stats}), in declaration order, the
+     * directory left out (it is shown on its own): durations in ISO-8601 ({@code PT0.2S}), permissions as
+     * {@code rw-------}, a listener by its class, or {@code none} for the default.
+     */
+    public Map<String, String> describe() {
+        Map<String, String> shown = new LinkedHashMap<>();
+        shown.put("rollCycle", rollCycle.name());
+        shown.put("clock", clock.toString());
+        shown.put("blockSize", Long.toString(blockSize));
+        shown.put("indexSpacing", Integer.toString(indexSpacing));
+        shown.put("readOnly", Boolean.toString(readOnly));
+        shown.put("writeLockCheckInterval", writeLockCheckInterval.toString());
+        shown.put("durability", durability.name());
+        shown.put("syncInterval", syncInterval.toString());
+        shown.put("pretouch", Boolean.toString(pretouch));
+        shown.put("retainCycles", Integer.toString(retainCycles));
+        shown.put("retainFor", retainFor.toString());
+        shown.put("retentionKeepsUnread", Boolean.toString(retentionKeepsUnread));
+        shown.put("storeFileListener", storeFileListener.getClass().isAnonymousClass()
+                && storeFileListener.getClass().getEnclosingClass() == MappedQueueBuilder.class
+                ? "none" : storeFileListener.getClass().getName());
+        shown.put("filePermissions", PosixFilePermissions.toString(filePermissions));
+        shown.put("diskSpaceWarningBytes", Long.toString(diskSpaceWarningBytes));
+        shown.put("diskSpaceWarningPercent", Double.toString(diskSpaceWarningPercent));
+        return shown;
     }
 
     /** The same settings with another roll cycle: the one an existing queue was created with. */

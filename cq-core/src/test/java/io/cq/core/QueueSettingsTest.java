@@ -28,6 +28,10 @@ class QueueSettingsTest {
             assertThat(settings.diskSpaceWarningBytes()).isEqualTo(1L << 20);
             assertThat(settings.diskSpaceWarningPercent()).isEqualTo(2.5);
             assertThat(settings.readOnly()).isFalse();
+            assertThat(settings.describe()).containsEntry("rollCycle", "HOURLY").containsEntry("blockSize", "1048576")
+                    .containsEntry("durability", "ASYNC").containsEntry("syncInterval", "PT0.25S")
+                    .containsEntry("filePermissions", "rw-------").containsEntry("storeFileListener", "none")
+                    .doesNotContainKey("directory").hasSize(QueueSettings.class.getRecordComponents().length - 1);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.cq.spring.actuate;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * What {@code /actuator/queues/{name}} reports about one queue. Indexes are given in decimal and in hex (where the
@@ -21,11 +22,13 @@ import java.util.List;
  * @param namedTailers  every named tailer, listeners' included
  * @param listeners     the listeners of this application that read the queue
  * @param adapters      the Spring Integration adapters of this application on the queue (none without that module)
+ * @param settings      every setting the queue runs with ({@code QueueSettings.describe()}), by name
  */
 public record QueueDescriptor(String path, String rollCycle, boolean readOnly, String durability, long firstIndex,
                               String firstIndexHex, long lastIndex, String lastIndexHex, long currentCycle, int files,
                               long bytesOnDisk, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
-                              List<ListenerDescriptor> listeners, List<AdapterDescriptor> adapters) {
+                              List<ListenerDescriptor> listeners, List<AdapterDescriptor> adapters,
+                              Map<String, String> settings) {
 
     static String hex(long index) {
         return index < 0 ? null : "0x" + Long.toHexString(index);

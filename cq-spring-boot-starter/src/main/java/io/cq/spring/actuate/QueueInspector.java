@@ -31,7 +31,8 @@ final class QueueInspector {
         return new QueueDescriptor(queue.path().toString(), queue.rollCycle().name(), queue.isReadOnly(),
                 queue.durability().name(), first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last),
                 queue.currentCycle(), queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
-                tailers, listenerDescriptors, adapters == null ? List.of() : adapters.adaptersOf(queue.path()));
+                tailers, listenerDescriptors, adapters == null ? List.of() : adapters.adaptersOf(queue.path()),
+                queue.settings().describe());
     }
 
     static ListenerDescriptor describe(QueueListenerContainer container) {
