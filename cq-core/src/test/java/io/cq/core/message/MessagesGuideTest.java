@@ -53,7 +53,7 @@ class MessagesGuideTest {
     void shouldRunTheMethodWriterAndReaderExample() {
         List<String> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            OrderEvents events = Messages.methodWriter(queue.acquireAppender(), OrderEvents.class);
+            OrderEvents events = Messages.methodWriter(queue.createAppender(), OrderEvents.class);
             events.onOrder(new Order("o-1", "AAPL", 100, 189.25, Side.BUY));   // one excerpt
             events.onCancel("o-1", System.nanoTime());                          // another
 
@@ -120,7 +120,7 @@ class MessagesGuideTest {
                     .onOrder(new Order("o-3", "AAPL", 1, 1.0, Side.BUY));
 
             // service A: reads q1, writes q2
-            OrderEvents toQ2 = Messages.methodWriterBuilder(q2.acquireAppender(), OrderEvents.class).sourceId(2)
+            OrderEvents toQ2 = Messages.methodWriterBuilder(q2.createAppender(), OrderEvents.class).sourceId(2)
                     .build();
             MethodReader relay = Messages.methodReaderBuilder(q1.createTailer()).handlers(toQ2).history(true).build();
             assertThat(relay.readOne()).isTrue();

@@ -23,7 +23,7 @@ public final class CqDriver implements QueueDriver {
     public long append(long value, byte[] payload) {
         ExcerptAppender a = appender;
         if (a == null) {
-            a = appender = queue.acquireAppender();
+            a = appender = queue.createAppender();
         }
         try (WriteContext dc = a.writingDocument()) {
             dc.bytes().writeLong(value).writeBytes(payload, 8, payload.length - 8);

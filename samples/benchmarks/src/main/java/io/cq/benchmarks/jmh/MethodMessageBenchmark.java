@@ -63,12 +63,12 @@ public class MethodMessageBenchmark {
         queue = q;
         MethodReader reader;
         if (message.equals("selfWritten")) {
-            TickEvents writer = Messages.methodWriter(q.acquireAppender(), TickEvents.class);
+            TickEvents writer = Messages.methodWriter(q.createAppender(), TickEvents.class);
             send = () -> writer.tick(nextTick());
             TickEvents handler = t -> sink.consume(t.instrument);
             reader = Messages.methodReader(q.createTailer(), handler);
         } else {
-            OrderEvents writer = Messages.methodWriter(q.acquireAppender(), OrderEvents.class);
+            OrderEvents writer = Messages.methodWriter(q.createAppender(), OrderEvents.class);
             send = () -> writer.order(new Order("o-" + (counter & 1023), "AAPL", counter++, 189.25, Order.Side.BUY));
             OrderEvents handler = o -> sink.consume(o.quantity());
             reader = Messages.methodReader(q.createTailer(), handler);

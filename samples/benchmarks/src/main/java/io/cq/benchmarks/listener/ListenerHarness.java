@@ -201,7 +201,7 @@ public final class ListenerHarness {
 
     private static void writeAhead(Path queueDir, int messages) {
         try (MappedQueue queue = MappedQueue.builder(queueDir).build();
-                ExcerptAppender appender = queue.acquireAppender()) {
+                ExcerptAppender appender = queue.createAppender()) {
             TickEvents events = Messages.methodWriter(appender, TickEvents.class);
             Tick tick = new Tick();
             for (int i = 0; i < messages; i++) {
@@ -217,7 +217,7 @@ public final class ListenerHarness {
      * Sends at a fixed rate for a while, each message stamped with the time it was due, then waits for the consumer.
      */
     private static void sendAtRate(MappedQueue queue, int rate, int seconds, Recorder recorder, boolean waitForAll) {
-        TickEvents events = Messages.methodWriter(queue.acquireAppender(), TickEvents.class);
+        TickEvents events = Messages.methodWriter(queue.createAppender(), TickEvents.class);
         Tick tick = new Tick();
         long interval = TimeUnit.SECONDS.toNanos(1) / rate;
         long start = System.nanoTime();

@@ -23,12 +23,12 @@ public final class QuickstartMain {
 
     public static void main(String[] args) throws Exception {
         Path directory = Path.of(args.length > 0 ? args[0] : "data/quickstart");
-        try (MappedQueue queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).build()) {
+        try (MappedQueue queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).build();
+             ExcerptAppender appender = queue.createAppender()) {
             System.out.printf("queue %s (%s cycles), %d excerpts so far%n", directory.toAbsolutePath(),
                     queue.rollCycle(),
                     queue.lastIndex() < 0 ? 0 : queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1));
 
-            ExcerptAppender appender = queue.acquireAppender();
             for (int i = 1; i <= 3; i++) {
                 appendOrder(appender, "AAPL", 100 * i, 189.25 + i);
                 System.out.printf("appended order %d at index 0x%x%n", i, appender.lastIndexAppended());
@@ -74,14 +74,15 @@ public final class QuickstartMain {
         ExcerptTailer tailer = queue.createTailer().toEnd();
         int count = 5;
         Thread producer = Thread.ofPlatform().name("producer").start(() -> {
-            ExcerptAppender appender = queue.acquireAppender();
-            for (int i = 0; i < count; i++) {
-                appendOrder(appender, "MSFT", 10 + i, 415.5 + i);
-                try {
-                    TimeUnit.MILLISECONDS.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
+            try (ExcerptAppender appender = queue.createAppender()) {
+                for (int i = 0; i < count; i++) {
+                    appendOrder(appender, "MSFT", 10 + i, 415.5 + i);
+                    try {
+                        TimeUnit.MILLISECONDS.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
                 }
             }
         });
