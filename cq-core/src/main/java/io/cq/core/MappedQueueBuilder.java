@@ -34,6 +34,8 @@ public final class MappedQueueBuilder {
     private Clock clock = Clock.systemUTC();
     private long blockSize = DEFAULT_BLOCK_SIZE;
     private int indexSpacing = DEFAULT_INDEX_SPACING;
+    /** 0 until chosen: then the default, or the block size where that is smaller. */
+    private long reserveStep;
     private boolean readOnly;
     private Duration writeLockCheckInterval = DEFAULT_WRITE_LOCK_CHECK_INTERVAL;
     private Durability durability = Durability.PAGE_CACHE;
@@ -84,6 +86,18 @@ public final class MappedQueueBuilder {
      */
     public MappedQueueBuilder indexSpacing(int indexSpacing) {
         this.indexSpacing = indexSpacing;
+        return this;
+    }
+
+    /**
+     * How far ahead of the write position a cycle file's disk blocks are reserved (default 1 MiB, or the block size
+     * where that is smaller); a multiple of 4096 from 64 KiB to the block size. Blocks are reserved before they are
+     * written, so a full disk is an {@link java.io.UncheckedIOException} from an append, never a crash; a larger
+     * step reserves less often and leaves more reserved but unused space in the newest cycle (docs/operations.md,
+     * "Disk usage"). Finished cycles keep only what they hold.
+     */
+    public MappedQueueBuilder reserveStep(long bytes) {
+        this.reserveStep = bytes;
         return this;
     }
 
@@ -188,6 +202,8 @@ public final class MappedQueueBuilder {
      */
     public MappedQueue build() {
         BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
+        long step = reserveStep == 0 ? Math.min(BlockDescriptor.DEFAULT_RESERVE_STEP, blockSize) : reserveStep;
+        BlockDescriptor.requireReserveStepFits(step, blockSize);
         if (indexSpacing < 1 || indexSpacing > IndexDescriptor.MAX_INDEX_SPACING
                 || Integer.bitCount(indexSpacing) != 1) {
             throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be a power of two from 1 to "
@@ -215,7 +231,7 @@ public final class MappedQueueBuilder {
             throw new IllegalArgumentException("filePermissions=" + PosixFilePermissions.toString(filePermissions)
                     + " must let the owner read and write");
         }
-        QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, readOnly,
+        QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, step, readOnly,
                 writeLockCheckInterval, durability, syncInterval, pretouch, retainCycles, retainFor,
                 retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
                 diskSpaceWarningPercent);

@@ -23,6 +23,7 @@ import java.util.Set;
  * @param clock                   what decides the current cycle
  * @param blockSize               bytes mapped at a time, by which cycle files grow
  * @param indexSpacing            every how many excerpts the index records a position (a power of two)
+ * @param reserveStep             how far ahead of the write position a cycle file's disk blocks are reserved
  * @param readOnly                whether nothing may be written
  * @param writeLockCheckInterval  how often a waiting appender checks whether the lock's holder is alive
  * @param durability              when appended excerpts are forced to storage
@@ -37,7 +38,7 @@ import java.util.Set;
  * @param diskSpaceWarningPercent free percentage below which a warning is logged (0: off)
  */
 public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, long blockSize, int indexSpacing,
-                            boolean readOnly, Duration writeLockCheckInterval, Durability durability,
+                            long reserveStep, boolean readOnly, Duration writeLockCheckInterval, Durability durability,
                             Duration syncInterval, boolean pretouch, int retainCycles, Duration retainFor,
                             boolean retentionKeepsUnread, StoreFileListener storeFileListener,
                             Set<PosixFilePermission> filePermissions, long diskSpaceWarningBytes,
@@ -65,6 +66,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("clock", clock.toString());
         shown.put("blockSize", Long.toString(blockSize));
         shown.put("indexSpacing", Integer.toString(indexSpacing));
+        shown.put("reserveStep", Long.toString(reserveStep));
         shown.put("readOnly", Boolean.toString(readOnly));
         shown.put("writeLockCheckInterval", writeLockCheckInterval.toString());
         shown.put("durability", durability.name());
@@ -84,14 +86,16 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
 
     /** The same settings with another roll cycle: the one an existing queue was created with. */
     public QueueSettings withRollCycle(RollCycle inForce) {
-        return new QueueSettings(directory, inForce, clock, blockSize, indexSpacing, readOnly, writeLockCheckInterval,
+        return new QueueSettings(directory, inForce, clock, blockSize, indexSpacing, reserveStep, readOnly,
+                writeLockCheckInterval,
                 durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent);
     }
 
     /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
     public QueueSettings withDurability(Durability inForce) {
-        return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, readOnly, writeLockCheckInterval,
+        return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
+                writeLockCheckInterval,
                 inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent);
     }

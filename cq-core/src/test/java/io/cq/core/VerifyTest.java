@@ -112,8 +112,9 @@ class VerifyTest {
     void shouldReportAFileCutShort() throws IOException {
         writeQueue(1, 10);
         Path file = cycleFiles().getFirst();
+        long lastExcerpt = excerptPositions(file).getLast();
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            raf.setLength(raf.length() - 4096);
+            raf.setLength(lastExcerpt + 6); // in the middle of the last excerpt's payload
         }
 
         QueueVerification verification = verify();
@@ -121,7 +122,8 @@ class VerifyTest {
         assertThat(verification.isIntact()).isFalse();
         assertThat(verification.findings()).anySatisfy(finding -> {
             assertThat(finding.file()).isEqualTo(file);
-            assertThat(finding.description()).contains("cut short");
+            assertThat(finding.position()).isEqualTo(lastExcerpt);
+            assertThat(finding.description()).contains("cut short").contains("9 excerpts before it are readable");
         });
     }
 

@@ -41,12 +41,12 @@ public final class CycleFile {
     CycleFile(MappedFile file, long cycle) {
         this.file = file;
         this.cycle = cycle;
-        this.header = file.chunk(0);
-        if (header == null) {
-            throw new CorruptQueueException(file.path(), file.size(), "cycle file is " + file.size()
-                    + " bytes long, shorter than its first block of " + file.blockSize() + " bytes (cut short?)");
-        }
-        this.dataStart = Memory.getLong(header, CycleHeaderDescriptor.DATA_START_OFFSET);
+        // The header and the primary index only (the file's length was checked against them): mapping no more
+        // keeps a reader from needing the records, and a writer's reading from growing a finished file.
+        long headerEnd = Memory.getLong(file.readableChunkAt(0, CycleHeaderDescriptor.HEADER_LENGTH),
+                CycleHeaderDescriptor.DATA_START_OFFSET);
+        this.header = file.readableChunkAt(0, headerEnd);
+        this.dataStart = headerEnd;
         this.index = new CycleIndex(file, header, Memory.getInt(header, CycleHeaderDescriptor.INDEX_COUNT_OFFSET),
                 Memory.getInt(header, CycleHeaderDescriptor.INDEX_SPACING_OFFSET), dataStart);
         this.maxExcerptSize = BlockDescriptor.maxExcerptSize(file.blockSize());
@@ -103,8 +103,7 @@ public final class CycleFile {
      * The record header at a position; {@link ExcerptHeaderDescriptor#EMPTY} where a read-only file does not reach yet.
      */
     public int headerAt(long position) {
-        MemorySegment chunk = file.existingChunk(file.chunkIndex(position));
-        return chunk == null ? ExcerptHeaderDescriptor.EMPTY : Memory.getIntAcquire(chunk, position % file.blockSize());
+        return file.intAcquireAt(position);
     }
 
     /**

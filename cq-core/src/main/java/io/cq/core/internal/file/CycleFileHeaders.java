@@ -20,8 +20,9 @@ final class CycleFileHeaders {
     /** @return the file's block size */
     static long validate(Path path, FileChannel channel, long expectedCycle) {
         ByteBuffer header = ByteBuffer.allocate(CycleHeaderDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        long size;
         try {
-            long size = channel.size();
+            size = channel.size();
             if (size < CycleHeaderDescriptor.HEADER_LENGTH) {
                 throw new CorruptQueueException(path, size, "cycle file is " + size + " bytes long, shorter than its "
                         + CycleHeaderDescriptor.HEADER_LENGTH + "-byte header");
@@ -64,6 +65,8 @@ final class CycleFileHeaders {
         require(IndexDescriptor.indexBlockLength(indexCount) <= BlockDescriptor.maxExcerptSize(blockSize)
                         && dataStart < blockSize, path, CycleHeaderDescriptor.BLOCK_SIZE_OFFSET,
                 "block size " + blockSize + " cannot hold the index of " + indexCount + " entries");
+        require(size >= dataStart, path, size, "cycle file is " + size + " bytes long, shorter than its header and "
+                + "primary index of " + dataStart + " bytes (cut short?)");
         return blockSize;
     }
 

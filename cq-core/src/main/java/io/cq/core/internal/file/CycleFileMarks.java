@@ -41,7 +41,33 @@ public final class CycleFileMarks {
                 return;
             }
             discardUnfinished(file, end.position(), header);
+            long after = end.position() + ExcerptHeaderDescriptor.SIZE;
+            file.mapped().reserve(end.position(), after);
             file.mapped().putIntRelease(end.position(), ExcerptHeaderDescriptor.END_OF_CYCLE);
+            // Nobody writes to a finished cycle again, and readers stop at its mark: it keeps only what it holds.
+            file.mapped().shrinkTo(after);
+        } finally {
+            files.release(file);
+        }
+    }
+
+    /**
+     * Shrinks the newest cycle's file to its records, for a closing last writer that holds the write lock: no
+     * other process writes the queue, and any that starts must take the lock and reserve again before it writes
+     * (docs/file-format.md, "Reserving and shrinking"). Keeps the free header word after the last record, where
+     * tailers wait.
+     */
+    public static void shrinkNewest(CycleFiles files, long cycle) {
+        CycleFile file = files.acquire(cycle);
+        if (file == null) {
+            return;
+        }
+        try {
+            Position end = new Position();
+            file.locateEnd(end);
+            int header = file.headerAt(end.position());
+            discardUnfinished(file, end.position(), header);
+            file.mapped().shrinkTo(end.position() + ExcerptHeaderDescriptor.SIZE);
         } finally {
             files.release(file);
         }

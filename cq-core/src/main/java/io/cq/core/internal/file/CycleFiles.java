@@ -43,6 +43,7 @@ public final class CycleFiles implements AutoCloseable {
     private final boolean writable;
     private final long blockSize;
     private final int indexSpacing;
+    private final long reserveStep;
     private final FilePermissions permissions;
     private final DiskSpaceMonitor diskSpace;
     private final StoreFileListener listener;
@@ -55,8 +56,9 @@ public final class CycleFiles implements AutoCloseable {
     private boolean closed;
 
     public CycleFiles(Path directory, RollCycle rollCycle, TableStore tableStore, boolean writable, long blockSize,
-                      int indexSpacing, FilePermissions permissions, DiskSpaceMonitor diskSpace,
+                      int indexSpacing, long reserveStep, FilePermissions permissions, DiskSpaceMonitor diskSpace,
                       StoreFileListener listener) {
+        this.reserveStep = reserveStep;
         this.listener = listener;
         this.permissions = permissions;
         this.diskSpace = diskSpace;
@@ -229,7 +231,8 @@ public final class CycleFiles implements AutoCloseable {
         try {
             long fileBlockSize = CycleFileHeaders.validate(path, channel, cycle);
             CycleFile file = new CycleFile(new MappedFile(path, channel, writable, fileBlockSize,
-                    BlockDescriptor.overlap(fileBlockSize), writable ? diskSpace : null), cycle);
+                    BlockDescriptor.overlap(fileBlockSize), Math.min(reserveStep, fileBlockSize),
+                    writable ? diskSpace : null), cycle);
             open.put(cycle, file);
             listener.onAcquired(cycle, path);
             return file;
@@ -245,7 +248,9 @@ public final class CycleFiles implements AutoCloseable {
         }
         int indexCount = rollCycle.indexCount();
         long dataStart = CycleHeaderDescriptor.dataStart(indexCount);
-        ByteBuffer header = ByteBuffer.allocate(CycleHeaderDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        // The header and the primary index, written whole (their blocks allocated by the write); the records'
+        // blocks are reserved a step at a time by the appenders (docs/file-format.md, "Reserving and shrinking").
+        ByteBuffer header = ByteBuffer.allocate((int) dataStart).order(ByteOrder.LITTLE_ENDIAN);
         header.putLong((int) CycleHeaderDescriptor.MAGIC_OFFSET, CycleHeaderDescriptor.MAGIC);
         header.putInt((int) CycleHeaderDescriptor.FORMAT_VERSION_OFFSET, CycleHeaderDescriptor.FORMAT_VERSION);
         header.putInt((int) CycleHeaderDescriptor.HEADER_LENGTH_OFFSET, CycleHeaderDescriptor.HEADER_LENGTH);
@@ -259,9 +264,7 @@ public final class CycleFiles implements AutoCloseable {
         header.putLong((int) CycleHeaderDescriptor.WRITE_POSITION_OFFSET, dataStart);
         header.putLong((int) CycleHeaderDescriptor.SEQUENCE_OFFSET, 0);
         try {
-            // Created with its whole first chunk, so a reader can always map the header and first records.
-            AtomicFiles.createWithContent(pathOf(cycle), header, blockSize + BlockDescriptor.overlap(blockSize),
-                    permissions);
+            AtomicFiles.createWithContent(pathOf(cycle), header, permissions);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create cycle file " + pathOf(cycle) + ": " + e.getMessage(), e);
         }

@@ -100,7 +100,6 @@ public final class CycleIndex {
 
     /** A long written with release semantics, or 0 where a read-only file does not reach yet. */
     private long longAt(long position) {
-        MemorySegment chunk = file.existingChunk(file.chunkIndex(position));
-        return chunk == null ? 0 : Memory.getLongAcquire(chunk, position % file.blockSize());
+        return file.longAcquireAt(position);
     }
 }

@@ -100,7 +100,8 @@ public final class QueueDumper {
     }
 
     private void appendPayload(CycleFile file, long offsetInFile, int length) throws IOException {
-        MemorySegment chunk = file.mapped().chunkAt(offsetInFile - ExcerptHeaderDescriptor.SIZE);
+        MemorySegment chunk = file.mapped().readableChunkAt(offsetInFile - ExcerptHeaderDescriptor.SIZE,
+                ExcerptHeaderDescriptor.SIZE + length);
         long offset = (offsetInFile - ExcerptHeaderDescriptor.SIZE) % file.blockSize() + ExcerptHeaderDescriptor.SIZE;
         cursor.bindForRead(chunk, offset, length);
         try {

@@ -7,7 +7,6 @@ import io.cq.core.QueueVerification.Severity;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.index.Position;
-import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.lock.WriteLockWord;
@@ -54,8 +53,7 @@ public final class QueueVerifier {
             }
             filesChecked++;
             try {
-                checkSize(file);
-                checkRecords(file, cycle == cycles.last());
+                checkRecords(file, cycle == cycles.last(), sizeOf(file));
             } catch (CorruptQueueException e) {
                 damage(e.file(), e.position(), e.getMessage());
             } finally {
@@ -66,27 +64,37 @@ public final class QueueVerifier {
         return new QueueVerification(files.directory(), filesChecked, excerpts, findings);
     }
 
-    /** Files are created one block plus the overlap long and grow a block at a time. */
-    private void checkSize(CycleFile file) {
-        long size;
+    private static long sizeOf(CycleFile file) {
         try {
-            size = Files.size(file.path());
+            return Files.size(file.path());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the size of " + file.path(), e);
         }
-        long first = file.blockSize() + BlockDescriptor.overlap(file.blockSize());
-        if (size < first || (size - first) % file.blockSize() != 0) {
-            damage(file.path(), size, "the file is " + size + " bytes long, not one block plus the overlap ("
-                    + first + ") and a whole number of blocks of " + file.blockSize()
-                    + ": it was cut short or extended");
-        }
     }
 
-    private void checkRecords(CycleFile file, boolean newest) {
+    /**
+     * Files hold their header, then records up to a last header word (free, or the end-of-cycle mark); anything
+     * beyond is reserved space. A file that ends before that was cut short.
+     */
+    private void checkRecords(CycleFile file, boolean newest, long size) {
         long position = file.dataStart();
         long sequence = 0;
         while (true) {
+            if (position + ExcerptHeaderDescriptor.SIZE > size) {
+                damage(file.path(), position, "the file ends at " + size + " bytes, before the header word of "
+                        + "the next record at " + position + ": it was cut short; the " + sequence
+                        + " excerpts before it are readable");
+                return;
+            }
             int header = file.headerAt(position);
+            if ((ExcerptHeaderDescriptor.isData(header) || ExcerptHeaderDescriptor.isMeta(header))
+                    && !ExcerptHeaderDescriptor.isEndOfCycle(header)
+                    && position + ExcerptHeaderDescriptor.SIZE + ExcerptHeaderDescriptor.length(header) > size) {
+                damage(file.path(), position, "the record of " + ExcerptHeaderDescriptor.length(header) + " bytes at "
+                        + position + " ends past the end of the file (" + size + " bytes): it was cut short; the "
+                        + sequence + " excerpts before it are readable");
+                return;
+            }
             if (ExcerptHeaderDescriptor.isData(header)) {
                 if (file.index().isIndexed(sequence)
                         && sequence / file.index().indexSpacing() < file.index().capacity()) {

@@ -21,6 +21,9 @@ public final class BlockDescriptor {
     public static final long MIN_BLOCK_SIZE = 64 * 1024;
     public static final long MAX_BLOCK_SIZE = 1L << 40;
     public static final long PAGE = 4096;
+    /** How far ahead of the write position a file's blocks are reserved, by default (docs/operations.md). */
+    public static final long DEFAULT_RESERVE_STEP = 1L << 20;
+    public static final long MIN_RESERVE_STEP = 64 * 1024;
     /** Slack each chunk maps beyond the largest record: the header word after it and alignment. */
     private static final long OVERLAP_SLACK = 64;
 
@@ -35,6 +38,22 @@ public final class BlockDescriptor {
     /** Bytes each chunk maps beyond its block: a whole record, the word after it, and alignment slack. */
     public static long overlap(long blockSize) {
         return maxExcerptSize(blockSize) + OVERLAP_SLACK;
+    }
+
+    /**
+     * Where a reservation that must cover {@code end} stops: on a step boundary at least half a step beyond
+     * {@code end}, so that an appender reserves once a step, whatever its excerpts' sizes.
+     */
+    public static long reservationEnd(long end, long step) {
+        return (end + step / 2 + step - 1) / step * step;
+    }
+
+    /** Checked by the builder: a reservation step is whole pages, from 64 KiB to a block. */
+    public static void requireReserveStepFits(long step, long blockSize) {
+        if (step < MIN_RESERVE_STEP || step % PAGE != 0 || step > blockSize) {
+            throw new IllegalArgumentException("reserveStep=" + step + " must be a multiple of " + PAGE + " from "
+                    + MIN_RESERVE_STEP + " to the block size (" + blockSize + ")");
+        }
     }
 
     /** Whether a block size read from a file is one cq could have written. */

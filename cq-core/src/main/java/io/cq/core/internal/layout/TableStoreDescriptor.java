@@ -14,6 +14,7 @@ package io.cq.core.internal.layout;
  *  128 | write lock word              | 8   LockWordDescriptor
  *  192 | maxCycle                     | 8   highest cycle that has a file, -1 = none
  *  200 | minCycle                     | 8   lowest cycle that has a file, -1 = none
+ *  208 | shrinks                      | 8   times the newest cycle was shrunk by a closing last writer
  *      | (reserved up to 1024)        |     the lock and the cycle range sit on separate cache lines, so that
  *      |                              |     idle tailers reading the range do not slow appenders taking the lock
  * 1024 | named tailer slots: slotCount x 256 bytes
@@ -53,6 +54,11 @@ public final class TableStoreDescriptor {
     public static final long CREATED_MILLIS_OFFSET = 64;
     public static final long MAX_CYCLE_OFFSET = 192;
     public static final long MIN_CYCLE_OFFSET = 200;
+    /**
+     * How many times a last writer has shrunk the newest cycle file (docs/file-format.md, "Reserving and
+     * shrinking"); 0 in a table store written before there was shrinking, which reads the same.
+     */
+    public static final long SHRINKS_OFFSET = 208;
 
     public static final long SLOTS_OFFSET = 1024;
     public static final int SLOT_SIZE = 256;

@@ -4,13 +4,13 @@ import io.cq.core.QueueException;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
-import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.NativeIo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -20,34 +20,46 @@ import java.util.function.LongSupplier;
 /**
  * A file mapped in chunks: chunk {@code i} maps {@code [i * blockSize, (i + 1) * blockSize + overlap)}, so a
  * record that starts in a chunk always lies whole inside it (docs/file-format.md, "Mapping"). Chunks are mapped
- * on first use and all unmapped together when the file is closed; mapping a chunk read-write grows the file.
+ * on first use and all unmapped together when the file is closed.
  *
- * <p>Thread-safe: chunks are published through a volatile copy-on-write array.
+ * <p>Two ways in. Writers take {@link #chunk(int)}, a whole chunk mapped read-write, which makes the file that
+ * long (sparse: no block is allocated by it); before they write a byte they {@link #reserve reserve} its blocks,
+ * so that a full disk is an {@link UncheckedIOException} from the append and never a SIGBUS on a page the file
+ * system cannot back (docs/file-format.md, "Reserving and shrinking"). Readers take {@link #readableChunk}, which
+ * maps only what the file holds (a finished cycle is shrunk to its records) and never makes a file longer.
+ *
+ * <p>Thread-safe: chunks are published through a volatile copy-on-write array; reservations and mappings are made
+ * under the file's monitor.
  */
 public final class MappedFile implements AutoCloseable {
+    /** Zero-filled blocks for reserving without native access; never written into. */
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024).asReadOnlyBuffer();
+    /** Fault-in granularity: 256 pages, a fraction of a millisecond of work. */
+    private static final long FAULT_IN_SLICE = 1 << 20;
+    private static final long FAULT_IN_PAUSE_NANOS = 200_000;
+
     private final Path path;
     private final FileChannel channel;
     private final boolean writable;
     private final long blockSize;
     private final long mappingSize;
+    private final long reserveStep;
     private final Arena arena = Arena.ofShared();
+    private final DiskSpaceMonitor diskSpace;
     private volatile MemorySegment[] chunks = new MemorySegment[0];
+    /** Blocks of {@code [0, reservedEnd)} are allocated, as far as this process knows. */
+    private volatile long reservedEnd;
     private volatile boolean closed;
 
-    private final DiskSpaceMonitor diskSpace;
-
-    /** Fault-in granularity: 256 pages, a fraction of a millisecond of work. */
-    private static final long FAULT_IN_SLICE = 1 << 20;
-    private static final long FAULT_IN_PAUSE_NANOS = 200_000;
-
     public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap,
-                      DiskSpaceMonitor diskSpace) {
-        this.diskSpace = diskSpace;
+                      long reserveStep, DiskSpaceMonitor diskSpace) {
         this.path = path;
         this.channel = channel;
         this.writable = writable;
         this.blockSize = blockSize;
         this.mappingSize = blockSize + overlap;
+        this.reserveStep = reserveStep;
+        this.diskSpace = diskSpace;
     }
 
     public Path path() {
@@ -70,33 +82,147 @@ public final class MappedFile implements AutoCloseable {
         return chunk * blockSize;
     }
 
+    // ---- writing --------------------------------------------------------------------------------------
+
     /**
-     * The mapping of a chunk, or null when the file is read-only and does not reach the chunk's end yet (its
-     * writer has not got there).
+     * The whole mapping of a chunk, read-write, for the write-lock holder. Mapping makes the file at least that
+     * long but allocates nothing: write only where {@link #reserve} has reserved.
      */
     public MemorySegment chunk(int index) {
         MemorySegment[] current = chunks;
-        if (index < current.length && current[index] != null) {
+        if (index < current.length && current[index] != null && current[index].byteSize() == mappingSize) {
             return current[index];
         }
-        return mapChunk(index);
+        return mapChunk(index, mappingSize, true);
+    }
+
+    /** How far ahead of its write position a file's blocks are reserved. */
+    public long reserveStep() {
+        return reserveStep;
+    }
+
+    /** How far this process knows the file's blocks to be allocated. */
+    public long reservedEnd() {
+        return reservedEnd;
     }
 
     /**
-     * Reserves, maps and faults in a chunk on a background thread, so that the appender that reaches it finds
-     * its pages present instead of waiting for the file system and the page-fault handler. Failures are left for
-     * that appender to meet and report (it maps the chunk itself when the background has not).
+     * Allocates the file's blocks up to at least {@code end}, and a part of a step beyond, so that appends meet
+     * this call once a step. Only the write-lock holder calls it: without native access the blocks are allocated
+     * by writing zeros through the channel, which must never land on a record, so it writes only from
+     * {@code freeFrom}, where nothing has been written yet (the free space after the last record), and above what
+     * it reserved before.
+     *
+     * @return the new reserved end
+     * @throws UncheckedIOException when the file system cannot allocate the blocks (a full disk), naming the
+     *                              file and the range; what was written before is intact
+     */
+    public synchronized long reserve(long freeFrom, long end) {
+        if (end <= reservedEnd) {
+            return reservedEnd;
+        }
+        if (closed) {
+            throw new QueueException(path + " is already closed");
+        }
+        long target = BlockDescriptor.reservationEnd(end, reserveStep);
+        long from = Math.max(reservedEnd, freeFrom);
+        try {
+            if (NativeIo.canReserveBlocks()) {
+                NativeIo.reserve(path, from, target - from);
+            } else {
+                writeZeros(from, target);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reserve the blocks of " + path + " from " + from + " to " + target
+                    + ": " + e.getMessage(), e);
+        }
+        reservedEnd = target;
+        if (diskSpace != null) {
+            diskSpace.check();
+        }
+        return target;
+    }
+
+    /**
+     * With native access, allocates the blocks up to {@code end} (and a part of a step beyond) without the write
+     * lock: {@code posix_fallocate} changes no byte of the file. Without it, does nothing: the write-lock holder
+     * reserves when it gets there. Failures are left for that appender to meet and report.
+     */
+    public void reserveAhead(long end) {
+        if (!writable || closed || end <= reservedEnd || !NativeIo.canReserveBlocks()) {
+            return;
+        }
+        BackgroundWork.submit(() -> reserveAheadNow(end));
+    }
+
+    /** {@link #reserveAhead(long)} on the calling thread (a pretoucher's); false where nothing was reserved. */
+    public synchronized boolean reserveAheadNow(long end) {
+        if (!writable || closed || !NativeIo.canReserveBlocks()) {
+            return false;
+        }
+        if (end <= reservedEnd) {
+            return true;
+        }
+        long target = BlockDescriptor.reservationEnd(end, reserveStep);
+        try {
+            NativeIo.reserve(path, reservedEnd, target - reservedEnd);
+            reservedEnd = target;
+            return true;
+        } catch (IOException | RuntimeException e) {
+            // the appender reserves again itself when it gets there, and reports the failure then
+            return false;
+        }
+    }
+
+    /**
+     * Another process may have shrunk the file since this one reserved (docs/file-format.md, "Reserving and
+     * shrinking"): forget what was reserved, so the next append reserves again from its write position.
+     */
+    public synchronized void forgetReservation() {
+        reservedEnd = 0;
+    }
+
+    private void writeZeros(long from, long to) throws IOException {
+        long position = from;
+        while (position < to) {
+            ByteBuffer zeros = ZEROS.duplicate();
+            zeros.limit((int) Math.min(zeros.capacity(), to - position));
+            position += channel.write(zeros, position);
+        }
+    }
+
+    /**
+     * Cuts the file to {@code length} (under the write lock: docs/file-format.md says who may, and when). Mappings
+     * stay valid up to the new end; nobody touches them beyond it.
+     */
+    public synchronized void shrinkTo(long length) {
+        if (closed) {
+            return;
+        }
+        try {
+            if (channel.size() > length) {
+                channel.truncate(length);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot shrink " + path + " to " + length + " bytes: " + e.getMessage(), e);
+        }
+        reservedEnd = Math.min(reservedEnd, length);
+    }
+
+    /**
+     * Maps the next chunk on a background thread, and with native access faults its reserved pages in, so that
+     * the appender that reaches it finds them present instead of waiting for the page-fault handler.
      *
      * @param writePosition where the appenders of this file are writing now; paces the work (see
      *                      {@link #faultIn})
-     * @param faultInPages  false to reserve and map the chunk only, leaving its pages to the appender
+     * @param faultInPages  false to map the chunk only, leaving its pages to the appender
      */
     public void prepareAhead(int index, LongSupplier writePosition, boolean faultInPages) {
         if (!writable || closed) {
             return;
         }
         MemorySegment[] current = chunks;
-        if (index < current.length && current[index] != null) {
+        if (index < current.length && current[index] != null && current[index].byteSize() == mappingSize) {
             return;
         }
         BackgroundWork.submit(() -> {
@@ -113,9 +239,9 @@ public final class MappedFile implements AutoCloseable {
         });
     }
 
-    /** Faults in the pages of a chunk on the background thread (a new file's first chunk). */
+    /** Faults in the reserved pages of a chunk on the background thread (a new file's first chunk). */
     public void touchInBackground(int index, LongSupplier writePosition) {
-        if (!writable || closed) {
+        if (!writable || closed || !NativeIo.canReserveBlocks()) {
             return;
         }
         BackgroundWork.submit(() -> {
@@ -128,27 +254,24 @@ public final class MappedFile implements AutoCloseable {
     }
 
     /**
-     * Faults a chunk in slice by slice. While the appenders are far behind a slice (more than half a block), it
-     * pauses between slices: on a machine with few cores, faulting a whole block in one burst takes a CPU from
-     * the application's own spinning threads for tens of milliseconds, which shows as their tail latency. Once
-     * the appenders come close, it goes at full speed, since they would otherwise take the faults themselves.
+     * Faults the reserved part of a chunk in, slice by slice, with {@code madvise(MADV_POPULATE_WRITE)}: it
+     * fails with an error where a page cannot be backed (a shrunk or full file), where touching the page would
+     * raise SIGBUS. Without native access nothing is faulted in ahead. While the appenders are far behind a slice
+     * (more than half a block), it pauses between slices: on a machine with few cores, faulting a whole block in
+     * one burst takes a CPU from the application's own spinning threads for tens of milliseconds.
      */
     private void faultIn(int index, LongSupplier writePosition) {
         MemorySegment chunk = chunk(index);
         long start = chunkStart(index);
         for (long offset = 0; offset < chunk.byteSize() && !closed; offset += FAULT_IN_SLICE) {
-            MemorySegment slice = chunk.asSlice(offset, Math.min(FAULT_IN_SLICE, chunk.byteSize() - offset));
+            long length = Math.min(FAULT_IN_SLICE, Math.min(chunk.byteSize(), reservedEnd - start) - offset);
+            if (length <= 0) {
+                return;
+            }
             // Under the file's monitor: the downcall holds the mapping's arena, which close() could not close then.
             synchronized (this) {
-                if (closed) {
+                if (closed || NativeIo.populateForWrite(chunk.asSlice(offset, length)) != NativeIo.Populated.DONE) {
                     return;
-                }
-                NativeIo.Populated populated = NativeIo.populateForWrite(slice);
-                if (populated == NativeIo.Populated.FAILED) {
-                    return;
-                }
-                if (populated == NativeIo.Populated.UNSUPPORTED) {
-                    touchPages(slice);
                 }
             }
             if (start + offset - writePosition.getAsLong() > blockSize / 2) {
@@ -157,43 +280,70 @@ public final class MappedFile implements AutoCloseable {
         }
     }
 
-    /**
-     * Faults every page in with a compare-and-set of 0 by 0 on its first word: the page becomes present and
-     * writable, and nothing changes even where an appender is writing at the same moment.
-     */
-    private static void touchPages(MemorySegment slice) {
-        for (long offset = 0; offset + Integer.BYTES <= slice.byteSize(); offset += BlockDescriptor.PAGE) {
-            Memory.casInt(slice, offset, 0, 0);
+    /** Faults in the reserved pages of {@code [from, to)} now, with native access; false where it cannot. */
+    public synchronized boolean populate(long from, long to) {
+        long end = Math.min(to, reservedEnd);
+        if (closed || end <= from || !NativeIo.canReserveBlocks()) {
+            return false;
         }
+        int index = chunkIndex(from);
+        long offset = (from - chunkStart(index)) & -BlockDescriptor.PAGE;
+        MemorySegment chunk = chunk(index);
+        long length = Math.min(chunk.byteSize(), end - chunkStart(index)) - offset;
+        return length > 0 && NativeIo.populateForWrite(chunk.asSlice(offset, length)) == NativeIo.Populated.DONE;
     }
 
+    // ---- reading --------------------------------------------------------------------------------------
+
     /**
-     * The mapping of a chunk the file already reaches, or null: for readers, which must never grow a file (nor
-     * fail on a full disk) by looking past the last record.
+     * A mapping of a chunk that covers at least its first {@code needed} bytes, or null when the file does not hold
+     * them (yet). Maps what the file holds, up to the whole chunk, and never makes the file longer: for readers,
+     * which look past the last record and must neither grow a file nor fail on a full disk for it.
      */
-    public MemorySegment existingChunk(int index) {
+    public MemorySegment readableChunk(int index, long needed) {
         MemorySegment[] current = chunks;
-        if (index < current.length && current[index] != null) {
+        if (index < current.length && current[index] != null && current[index].byteSize() >= needed) {
             return current[index];
         }
-        return size() < chunkStart(index) + mappingSize ? null : chunk(index);
+        long available = Math.min(mappingSize, size() - chunkStart(index));
+        if (available < needed || available <= 0) {
+            return null;
+        }
+        return mapChunk(index, available, false);
     }
 
-    /** The chunk that holds a position, for one-off access away from a cursor (index entries, headers). */
-    public MemorySegment chunkAt(long position) {
-        MemorySegment chunk = chunk(chunkIndex(position));
+    /** The header word at a position, acquired; 0 (free) where the file does not reach yet. */
+    public int intAcquireAt(long position) {
+        int index = chunkIndex(position);
+        long offset = position - chunkStart(index);
+        MemorySegment chunk = readableChunk(index, offset + Integer.BYTES);
+        return chunk == null ? 0 : Memory.getIntAcquire(chunk, offset);
+    }
+
+    /** A long written with release semantics, acquired; 0 where the file does not reach yet. */
+    public long longAcquireAt(long position) {
+        int index = chunkIndex(position);
+        long offset = position - chunkStart(index);
+        MemorySegment chunk = readableChunk(index, offset + Long.BYTES);
+        return chunk == null ? 0 : Memory.getLongAcquire(chunk, offset);
+    }
+
+    /** The chunk that holds {@code length} bytes at a position, for one-off reading (dumps). */
+    public MemorySegment readableChunkAt(long position, long length) {
+        int index = chunkIndex(position);
+        MemorySegment chunk = readableChunk(index, position - chunkStart(index) + length);
         if (chunk == null) {
-            throw new QueueException(path + " is too short to hold position " + position);
+            throw new QueueException(path + " is too short to hold " + length + " bytes at position " + position);
         }
         return chunk;
     }
 
     public void putLongRelease(long position, long value) {
-        Memory.putLongRelease(chunkAt(position), position % blockSize, value);
+        Memory.putLongRelease(chunk(chunkIndex(position)), position % blockSize, value);
     }
 
     public void putIntRelease(long position, int value) {
-        Memory.putIntRelease(chunkAt(position), position % blockSize, value);
+        Memory.putIntRelease(chunk(chunkIndex(position)), position % blockSize, value);
     }
 
     /** Forces the pages holding {@code [position, position + length)} to storage (msync), before returning. */
@@ -205,10 +355,10 @@ public final class MappedFile implements AutoCloseable {
         chunk.asSlice(alignedOffset, offset + length - alignedOffset).force();
     }
 
-    /** Forces every mapped chunk's dirty pages to storage. */
+    /** Forces the dirty pages of every chunk written through to storage. */
     public void forceAll() {
         for (MemorySegment chunk : chunks) {
-            if (chunk != null) {
+            if (chunk != null && chunk.byteSize() == mappingSize) {
                 chunk.force();
             }
         }
@@ -222,54 +372,30 @@ public final class MappedFile implements AutoCloseable {
         }
     }
 
-    private synchronized MemorySegment mapChunk(int index) {
+    private synchronized MemorySegment mapChunk(int index, long length, boolean forWriting) {
         if (closed) {
             throw new QueueException(path + " is already closed");
         }
         MemorySegment[] current = chunks;
-        if (index < current.length && current[index] != null) {
+        if (index < current.length && current[index] != null && current[index].byteSize() >= length) {
             return current[index];
+        }
+        if (forWriting && !writable) {
+            throw new IllegalStateException(path + " is open read-only");
         }
         long start = chunkStart(index);
         try {
-            if (!writable && channel.size() < start + mappingSize) {
-                return null;
-            }
-            if (writable && channel.size() < start + mappingSize) {
-                // Reserve the blocks first: a full disk is then an IOException here, not a crash on a later write.
-                NativeIo.reserve(path, start, mappingSize);
-                if (diskSpace != null) {
-                    diskSpace.check();
-                }
-            } else if (writable) {
-                // Already long enough, but maybe still sparse (its creator may have died before reserving it);
-                // checking an allocated range is cheap. Not worth waiting for the downcalls to be linked, though.
-                reserveExisting(start);
-            }
+            // A read-only channel maps only what the file holds (mapping more would fail); a writer's mapping of
+            // a whole chunk extends the file, sparse. Older, shorter mappings stay valid until the file closes.
             MemorySegment segment = channel.map(
-                    writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, mappingSize,
-                    arena);
+                    writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, length, arena);
             MemorySegment[] grown = Arrays.copyOf(current, Math.max(current.length, index + 1));
             grown[index] = segment;
             chunks = grown;
             return segment;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot map " + mappingSize + " bytes at " + start + " of " + path + ": "
+            throw new UncheckedIOException("cannot map " + length + " bytes at " + start + " of " + path + ": "
                     + e.getMessage(), e);
-        }
-    }
-
-    private void reserveExisting(long start) throws IOException {
-        if (NativeIo.isReady()) {
-            NativeIo.reserve(path, start, mappingSize);
-        } else {
-            BackgroundWork.submit(() -> {
-                try {
-                    NativeIo.reserve(path, start, mappingSize);
-                } catch (IOException e) {
-                    Log.warning(MappedFile.class, "cannot reserve the blocks of " + path, e);
-                }
-            });
         }
     }
 

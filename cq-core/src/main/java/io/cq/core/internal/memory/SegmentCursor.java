@@ -2,6 +2,7 @@ package io.cq.core.internal.memory;
 
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTooLargeException;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -12,6 +13,10 @@ import java.util.Objects;
  * The {@link ExcerptBytes} flyweight: a window {@code [base, base + limit)} of a mapped chunk. Bound to the next
  * excerpt by its appender or tailer, never reallocated. Bounds are checked here against the excerpt (so the
  * error speaks of the excerpt) and again by the segment against the chunk.
+ *
+ * <p>Writing stays within the file's reserved blocks: past {@code writeLimit} a write first asks its
+ * {@link Reservation} for more (a slow path once a reservation step), so no byte is ever written to a page the
+ * file system has not backed (docs/file-format.md, "Reserving and shrinking").
  */
 public final class SegmentCursor implements ExcerptBytes {
     private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
@@ -22,24 +27,48 @@ public final class SegmentCursor implements ExcerptBytes {
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(LE);
     private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(LE);
 
+    /** Bytes after a record that must be reserved with it: alignment, and the free header word that follows. */
+    private static final long TRAILER = ExcerptHeaderDescriptor.ALIGNMENT - 1 + ExcerptHeaderDescriptor.SIZE;
+
+    /** Reserves the file's blocks for a write that goes further than what was reserved when it started. */
+    public interface Reservation {
+        /**
+         * @return the new reserved end, at least {@code end} (a file position)
+         * @throws java.io.UncheckedIOException when the blocks cannot be allocated (a full disk)
+         */
+        long reserveUpTo(long end);
+    }
+
     private MemorySegment segment = MemorySegment.NULL;
     private long base;
     private long limit;
+    /** Writes below it need nothing more; -1 while reading, so that the one check of a write sends it aside. */
+    private long writeLimit = -1;
+    private long baseFilePosition;
+    private Reservation reservation;
     /** When reading, the excerpt's length; {@link #limit} may be narrowed below it by {@link #readLimit(long)}. */
     private long readLength;
     private long position;
     private boolean writing;
-    private boolean overflowed;
+    private boolean failed;
     private long blockSize;
 
-    public void bindForWrite(MemorySegment segment, long base, long capacity, long blockSize) {
+    /**
+     * @param baseFilePosition the file position of {@code base}, the excerpt's first byte
+     * @param reservedEnd      how far the file's blocks are reserved
+     */
+    public void bindForWrite(MemorySegment segment, long base, long capacity, long blockSize, long baseFilePosition,
+                             long reservedEnd, Reservation reservation) {
         this.segment = segment;
         this.base = base;
         this.limit = capacity;
         this.position = 0;
         this.writing = true;
-        this.overflowed = false;
+        this.failed = false;
         this.blockSize = blockSize;
+        this.baseFilePosition = baseFilePosition;
+        this.reservation = reservation;
+        this.writeLimit = Math.min(capacity, reservedEnd - baseFilePosition - TRAILER);
     }
 
     public void bindForRead(MemorySegment segment, long base, long length) {
@@ -49,12 +78,15 @@ public final class SegmentCursor implements ExcerptBytes {
         this.readLength = length;
         this.position = 0;
         this.writing = false;
+        this.writeLimit = -1;
     }
 
     public void unbind() {
         this.segment = MemorySegment.NULL;
         this.limit = 0;
+        this.writeLimit = -1;
         this.position = 0;
+        this.reservation = null;
     }
 
     @Override
@@ -66,6 +98,9 @@ public final class SegmentCursor implements ExcerptBytes {
     public ExcerptBytes position(long newPosition) {
         if (newPosition < 0 || newPosition > limit) {
             throw new IndexOutOfBoundsException("position " + newPosition + " is outside the excerpt's 0.." + limit);
+        }
+        if (writing) {
+            ensureWritable(newPosition);
         }
         position = newPosition;
         return this;
@@ -101,6 +136,9 @@ public final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public MemorySegment segment() {
+        if (writing) {
+            ensureWritable(limit);
+        }
         MemorySegment slice = segment.asSlice(base, limit);
         return writing ? slice : slice.asReadOnly();
     }
@@ -109,24 +147,55 @@ public final class SegmentCursor implements ExcerptBytes {
 
     private long claim(long bytes) {
         long p = position;
-        if (!writing || p + bytes > limit) {
-            throw writeFailure(p + bytes);
+        if (p + bytes > writeLimit) {
+            return claimSlow(bytes);
         }
         position = p + bytes;
         return base + p;
+    }
+
+    /** Past the reserved blocks, or not writing at all, or past the excerpt's largest size. */
+    private long claimSlow(long bytes) {
+        long p = position;
+        if (!writing || p + bytes > limit) {
+            throw writeFailure(p + bytes);
+        }
+        ensureWritable(p + bytes);
+        position = p + bytes;
+        return base + p;
+    }
+
+    /**
+     * Makes sure the first {@code end} bytes of the excerpt being written lie on reserved blocks, reserving more
+     * when they do not; a failure fails the excerpt, which is then discarded, not published.
+     */
+    public void ensureWritable(long end) {
+        if (end <= writeLimit) {
+            return;
+        }
+        try {
+            long reserved = reservation.reserveUpTo(baseFilePosition + end + TRAILER);
+            writeLimit = Math.min(limit, reserved - baseFilePosition - TRAILER);
+        } catch (RuntimeException | Error e) {
+            failed = true;
+            throw e;
+        }
     }
 
     private RuntimeException writeFailure(long required) {
         if (!writing) {
             return new IllegalStateException("this excerpt is being read; it cannot be written to");
         }
-        overflowed = true;
+        failed = true;
         return new ExcerptTooLargeException(required, limit, blockSize);
     }
 
-    /** Whether a write ran past the size limit: the excerpt is then discarded rather than published cut short. */
-    public boolean overflowed() {
-        return overflowed;
+    /**
+     * Whether a write failed (past the size limit, or no block could be reserved for it): the excerpt is then
+     * discarded rather than published cut short.
+     */
+    public boolean failed() {
+        return failed;
     }
 
     @Override

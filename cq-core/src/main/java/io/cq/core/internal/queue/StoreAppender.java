@@ -32,6 +32,8 @@ public final class StoreAppender implements ExcerptAppender {
     private final SegmentCursor cursor = new SegmentCursor();
     private final AppendContext context = new AppendContext();
     private final Position scratch = new Position();
+    /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
+    private final SegmentCursor.Reservation reservation = this::reserveForCursor;
 
     private CycleFile file;
     private long cycle = Long.MIN_VALUE;
@@ -50,6 +52,14 @@ public final class StoreAppender implements ExcerptAppender {
     private long lastIndexAppended = -1;
     private int lastLength;
     private boolean closed;
+    /**
+     * The table store's shrink count when this appender last looked (docs/file-format.md, "Reserving and shrinking").
+     */
+    private long shrinks;
+    /** The reserved end for which blocks further ahead were last asked of the background. */
+    private long aheadAskedAt = -1;
+    /** Reserved beyond a record's start before its header is written: small excerpts need no more. */
+    private static final long RESERVED_PER_RECORD = 64;
 
     public StoreAppender(QueueContext queue) {
         this.queue = queue;
@@ -82,6 +92,12 @@ public final class StoreAppender implements ExcerptAppender {
             roll(now);
         }
         final CycleFile f = file;
+        long shrunk = queue.tableStore().shrinks();
+        if (shrunk != shrinks) {
+            // Another process's last writer shrank the newest file since: what this process reserved may be gone.
+            shrinks = shrunk;
+            f.mapped().forgetReservation();
+        }
         long p = f.writePositionHint();
         long s = f.sequenceHint();
         if (p < chunkStart || p >= chunkEnd) {
@@ -101,10 +117,18 @@ public final class StoreAppender implements ExcerptAppender {
         }
         position = p;
         sequence = s;
+        long reserved = f.mapped().reservedEnd();
+        if (p + RESERVED_PER_RECORD > reserved) {
+            reserved = f.mapped().reserve(p, p + RESERVED_PER_RECORD);
+        } else if (p > reserved - f.mapped().reserveStep() / 2 && aheadAskedAt != reserved) {
+            aheadAskedAt = reserved;
+            f.mapped().reserveAhead(reserved + 1);
+        }
         long offset = p - chunkStart;
         // Marks the record as in progress; readers treat it like free space until the header is published.
         Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
-        cursor.bindForWrite(chunk, offset + ExcerptHeaderDescriptor.SIZE, f.maxExcerptSize(), f.blockSize());
+        cursor.bindForWrite(chunk, offset + ExcerptHeaderDescriptor.SIZE, f.maxExcerptSize(), f.blockSize(),
+                p + ExcerptHeaderDescriptor.SIZE, reserved, reservation);
     }
 
     private void publish() {
@@ -124,6 +148,10 @@ public final class StoreAppender implements ExcerptAppender {
         lastIndexAppended = queue.rollCycle().toIndex(cycle, s);
         lastLength = length;
         queue.appended().recordUnderWriteLock(length);
+    }
+
+    private long reserveForCursor(long end) {
+        return file.mapped().reserve(position, end);
     }
 
     /** Durability.SYNC: the excerpt's pages reach storage before the append returns (outside the lock). */
@@ -188,6 +216,7 @@ public final class StoreAppender implements ExcerptAppender {
             return p;
         }
         int length = IndexDescriptor.indexBlockLength(index.indexCount());
+        f.mapped().reserve(p, ExcerptHeaderDescriptor.next(p, length) + RESERVED_PER_RECORD);
         long offset = p - chunkStart;
         Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
         chunk.asSlice(offset + ExcerptHeaderDescriptor.SIZE, length).fill((byte) 0);
@@ -240,12 +269,18 @@ public final class StoreAppender implements ExcerptAppender {
     public long writeText(CharSequence text) {
         long length = Utf8.encodedLength(text);
         try (WriteContext dc = writingDocument()) {
-            if (length > cursor.remaining()) {
+            try {
+                if (length > cursor.remaining()) {
+                    throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
+                }
+                cursor.ensureWritable(length);
+                Utf8.encode(text, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE);
+                cursor.position(length);
+            } catch (RuntimeException | Error e) {
+                // Whatever failed part-way (a full disk, a text changed under us), nothing is published.
                 dc.rollbackOnClose();
-                throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
+                throw e;
             }
-            Utf8.encode(text, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE);
-            cursor.position(length);
         }
         return lastIndexAppended;
     }
@@ -253,7 +288,12 @@ public final class StoreAppender implements ExcerptAppender {
     @Override
     public long writeBytes(byte[] bytes) {
         try (WriteContext dc = writingDocument()) {
-            dc.bytes().writeBytes(bytes);
+            try {
+                dc.bytes().writeBytes(bytes);
+            } catch (RuntimeException | Error e) {
+                dc.rollbackOnClose();
+                throw e;
+            }
         }
         return lastIndexAppended;
     }
@@ -321,7 +361,7 @@ public final class StoreAppender implements ExcerptAppender {
             open = false;
             boolean published = false;
             try {
-                if (rollback || cursor.overflowed()) {
+                if (rollback || cursor.failed()) {
                     discard();
                 } else {
                     publish();

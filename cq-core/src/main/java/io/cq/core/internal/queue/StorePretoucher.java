@@ -4,16 +4,15 @@ import io.cq.core.Pretoucher;
 import io.cq.core.QueueClosedException;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
-import io.cq.core.internal.memory.Memory;
-
-import java.lang.foreign.MemorySegment;
+import io.cq.core.internal.layout.BlockDescriptor;
 
 /**
- * The {@link Pretoucher}. Touching is a compare-and-set of 0 by 0 on the first word of each page: it makes the page
- * present and writable but changes nothing, even if an appender writes there at the same moment.
+ * The {@link Pretoucher}: reserves the blocks ahead of the write position and faults their pages in, with
+ * {@code posix_fallocate} and {@code madvise(MADV_POPULATE_WRITE)}, which change no byte even where an appender
+ * writes at the same moment (docs/file-format.md, "Reserving and shrinking").
  */
 public final class StorePretoucher implements Pretoucher {
-    private static final long PAGE = 4096;
+    private static final long PAGE = BlockDescriptor.PAGE;
 
     private final QueueContext queue;
     private final long lookAheadBytes;
@@ -49,7 +48,7 @@ public final class StorePretoucher implements Pretoucher {
         if (nextStart - now <= Math.min(queue.rollCycle().lengthMillis() / 10, 2_000)) {
             CycleFile next = files.acquireOrCreate(cycle + 1, now);
             try {
-                touchPages(next, next.dataStart(), Math.min(lookAheadBytes, next.blockSize() / 2));
+                prepare(next, next.dataStart(), next.dataStart() + Math.min(lookAheadBytes, next.blockSize() / 2));
             } finally {
                 files.release(next);
             }
@@ -65,18 +64,18 @@ public final class StorePretoucher implements Pretoucher {
         // Start a page beyond the writer: its own page is present already, and its line is kept out of contention.
         long from = Math.max(touchedUpTo, (writePosition & -PAGE) + PAGE);
         long to = writePosition + lookAheadBytes;
-        if (to > from) {
-            touchPages(file, from, to - from);
+        if (to > from && prepare(file, from, to)) {
             touchedUpTo = to;
         }
     }
 
-    private static void touchPages(CycleFile file, long from, long length) {
-        long end = from + length;
-        for (long page = (from + PAGE - 1) & -PAGE; page < end; page += PAGE) {
-            int index = file.mapped().chunkIndex(page);
-            MemorySegment chunk = file.mapped().chunk(index);
-            Memory.casInt(chunk, page - file.mapped().chunkStart(index), 0, 0);
-        }
+    /**
+     * Reserves the blocks of {@code [from, to)} and faults their pages in, with native access (both change no
+     * byte, and fail with an error rather than a signal where a page cannot be backed). Without it there is
+     * nothing safe to do here: reserving would need the write lock, and touching a page that is not reserved
+     * would crash the JVM on a full disk, so the appender reserves, and takes its page faults, itself.
+     */
+    private static boolean prepare(CycleFile file, long from, long to) {
+        return file.mapped().reserveAheadNow(to) && file.mapped().populate(from, to);
     }
 }

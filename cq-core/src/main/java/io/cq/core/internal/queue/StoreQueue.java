@@ -14,11 +14,13 @@ import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
 import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
 import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
@@ -102,7 +104,7 @@ public final class StoreQueue implements MappedQueue {
         }
         this.settings = inForce;
         this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, settings.indexSpacing(),
-                permissions, diskSpace, settings.storeFileListener());
+                settings.reserveStep(), permissions, diskSpace, settings.storeFileListener());
         Retention retention = new Retention(settings.retainCycles(), settings.retainFor().toMillis(),
                 settings.retentionKeepsUnread(), settings.storeFileListener());
         this.context = new QueueContext(this, files, tableStore, namedTailers, rollCycle, settings.clock(),
@@ -342,6 +344,9 @@ public final class StoreQueue implements MappedQueue {
         if (pretoucher != null) {
             pretoucher.cancel(false);
         }
+        if (!readOnly) {
+            shrinkNewestIfLastWriter();
+        }
         if (flusher != null) {
             flusher.cancel(false);
             files.forceWritten();
@@ -354,6 +359,33 @@ public final class StoreQueue implements MappedQueue {
         }
         files.close();
         tableStore.release();
+    }
+
+    /**
+     * The last writer to close gives back what was reserved ahead in the newest cycle (docs/file-format.md,
+     * "Reserving and shrinking"). Closing does not fail for it: a file left longer only costs disk space.
+     */
+    private void shrinkNewestIfLastWriter() {
+        // Background work on this queue's files (reserving ahead, pretouching) finishes first.
+        BackgroundWork.drain();
+        if (!tableStore.isOnlyWriter()) {
+            return;
+        }
+        try (WriteLock lock = new WriteLock(tableStore, settings.writeLockCheckInterval().toNanos())) {
+            lock.acquire();
+            try {
+                long newest = tableStore.maxCycle();
+                if (newest != TableStore.NO_CYCLE && tableStore.isOnlyWriter()) {
+                    CycleFileMarks.shrinkNewest(files, newest);
+                    tableStore.countShrink();
+                }
+            } finally {
+                lock.release();
+            }
+        } catch (RuntimeException e) {
+            Log.warning(MappedQueue.class, "could not shrink the newest cycle file of " + directory
+                    + " on close; it keeps its reserved space", e);
+        }
     }
 
     private void requireWritable(String what) {

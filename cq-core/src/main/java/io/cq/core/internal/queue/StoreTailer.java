@@ -94,6 +94,10 @@ public final class StoreTailer implements ExcerptTailer {
                     + " exceeds the file's largest excerpt of " + file.maxExcerptSize() + " bytes");
         }
         readLength = length;
+        long recordEnd = position + ExcerptHeaderDescriptor.SIZE + length;
+        if (recordEnd - chunkStart > chunk.byteSize()) {
+            mapWholeRecord(recordEnd);
+        }
         cursor.bindForRead(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
         context.open = true;
         context.present = true;
@@ -161,16 +165,33 @@ public final class StoreTailer implements ExcerptTailer {
                 + ExcerptHeaderDescriptor.describe(header));
     }
 
+    /**
+     * Maps the chunk that holds the header word at {@code p}; false when the file does not reach it yet. A mapping
+     * may end before the chunk does (a shrunk file): {@code chunkEnd} then stops where the header words it covers
+     * end, and reading further maps again.
+     */
     private boolean mapChunkFor(long p) {
         int index = file.mapped().chunkIndex(p);
-        MemorySegment mapped = file.mapped().existingChunk(index);
+        long start = file.mapped().chunkStart(index);
+        MemorySegment mapped = file.mapped().readableChunk(index, p - start + ExcerptHeaderDescriptor.SIZE);
         if (mapped == null) {
             return false;
         }
         chunk = mapped;
-        chunkStart = file.mapped().chunkStart(index);
-        chunkEnd = chunkStart + file.blockSize();
+        chunkStart = start;
+        chunkEnd = start + Math.min(file.blockSize(), mapped.byteSize() - ExcerptHeaderDescriptor.SIZE + 1);
         return true;
+    }
+
+    /** A published record always lies in its file; only a mapping made before the file grew may end before it. */
+    private void mapWholeRecord(long recordEnd) {
+        MemorySegment mapped = file.mapped().readableChunk(file.mapped().chunkIndex(position), recordEnd - chunkStart);
+        if (mapped == null) {
+            throw new CorruptQueueException(file.path(), position, "the excerpt's " + readLength + " bytes end at "
+                    + recordEnd + ", past the end of the file (" + file.mapped().size() + " bytes): it was cut short");
+        }
+        chunk = mapped;
+        chunkEnd = chunkStart + Math.min(file.blockSize(), mapped.byteSize() - ExcerptHeaderDescriptor.SIZE + 1);
     }
 
     private boolean enterFirstCycle() {

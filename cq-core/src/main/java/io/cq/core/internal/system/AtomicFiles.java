@@ -13,32 +13,18 @@ import java.nio.file.Path;
  * other's file, as a rename would), and the temporary name is removed.
  */
 public final class AtomicFiles {
-    /** Free space, in multiples of the file's size, above which reserving its blocks may wait a moment. */
-    private static final long AMPLE_ROOM_FACTOR = 64;
-
     private AtomicFiles() {
     }
 
     /**
-     * Only for files that no process ever locks (cycle files): the reservation opens and closes a descriptor of
-     * the file, and closing one drops every fcntl lock the process holds on that file.
-     */
-    private static void reserveInBackground(Path file, long size) {
-        BackgroundWork.submit(() -> {
-            try {
-                NativeIo.reserve(file, 0, size);
-            } catch (IOException e) {
-                Log.warning(AtomicFiles.class, "cannot reserve the blocks of " + file, e);
-            }
-        });
-    }
-
-    /**
+     * Creates {@code file} holding exactly {@code content}, written whole, so that its blocks are allocated by the
+     * write and no reservation through another descriptor is needed later: closing any descriptor of a file drops
+     * every fcntl lock the process holds on it (docs/file-format.md, "Locks and liveness").
+     *
      * @return true when this call created the file, false when another process had created it first
      */
-    public static boolean createWithContent(Path file, ByteBuffer content, long size, FilePermissions permissions)
+    public static boolean createWithContent(Path file, ByteBuffer content, FilePermissions permissions)
             throws IOException {
-        boolean reserveLater = false;
         Path temporary = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "."
                 + System.nanoTime() + ".tmp");
         try {
@@ -47,25 +33,9 @@ public final class AtomicFiles {
                 while (content.hasRemaining()) {
                     channel.write(content, content.position());
                 }
-                if (size > channel.size()) {
-                    // Reserved, not just sized: a full disk fails the creation instead of a later write. Only
-                    // while the downcalls are still being linked (the first ~100 ms of a process) and the disk
-                    // has ample room is the reservation done right after creation instead, in the background.
-                    reserveLater = !NativeIo.isReady()
-                            && temporary.toFile().getUsableSpace() > AMPLE_ROOM_FACTOR * size;
-                    if (!reserveLater) {
-                        NativeIo.reserve(temporary, 0, size);
-                    }
-                    if (size > channel.size()) {
-                        channel.write(ByteBuffer.allocate(1), size - 1);
-                    }
-                }
             }
             try {
                 Files.createLink(file, temporary);
-                if (reserveLater) {
-                    reserveInBackground(file, size);
-                }
                 return true;
             } catch (FileAlreadyExistsException e) {
                 return false;

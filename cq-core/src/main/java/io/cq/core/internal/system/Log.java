@@ -20,6 +20,11 @@ public final class Log {
         logger(source).log(System.Logger.Level.INFO, message, arguments);
     }
 
+    /** For what only someone looking into cq's workings wants to know: off unless asked for. */
+    public static void debug(Class<?> source, String message, Object... arguments) {
+        logger(source).log(System.Logger.Level.DEBUG, message, arguments);
+    }
+
     private static System.Logger logger(Class<?> source) {
         return System.getLogger(source.getName());
     }

@@ -208,6 +208,34 @@ public final class TableStore {
         }
     }
 
+    /** How many times a closing last writer has shrunk the newest cycle file; read by appenders each append. */
+    public long shrinks() {
+        return Memory.getLongAcquire(memory, TableStoreDescriptor.SHRINKS_OFFSET);
+    }
+
+    /** Under the write lock, after a closing last writer shrank the newest cycle file. */
+    public void countShrink() {
+        Memory.putLongRelease(memory, TableStoreDescriptor.SHRINKS_OFFSET, shrinks() + 1);
+    }
+
+    /**
+     * Whether this JVM's queues on the file are the only writers: no other process holds a process slot, and no
+     * other queue of this JVM shares the table store. Probes every slot: for closing, not for appending.
+     */
+    public boolean isOnlyWriter() {
+        synchronized (OPEN) {
+            if (references > 1) {
+                return false;
+            }
+        }
+        for (int slot = 0; slot < LockWordDescriptor.PROCESS_SLOTS; slot++) {
+            if (slot != processSlot && isProcessAlive(slot)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Under the write lock, after retention deleted the oldest cycles' files. */
     public void publishMinCycle(long cycle) {
         Memory.putLongRelease(memory, TableStoreDescriptor.MIN_CYCLE_OFFSET, cycle);

@@ -45,7 +45,7 @@ final class TableStoreHeaders {
         head.putLong((int) TableStoreDescriptor.CREATED_MILLIS_OFFSET, nowMillis);
         head.putLong((int) TableStoreDescriptor.MAX_CYCLE_OFFSET, TableStore.NO_CYCLE);
         head.putLong((int) TableStoreDescriptor.MIN_CYCLE_OFFSET, TableStore.NO_CYCLE);
-        AtomicFiles.createWithContent(file, head, TableStoreDescriptor.fileSize(slots), permissions);
+        AtomicFiles.createWithContent(file, head, permissions);
     }
 
     static Header validate(Path path, FileChannel channel) throws IOException {
