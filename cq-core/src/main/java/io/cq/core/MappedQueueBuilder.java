@@ -90,11 +90,11 @@ public final class MappedQueueBuilder {
     }
 
     /**
-     * How far ahead of the write position a cycle file's disk blocks are reserved (default 1 MiB, or the block size
-     * where that is smaller); a multiple of 4096 from 64 KiB to the block size. Blocks are reserved before they are
-     * written, so a full disk is an {@link java.io.UncheckedIOException} from an append, never a crash; a larger
-     * step reserves less often and leaves more reserved but unused space in the newest cycle (docs/operations.md,
-     * "Disk usage"). Finished cycles keep only what they hold.
+     * How far ahead of the write position a cycle file's disk blocks are reserved (default 512 KiB, or the block
+     * size where that is smaller); a multiple of 4096 from 64 KiB to the block size. Blocks are reserved before they
+     * are written, so a full disk is an {@link java.io.UncheckedIOException} from an append, never a crash; a larger
+     * step reserves less often and leaves more reserved but unused space in the newest cycle (docs/operations.md, "Disk
+     * usage"). Finished cycles keep only what they hold.
      */
     public MappedQueueBuilder reserveStep(long bytes) {
         this.reserveStep = bytes;

@@ -21,8 +21,12 @@ public final class BlockDescriptor {
     public static final long MIN_BLOCK_SIZE = 64 * 1024;
     public static final long MAX_BLOCK_SIZE = 1L << 40;
     public static final long PAGE = 4096;
-    /** How far ahead of the write position a file's blocks are reserved, by default (docs/operations.md). */
-    public static final long DEFAULT_RESERVE_STEP = 1L << 20;
+    /**
+     * How far ahead of the write position a file's blocks are reserved, by default (docs/operations.md): small
+     * enough that a queue holding one excerpt takes under 1 MiB of disk, table store included; large enough that
+     * an appender reserves once per thousands of excerpts.
+     */
+    public static final long DEFAULT_RESERVE_STEP = 512L << 10;
     public static final long MIN_RESERVE_STEP = 64 * 1024;
     /** Slack each chunk maps beyond the largest record: the header word after it and alignment. */
     private static final long OVERLAP_SLACK = 64;

@@ -1,0 +1,100 @@
+package io.cq.core;
+
+import io.cq.core.support.DiskFillingProcess;
+import io.cq.core.support.QueueCheckingProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A queue on a real 16 MiB file system (a tmpfs this test mounts; it needs root), written by a second JVM with and
+ * without native access, the way {@code java -jar app.jar} runs: a full disk is a refused append, never a crash,
+ * everything accepted before it is readable by a third JVM, and appends go on once space is freed.
+ */
+class DiskFullTest {
+    private static final long MIB = 1L << 20;
+    private static final Pattern ACCEPTED = Pattern.compile("accepted=(\\d+) refusal=(\\S+) cause=(\\S+) message=(.*)");
+
+    @TempDir
+    Path dir;
+    private Path mount;
+
+    @BeforeEach
+    void mountSixteenMebibytes() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "mounting a 16 MiB tmpfs needs root");
+        mount = Files.createDirectories(dir.resolve("small-fs"));
+        Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mount.toString())
+                .redirectErrorStream(true).start();
+        String output = new String(mounting.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assumeTrue(mounting.waitFor(30, TimeUnit.SECONDS) && mounting.exitValue() == 0,
+                "mount -t tmpfs failed: " + output);
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (mount != null) {
+            new ProcessBuilder("umount", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @ParameterizedTest(name = "native access: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldRefuseAnAppendOnAFullDiskKeepEverythingAcceptedAndResumeOnceSpaceIsFreed(boolean nativeAccess)
+            throws Exception {
+        Path queue = mount.resolve("q");
+        Path filler = mount.resolve("filler");
+        Files.write(filler, new byte[(int) MIB]);
+
+        List<String> writer = run(nativeAccess, DiskFillingProcess.class, queue.toString(), filler.toString());
+
+        // The low-disk-space warning is expected; a signal, a JVM error or a native-access warning is not.
+        assertThat(writer).noneMatch(line -> line.contains("SIGBUS") || line.contains("InternalError")
+                || line.contains("A fatal error") || line.contains("restricted method"));
+        Matcher accepted = writer.stream().map(ACCEPTED::matcher).filter(Matcher::matches).findFirst()
+                .orElseThrow(() -> new AssertionError("the writer said nothing of a refusal: " + writer));
+        long count = Long.parseLong(accepted.group(1));
+        assertThat(count * DiskFillingProcess.PAYLOAD).as("payload accepted before the disk was full")
+                .isGreaterThanOrEqualTo(12 * MIB);
+        assertThat(accepted.group(2)).isEqualTo("java.io.UncheckedIOException");
+        assertThat(accepted.group(3)).isEqualTo("java.io.IOException");
+        assertThat(accepted.group(4)).contains(queue.toString()).containsIgnoringCase("space");
+        assertThat(writer).contains("resumed total=" + (count + 10), "closed");
+
+        List<String> reader = run(nativeAccess, QueueCheckingProcess.class, queue.toString(),
+                String.valueOf(DiskFillingProcess.PAYLOAD));
+        assertThat(reader).contains("read=" + (count + 10) + " wrong=none intact=true");
+    }
+
+    private static List<String> run(boolean nativeAccess, Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1"));
+        if (nativeAccess) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the child finished").isTrue();
+        List<String> lines = new String(output, StandardCharsets.UTF_8).lines().toList();
+        assertThat(process.exitValue()).as("exit code of %s; output:%n%s", main.getSimpleName(),
+                String.join("\n", lines)).isZero();
+        return lines;
+    }
+}

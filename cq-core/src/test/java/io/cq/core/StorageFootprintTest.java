@@ -1,0 +1,124 @@
+package io.cq.core;
+
+import io.cq.core.support.DiskUsage;
+import io.cq.core.support.MutableClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** What a queue costs on disk: allocated blocks as {@code du} counts them (docs/operations.md, "Disk usage"). */
+class StorageFootprintTest {
+    private static final long MIB = 1L << 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldKeepTenFinishedMinutelyCyclesOfAHundredSmallExcerptsUnderTwoMebibytes() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path queueDir = dir.resolve("minutely");
+        try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(RollCycle.MINUTELY).clock(clock).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            byte[] payload = new byte[40];
+            for (int cycle = 0; cycle < 10; cycle++) {
+                for (int i = 0; i < 100; i++) {
+                    payload[0] = (byte) i;
+                    appender.writeBytes(payload);
+                }
+                clock.advance(Duration.ofMinutes(1));
+            }
+            appender.writeText("the eleventh cycle starts");
+
+            List<Path> finished = cycleFiles(queueDir).subList(0, 10);
+            long finishedBytes = finished.stream().mapToLong(DiskUsage::allocatedBytes).sum();
+            assertThat(finishedBytes).as("10 finished cycles of 100 x 40 B, while the queue is open")
+                    .isLessThanOrEqualTo(2 * MIB);
+        }
+        assertThat(DiskUsage.allocatedBytes(queueDir)).as("the whole queue once closed, table store included")
+                .isLessThanOrEqualTo(2 * MIB);
+        try (MappedQueue queue = MappedQueue.builder(queueDir).readOnly(true).build()) {
+            assertThat(queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1)).isEqualTo(1001);
+        }
+    }
+
+    @Test
+    void shouldKeepAQueueHoldingOneExcerptUnderOneMebibyteOpenAndClosed() {
+        Path queueDir = dir.resolve("one");
+        try (MappedQueue queue = MappedQueue.builder(queueDir).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("just one");
+            assertThat(DiskUsage.allocatedBytes(queueDir)).as("while open").isLessThanOrEqualTo(MIB);
+        }
+        assertThat(DiskUsage.allocatedBytes(queueDir)).as("once closed").isLessThanOrEqualTo(MIB);
+        try (MappedQueue queue = MappedQueue.builder(queueDir).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            assertThat(queue.createTailer().readText()).isEqualTo("just one");
+            appender.writeText("and a second, after the file was shrunk");
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readText()).isEqualTo("just one");
+            assertThat(tailer.readText()).isEqualTo("and a second, after the file was shrunk");
+        }
+    }
+
+    @Test
+    void shouldSpendAtMostFortyEightBytesOfDiskPerFortyByteExcerptInAFinishedCycle() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path queueDir = dir.resolve("million");
+        int count = 1_000_000;
+        try (MappedQueue queue = MappedQueue.builder(queueDir).clock(clock).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            for (int i = 0; i < count; i++) {
+                try (WriteContext context = appender.writingDocument()) {
+                    context.bytes().writeLong(i).writeLong(i).writeLong(i).writeLong(i).writeLong(i);
+                }
+            }
+            clock.advance(Duration.ofDays(1));
+            appender.writeText("next day");
+
+            Path finished = cycleFiles(queueDir).getFirst();
+            double perExcerpt = DiskUsage.allocatedBytes(finished) / (double) count;
+            assertThat(perExcerpt).as("allocated bytes per 40-byte excerpt in the finished cycle")
+                    .isLessThanOrEqualTo(48.0);
+            assertThat(queue.verify().isIntact()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldShrinkAFinishedCycleToItsRecordsAndKeepItReadableFromAnotherQueue() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path queueDir = dir.resolve("shrunk");
+        try (MappedQueue writer = MappedQueue.builder(queueDir).rollCycle(RollCycle.HOURLY).clock(clock).build();
+             ExcerptAppender appender = writer.createAppender();
+             MappedQueue reader = MappedQueue.builder(queueDir).rollCycle(RollCycle.HOURLY).clock(clock).build()) {
+            ExcerptTailer tailer = reader.createTailer();
+            appender.writeText("first hour");
+            assertThat(tailer.readText()).isEqualTo("first hour");
+            clock.advance(Duration.ofHours(1));
+            appender.writeText("second hour");
+
+            Path firstFile = cycleFiles(queueDir).getFirst();
+            long size = Files.size(firstFile);
+            assertThat(size).as("a finished cycle ends with its end-of-cycle mark").isLessThan(MIB);
+            assertThat(tailer.readText()).isEqualTo("second hour");
+            ExcerptTailer fresh = reader.createTailer();
+            assertThat(fresh.readText()).isEqualTo("first hour");
+            assertThat(fresh.readText()).isEqualTo("second hour");
+            assertThat(writer.verify().findings()).isEmpty();
+        }
+    }
+
+    private static List<Path> cycleFiles(Path queueDir) throws IOException {
+        try (Stream<Path> files = Files.list(queueDir)) {
+            return files.filter(path -> path.toString().endsWith(".cq4")).sorted().toList();
+        }
+    }
+}
