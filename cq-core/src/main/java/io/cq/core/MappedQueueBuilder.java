@@ -21,6 +21,8 @@ public final class MappedQueueBuilder {
     /** 64 MiB: the largest excerpt is then 16 MiB. */
     public static final long DEFAULT_BLOCK_SIZE = 64L << 20;
     public static final int DEFAULT_INDEX_SPACING = 16;
+    /** 512 KiB (or the block size where that is smaller): see {@link #reserveStep(long)}. */
+    public static final long DEFAULT_RESERVE_STEP = BlockDescriptor.DEFAULT_RESERVE_STEP;
     public static final RollCycle DEFAULT_ROLL_CYCLE = RollCycle.DAILY;
     public static final Duration DEFAULT_WRITE_LOCK_CHECK_INTERVAL = Duration.ofMillis(200);
     public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(100);

@@ -57,6 +57,9 @@ public final class MappedQueueOpener {
                 .diskSpaceWarning(queue.getDiskSpaceWarningSize().toBytes(), queue.getDiskSpaceWarningPercent())
                 .writeLockCheckInterval(queue.getWriteLockCheckInterval())
                 .filePermissions(PosixFilePermissions.fromString(queue.getFilePermissions()));
+        if (queue.getReserveStep() != null) {
+            builder.reserveStep(queue.getReserveStep().toBytes());
+        }
         if (queue.getRollCycle() != null) {
             builder.rollCycle(queue.getRollCycle());
         }
@@ -143,6 +146,16 @@ public final class MappedQueueOpener {
                     "a block size must be a multiple of 4096 bytes and at least 64KB",
                     "Set " + prefix + "block-size to a multiple of 4KB, e.g. " + suggestBlockSize(blockSize) + ".",
                     null);
+        }
+        if (queue.getReserveStep() != null) {
+            long step = queue.getReserveStep().toBytes();
+            if (step % PAGE != 0 || step < MIN_BLOCK_SIZE || step > blockSize) {
+                throw new InvalidQueuePropertyException(prefix + "reserve-step", queue.getReserveStep(),
+                        "a reservation step must be a multiple of 4096 bytes from 64KB to the block size ("
+                                + queue.getBlockSize() + ")",
+                        "Set " + prefix + "reserve-step to a multiple of 4KB in that range, e.g. 512KB, or leave it "
+                                + "unset.", null);
+            }
         }
         int spacing = queue.getIndexSpacing();
         if (spacing < 1 || spacing > 1 << 20 || Integer.bitCount(spacing) != 1) {

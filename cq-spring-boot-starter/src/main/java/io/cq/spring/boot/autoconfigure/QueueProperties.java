@@ -27,6 +27,13 @@ public class QueueProperties {
     /** Bytes mapped at a time; a multiple of 4 KiB, at least 64 KiB. The largest excerpt is a quarter of it. */
     private DataSize blockSize = DataSize.ofBytes(MappedQueueBuilder.DEFAULT_BLOCK_SIZE);
 
+    /**
+     * How far ahead of the writer a cycle file's disk blocks are reserved; a multiple of 4 KiB from 64 KiB to the
+     * block size. Unset: 512 KiB, or the block size where that is smaller. A full disk is then an error from an
+     * append, never a crash; finished cycles keep only what they hold.
+     */
+    private DataSize reserveStep;
+
     /** Every how many excerpts the index records a position; a power of two. */
     private int indexSpacing = MappedQueueBuilder.DEFAULT_INDEX_SPACING;
 
@@ -85,6 +92,14 @@ public class QueueProperties {
 
     public void setBlockSize(DataSize blockSize) {
         this.blockSize = blockSize;
+    }
+
+    public DataSize getReserveStep() {
+        return reserveStep;
+    }
+
+    public void setReserveStep(DataSize reserveStep) {
+        this.reserveStep = reserveStep;
     }
 
     public int getIndexSpacing() {
