@@ -152,7 +152,12 @@ public final class MappedFile implements AutoCloseable {
         if (!writable || closed || end <= reservedEnd || !NativeIo.canReserveBlocks()) {
             return;
         }
-        BackgroundWork.submit(() -> reserveAheadNow(end));
+        BackgroundWork.submit(() -> {
+            long from = reservedEnd;
+            if (reserveAheadNow(end)) {
+                populate(from, reservedEnd);
+            }
+        });
     }
 
     /** {@link #reserveAhead(long)} on the calling thread (a pretoucher's); false where nothing was reserved. */

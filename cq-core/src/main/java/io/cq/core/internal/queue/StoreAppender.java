@@ -56,8 +56,14 @@ public final class StoreAppender implements ExcerptAppender {
      * The table store's shrink count when this appender last looked (docs/file-format.md, "Reserving and shrinking").
      */
     private long shrinks;
-    /** The reserved end for which blocks further ahead were last asked of the background. */
+    /** The reserved end for which blocks further ahead were last asked of the background, and when. */
     private long aheadAskedAt = -1;
+    private long aheadAskedPosition;
+    private long aheadAskedNanos;
+    /** Steps reserved ahead, in the background, of an appender fast enough for page faults to matter. */
+    private static final int AHEAD_STEPS = 8;
+    /** Faster than this (bytes per second), an appender gets its blocks reserved and faulted in ahead. */
+    private static final long FAST_BYTES_PER_SECOND = 8L << 20;
     /** Reserved beyond a record's start before its header is written: small excerpts need no more. */
     private static final long RESERVED_PER_RECORD = 64;
 
@@ -120,9 +126,8 @@ public final class StoreAppender implements ExcerptAppender {
         long reserved = f.mapped().reservedEnd();
         if (p + RESERVED_PER_RECORD > reserved) {
             reserved = f.mapped().reserve(p, p + RESERVED_PER_RECORD);
-        } else if (p > reserved - f.mapped().reserveStep() / 2 && aheadAskedAt != reserved) {
-            aheadAskedAt = reserved;
-            f.mapped().reserveAhead(reserved + 1);
+        } else if (reserved - p < (AHEAD_STEPS - 2) * f.mapped().reserveStep() && aheadAskedAt != reserved) {
+            askAhead(f, p, reserved);
         }
         long offset = p - chunkStart;
         // Marks the record as in progress; readers treat it like free space until the header is published.
@@ -148,6 +153,24 @@ public final class StoreAppender implements ExcerptAppender {
         lastIndexAppended = queue.rollCycle().toIndex(cycle, s);
         lastLength = length;
         queue.appended().recordUnderWriteLock(length);
+    }
+
+    /**
+     * A fast appender (native access only) gets the blocks ahead reserved and their pages faulted in by the
+     * background thread, several steps at a time, so that it meets neither a reservation nor a page fault; a slow
+     * one reserves a step at a time itself and takes its few faults, which keeps what a quiet queue holds on disk
+     * small (docs/operations.md, "Disk usage").
+     */
+    private void askAhead(CycleFile f, long p, long reserved) {
+        long now = System.nanoTime();
+        long bytes = p - aheadAskedPosition;
+        boolean fast = bytes > 0 && bytes * 1_000_000_000L / Math.max(1, now - aheadAskedNanos) > FAST_BYTES_PER_SECOND;
+        aheadAskedAt = reserved;
+        aheadAskedPosition = p;
+        aheadAskedNanos = now;
+        if (fast) {
+            f.mapped().reserveAhead(p + AHEAD_STEPS * f.mapped().reserveStep());
+        }
     }
 
     private long reserveForCursor(long end) {
