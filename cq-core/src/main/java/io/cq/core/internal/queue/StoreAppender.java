@@ -56,10 +56,12 @@ public final class StoreAppender implements ExcerptAppender {
      * The table store's shrink count when this appender last looked (docs/file-format.md, "Reserving and shrinking").
      */
     private long shrinks;
-    /** The reserved end for which blocks further ahead were last asked of the background, and when. */
+    /** The reserved end for which blocks further ahead were last asked of the background. */
     private long aheadAskedAt = -1;
-    private long aheadAskedPosition;
-    private long aheadAskedNanos;
+    /** Where and when the appender's pace was last measured; the next measure is due at nextAheadCheck. */
+    private long nextAheadCheck;
+    private long pacePosition;
+    private long paceNanos;
     /** Steps reserved ahead, in the background, of an appender fast enough for page faults to matter. */
     private static final int AHEAD_STEPS = 8;
     /** Faster than this (bytes per second), an appender gets its blocks reserved and faulted in ahead. */
@@ -126,8 +128,8 @@ public final class StoreAppender implements ExcerptAppender {
         long reserved = f.mapped().reservedEnd();
         if (p + RESERVED_PER_RECORD > reserved) {
             reserved = f.mapped().reserve(p, p + RESERVED_PER_RECORD);
-        } else if (reserved - p < (AHEAD_STEPS - 2) * f.mapped().reserveStep() && aheadAskedAt != reserved) {
-            askAhead(f, p, reserved);
+        } else if (p >= nextAheadCheck) {
+            considerAhead(f, p, reserved);
         }
         long offset = p - chunkStart;
         // Marks the record as in progress; readers treat it like free space until the header is published.
@@ -156,20 +158,27 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     /**
-     * A fast appender (native access only) gets the blocks ahead reserved and their pages faulted in by the
-     * background thread, several steps at a time, so that it meets neither a reservation nor a page fault; a slow
-     * one reserves a step at a time itself and takes its few faults, which keeps what a quiet queue holds on disk
-     * small (docs/operations.md, "Disk usage").
+     * With native access, a fast appender gets the blocks ahead reserved and their pages faulted in by the
+     * background thread, several steps at a time, so that it meets neither a reservation nor a page fault. A slow
+     * one reserves a step at a time itself (tens of microseconds, once per step) and takes its few page faults:
+     * waking the background thread for it would, on a machine with few cores, take the CPU from the application's
+     * own spinning threads for whole scheduler slices, and a quiet queue keeps little reserved on disk
+     * (docs/operations.md, "Disk usage"). The pace is measured every eighth of a step, not per append.
      */
-    private void askAhead(CycleFile f, long p, long reserved) {
+    private void considerAhead(CycleFile f, long p, long reserved) {
+        long step = f.mapped().reserveStep();
         long now = System.nanoTime();
-        long bytes = p - aheadAskedPosition;
-        boolean fast = bytes > 0 && bytes * 1_000_000_000L / Math.max(1, now - aheadAskedNanos) > FAST_BYTES_PER_SECOND;
-        aheadAskedAt = reserved;
-        aheadAskedPosition = p;
-        aheadAskedNanos = now;
-        if (fast) {
-            f.mapped().reserveAhead(p + AHEAD_STEPS * f.mapped().reserveStep());
+        boolean fast = p > pacePosition && now > paceNanos
+                && (p - pacePosition) * 1_000_000_000L / (now - paceNanos) > FAST_BYTES_PER_SECOND;
+        pacePosition = p;
+        paceNanos = now;
+        nextAheadCheck = p + step / 8;
+        if (aheadAskedAt == reserved) {
+            return;
+        }
+        if (fast && reserved - p < (AHEAD_STEPS - 2) * step) {
+            aheadAskedAt = reserved;
+            f.mapped().reserveAhead(p + AHEAD_STEPS * step, true);
         }
     }
 
@@ -279,6 +288,8 @@ public final class StoreAppender implements ExcerptAppender {
             if (lastChunkFile == null || System.nanoTime() - lastChunkEnteredNanos < SLOW_FILL_NANOS) {
                 next.mapped().touchInBackground(0, next::writePositionHint);
             }
+            nextAheadCheck = 0;
+            pacePosition = 0;
             chunk = null;
             chunkStart = 0;
             chunkEnd = Long.MIN_VALUE;

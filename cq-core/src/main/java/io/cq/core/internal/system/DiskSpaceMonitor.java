@@ -9,9 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Watches free space under a queue. Checked whenever a block of a cycle file is reserved (never per append), and
+ * Watches free space under a queue. Checked whenever a step of a cycle file is reserved (never per append), and
  * on request; logs one warning when free space falls below the threshold and one message when it recovers, not
- * one per check. Thread-safe.
+ * one per check. The check runs under the write lock, so it only reads the file system's figures: the lines are
+ * logged by the background thread, and a stalled log never holds up a writer. Thread-safe.
  */
 public final class DiskSpaceMonitor {
     private final Path directory;
@@ -37,14 +38,14 @@ public final class DiskSpaceMonitor {
             long threshold = Math.max(warningBytes, (long) (total * warningPercent / 100.0));
             boolean nowLow = usable < threshold;
             if (nowLow && !low) {
-                Log.warning(DiskSpaceMonitor.class,
+                BackgroundWork.submit(() -> Log.warning(DiskSpaceMonitor.class,
                         "free space under queue {0} is low: {1} MiB of {2} MiB left, below the "
                         + "warning threshold of {3} MiB", directory, String.valueOf(usable >> 20),
-                        String.valueOf(total >> 20), String.valueOf(threshold >> 20));
+                        String.valueOf(total >> 20), String.valueOf(threshold >> 20)));
             } else if (!nowLow && low) {
-                Log.info(DiskSpaceMonitor.class,
+                BackgroundWork.submit(() -> Log.info(DiskSpaceMonitor.class,
                         "free space under queue {0} is back above the warning threshold: {1} MiB "
-                        + "left", directory, String.valueOf(usable >> 20));
+                        + "left", directory, String.valueOf(usable >> 20)));
             }
             low = nowLow;
             return new DiskSpace(directory, usable, total, threshold, nowLow);
