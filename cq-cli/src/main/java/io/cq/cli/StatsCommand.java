@@ -2,6 +2,7 @@ package io.cq.cli;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
+import io.cq.core.QueueDiskUsage;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -54,6 +55,13 @@ final class StatsCommand implements Callable<Integer> {
             }
             stats.put("cycles", files.size());
             stats.put("bytes", bytes + sizeOf(queue.path().resolve(Queues.TABLE_STORE)));
+            QueueDiskUsage disk = queue.diskUsage();
+            stats.put("writtenBytes", disk.writtenBytes());
+            if (disk.allocatedKnown()) {
+                stats.put("allocatedBytes", disk.allocatedBytes());
+            } else {
+                stats.putNull("allocatedBytes");
+            }
             long first = queue.firstIndex();
             long last = queue.lastIndex();
             long end = last < 0 ? -1 : last + 1;
@@ -103,7 +111,10 @@ final class StatsCommand implements Callable<Integer> {
                 .append(setting.getKey()).append('=').append(setting.getValue().asString()));
         out.append("settings     ").append(settings).append('\n');
         out.append("cycles       ").append(stats.get("cycles").asLong()).append(" files, ")
-                .append(stats.get("bytes").asLong()).append(" bytes on disk (table store included)\n");
+                .append(stats.get("bytes").asLong()).append(" bytes long (table store included)\n");
+        out.append("disk         ").append(stats.get("writtenBytes").asLong()).append(" bytes written, ")
+                .append(stats.get("allocatedBytes").isNull() ? "allocated unknown (needs native access)"
+                        : stats.get("allocatedBytes").asLong() + " bytes allocated").append('\n');
         out.append("first index  ").append(index(stats, "firstIndex")).append('\n');
         out.append("last index   ").append(index(stats, "lastIndex")).append('\n');
         out.append("excerpts     ").append(stats.get("excerpts").asLong()).append('\n');

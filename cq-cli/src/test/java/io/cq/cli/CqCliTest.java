@@ -199,7 +199,9 @@ class CqCliTest {
         assertThat(text.out()).contains("roll cycle   DAILY").contains("excerpts     5").contains("billing  next 0x")
                 .contains("lag 3");
         assertThat(json.out()).contains("\"excerpts\" : 5").contains("\"name\" : \"billing\"").contains("\"lag\" : 3");
-        assertThat(text.out()).contains("settings     rollCycle=DAILY, clock=").contains("readOnly=true");
+        assertThat(text.out()).contains("settings     rollCycle=DAILY, clock=").contains("readOnly=true")
+                .containsPattern("disk         \\d+ bytes written, \\d+ bytes allocated");
+        assertThat(json.out()).containsPattern("\"writtenBytes\" : \\d+").containsPattern("\"allocatedBytes\" : \\d+");
         assertThat(json.out()).contains("\"settings\" : {").contains("\"readOnly\" : \"true\"")
                 .contains("\"indexSpacing\" : \"16\"");
     }

@@ -148,6 +148,12 @@ public interface MappedQueue extends AutoCloseable {
      */
     DiskSpace diskSpace();
 
+    /**
+     * What the queue occupies on disk, read from its files now: for monitoring ({@code cq stats}, the Actuator
+     * endpoint), not for every scrape of a busy system with thousands of cycles, since it visits every file.
+     */
+    QueueDiskUsage diskUsage();
+
     /** The cycles that have a file, oldest first. Lists the directory. */
     List<Long> cycles();
 

@@ -116,6 +116,35 @@ class StorageFootprintTest {
         }
     }
 
+    @Test
+    void shouldReportWrittenAndAllocatedBytesAsTheFileSystemCountsThem() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path queueDir = dir.resolve("usage");
+        try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(RollCycle.HOURLY).clock(clock).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            byte[] payload = new byte[100];
+            for (int i = 0; i < 5_000; i++) {
+                appender.writeBytes(payload);
+            }
+            clock.advance(Duration.ofHours(1));
+            appender.writeBytes(payload);
+
+            QueueDiskUsage usage = queue.diskUsage();
+            assertThat(usage.files()).isEqualTo(3);
+            // 5,001 records of 104 bytes, two headers with their primary index and index block, the table store
+            assertThat(usage.writtenBytes()).isBetween(5_001 * 104L, 5_001 * 104L + 2 * 70_000 + 300_000);
+            assertThat(usage.allocatedKnown()).as("tests run with native access").isTrue();
+            long filesAllocated;
+            try (Stream<Path> files = Files.list(queueDir)) {
+                filesAllocated = files.mapToLong(DiskUsage::allocatedBytes).sum();
+            }
+            assertThat(usage.allocatedBytes()).as("what du counts for the files").isEqualTo(filesAllocated);
+            assertThat(usage.allocatedBytes()).as("reserved ahead in the newest cycle only")
+                    .isBetween(usage.writtenBytes() - 4096, usage.writtenBytes() + MIB);
+            assertThat(usage.fileBytes()).isGreaterThanOrEqualTo(usage.writtenBytes());
+        }
+    }
+
     private static List<Path> cycleFiles(Path queueDir) throws IOException {
         try (Stream<Path> files = Files.list(queueDir)) {
             return files.filter(path -> path.toString().endsWith(".cq4")).sorted().toList();

@@ -23,12 +23,15 @@ import java.util.Map;
  * @param listeners     the listeners of this application that read the queue
  * @param adapters      the Spring Integration adapters of this application on the queue (none without that module)
  * @param settings      every setting the queue runs with ({@code QueueSettings.describe()}), by name
+ * @param writtenBytes  bytes holding the queue's data (table store, headers, indexes, records)
+ * @param allocatedBytes bytes of disk allocated to the queue's files, what {@code du} counts; -1 without native
+ *                      access (docs/operations.md, "Disk usage")
  */
 public record QueueDescriptor(String path, String rollCycle, boolean readOnly, String durability, long firstIndex,
                               String firstIndexHex, long lastIndex, String lastIndexHex, long currentCycle, int files,
                               long bytesOnDisk, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
                               List<ListenerDescriptor> listeners, List<AdapterDescriptor> adapters,
-                              Map<String, String> settings) {
+                              Map<String, String> settings, long writtenBytes, long allocatedBytes) {
 
     static String hex(long index) {
         return index < 0 ? null : "0x" + Long.toHexString(index);

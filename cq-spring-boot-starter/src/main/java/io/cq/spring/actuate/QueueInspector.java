@@ -2,6 +2,7 @@ package io.cq.spring.actuate;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
+import io.cq.core.QueueDiskUsage;
 import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
 import io.cq.spring.actuate.QueueDescriptor.NamedTailerDescriptor;
 import io.cq.spring.listener.QueueListenerContainer;
@@ -24,6 +25,7 @@ final class QueueInspector {
                                     @Nullable QueueAdapters adapters) {
         long first = queue.firstIndex();
         long last = queue.lastIndex();
+        QueueDiskUsage disk = queue.diskUsage();
         List<NamedTailerDescriptor> tailers = queue.namedTailers().stream()
                 .map(position -> describe(queue, position, last)).toList();
         List<ListenerDescriptor> listenerDescriptors = listeners.stream().filter(c -> c.queue() == queue)
@@ -32,7 +34,7 @@ final class QueueInspector {
                 queue.durability().name(), first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last),
                 queue.currentCycle(), queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
                 tailers, listenerDescriptors, adapters == null ? List.of() : adapters.adaptersOf(queue.path()),
-                queue.settings().describe());
+                queue.settings().describe(), disk.writtenBytes(), disk.allocatedBytes());
     }
 
     static ListenerDescriptor describe(QueueListenerContainer container) {

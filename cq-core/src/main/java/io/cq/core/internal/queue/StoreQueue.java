@@ -9,6 +9,7 @@ import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.Pretoucher;
 import io.cq.core.QueueClosedException;
+import io.cq.core.QueueDiskUsage;
 import io.cq.core.QueueException;
 import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
@@ -17,6 +18,7 @@ import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.index.Position;
+import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
 import io.cq.core.internal.layout.BlockDescriptor;
@@ -296,6 +298,12 @@ public final class StoreQueue implements MappedQueue {
     public DiskSpace diskSpace() {
         ensureOpen();
         return diskSpace.check();
+    }
+
+    @Override
+    public QueueDiskUsage diskUsage() {
+        ensureOpen();
+        return DiskUsageReader.measure(files);
     }
 
     @Override

@@ -46,6 +46,9 @@ public final class NativeIo {
     }
 
     private static volatile boolean READY;
+    private static final long STAT_BUFFER_SIZE = 256;
+    private static final long ST_BLOCKS_OFFSET = 64;
+    private static final long STAT_BLOCK_SIZE = 512;
 
     /** Where a downcall leaves errno: one per thread (in practice the background thread), so calls allocate nothing. */
     private static final ThreadLocal<MemorySegment> CALL_STATE =
@@ -57,6 +60,8 @@ public final class NativeIo {
         static final MethodHandle CLOSE;
         static final MethodHandle POSIX_FALLOCATE;
         static final MethodHandle MADVISE;
+        /** {@code stat}, for a file's allocated blocks; null where the C library does not export it (glibc < 2.33). */
+        static final MethodHandle STAT;
         static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
         static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
         static final String UNAVAILABLE_BECAUSE;
@@ -96,6 +101,15 @@ public final class NativeIo {
             CLOSE = close;
             POSIX_FALLOCATE = fallocate;
             MADVISE = open == null ? null : madvise;
+            MethodHandle stat = null;
+            if (open != null && ("amd64".equals(System.getProperty("os.arch"))
+                    || "aarch64".equals(System.getProperty("os.arch")))) {
+                Linker linker = Linker.nativeLinker();
+                stat = linker.defaultLookup().find("stat").map(symbol -> linker.downcallHandle(symbol,
+                        FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS)))
+                        .orElse(null);
+            }
+            STAT = stat;
             UNAVAILABLE_BECAUSE = open == null ? reason : null;
             READY = true;
             if (UNAVAILABLE_BECAUSE != null) {
@@ -148,6 +162,24 @@ public final class NativeIo {
             return (int) Calls.ERRNO.get(callState, 0L) == EINVAL ? Populated.UNSUPPORTED : Populated.FAILED;
         } catch (Throwable e) {
             return Populated.FAILED;
+        }
+    }
+
+    /**
+     * The bytes a file's allocated blocks take on disk ({@code st_blocks × 512}, what {@code du} counts), or -1 where
+     * that cannot be read here (no native access, or a C library or platform this does not know).
+     */
+    public static long allocatedBytes(Path file) {
+        if (!canReserveBlocks() || Calls.STAT == null) {
+            return -1;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            // struct stat is 144 bytes on x86-64 and 128 on aarch64; st_blocks is at offset 64 on both.
+            MemorySegment buffer = arena.allocate(STAT_BUFFER_SIZE, Long.BYTES);
+            int result = (int) Calls.STAT.invokeExact(arena.allocateFrom(file.toString()), buffer);
+            return result == 0 ? buffer.get(ValueLayout.JAVA_LONG, ST_BLOCKS_OFFSET) * STAT_BLOCK_SIZE : -1;
+        } catch (Throwable e) {
+            return -1;
         }
     }
 

@@ -43,6 +43,9 @@ class CqActuatorAutoConfigurationTest {
             assertThat(orders.lastIndex()).isEqualTo(context.getBean("orders", MappedQueue.class).lastIndex());
             assertThat(orders.lastIndexHex()).isEqualTo("0x" + Long.toHexString(orders.lastIndex()));
             assertThat(orders.files()).isEqualTo(1);
+            assertThat(orders.writtenBytes()).isPositive();
+            assertThat(orders.allocatedBytes()).as("tests run with native access").isGreaterThanOrEqualTo(
+                    orders.writtenBytes() - 4096);
             assertThat(orders.settings()).containsEntry("durability", "PAGE_CACHE").containsEntry("readOnly", "false")
                     .containsKeys("rollCycle", "blockSize", "indexSpacing", "retainCycles", "writeLockCheckInterval");
             assertThat(context.getBean(QueuesEndpoint.class).queue("missing")).isNull();
