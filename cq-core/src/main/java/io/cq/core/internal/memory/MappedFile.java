@@ -15,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -49,6 +50,8 @@ public final class MappedFile implements AutoCloseable {
     private volatile MemorySegment[] chunks = new MemorySegment[0];
     /** Blocks of {@code [0, reservedEnd)} are allocated, as far as this process knows. */
     private volatile long reservedEnd;
+    /** Cut to its records: nothing is reserved ahead in it again (a late background reservation would regrow it). */
+    private boolean shrunk;
     private volatile boolean closed;
 
     public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap,
@@ -149,21 +152,26 @@ public final class MappedFile implements AutoCloseable {
      * {@code madvise} change no byte of the file. Without it, does nothing: the write-lock holder
      * reserves when it gets there. Failures are left for that appender to meet and report.
      */
-    public void reserveAhead(long end, boolean faultIn) {
+    public void reserveAhead(long end, boolean faultIn, BooleanSupplier stillWritten) {
         if (!writable || closed || end <= reservedEnd || !NativeIo.canReserveBlocks()) {
             return;
         }
         BackgroundWork.submit(() -> {
             long from = reservedEnd;
-            if (reserveAheadNow(end) && faultIn) {
+            if (reserveAheadNow(end, stillWritten) && faultIn) {
                 populate(from, reservedEnd);
             }
         });
     }
 
-    /** {@link #reserveAhead(long)} on the calling thread (a pretoucher's); false where nothing was reserved. */
-    public synchronized boolean reserveAheadNow(long end) {
-        if (!writable || closed || !NativeIo.canReserveBlocks()) {
+    /**
+     * {@link #reserveAhead} on the calling thread (a pretoucher's); false where nothing was reserved.
+     *
+     * @param stillWritten whether the file is still the one appenders write (a finished cycle is not: another
+     *                     process may have cut it to its records meanwhile, and reserving would regrow it)
+     */
+    public synchronized boolean reserveAheadNow(long end, BooleanSupplier stillWritten) {
+        if (!writable || closed || shrunk || !NativeIo.canReserveBlocks() || !stillWritten.getAsBoolean()) {
             return false;
         }
         if (end <= reservedEnd) {
@@ -205,6 +213,7 @@ public final class MappedFile implements AutoCloseable {
         if (closed) {
             return;
         }
+        shrunk = true;
         try {
             if (channel.size() > length) {
                 channel.truncate(length);

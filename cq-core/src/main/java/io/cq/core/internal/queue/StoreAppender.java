@@ -178,7 +178,8 @@ public final class StoreAppender implements ExcerptAppender {
         }
         if (fast && reserved - p < (AHEAD_STEPS - 2) * step) {
             aheadAskedAt = reserved;
-            f.mapped().reserveAhead(p + AHEAD_STEPS * step, true);
+            long written = f.cycle();
+            f.mapped().reserveAhead(p + AHEAD_STEPS * step, true, () -> queue.tableStore().maxCycle() <= written);
         }
     }
 

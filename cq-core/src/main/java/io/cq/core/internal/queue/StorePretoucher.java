@@ -75,7 +75,9 @@ public final class StorePretoucher implements Pretoucher {
      * nothing safe to do here: reserving would need the write lock, and touching a page that is not reserved
      * would crash the JVM on a full disk, so the appender reserves, and takes its page faults, itself.
      */
-    private static boolean prepare(CycleFile file, long from, long to) {
-        return file.mapped().reserveAheadNow(to) && file.mapped().populate(from, to);
+    private boolean prepare(CycleFile file, long from, long to) {
+        long cycle = file.cycle();
+        return file.mapped().reserveAheadNow(to, () -> queue.tableStore().maxCycle() <= cycle)
+                && file.mapped().populate(from, to);
     }
 }
