@@ -110,7 +110,7 @@ class RegressionTest {
                 assertThat(store.processSlot()).isEqualTo(1);
                 assertThat(store.isProcessAlive(0)).as("the creator's process slot").isTrue();
             } finally {
-                store.release();
+                store.release(true);
             }
         }
     }

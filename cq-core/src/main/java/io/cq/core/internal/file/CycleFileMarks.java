@@ -42,7 +42,7 @@ public final class CycleFileMarks {
             }
             discardUnfinished(file, end.position(), header);
             long after = end.position() + ExcerptHeaderDescriptor.SIZE;
-            file.mapped().reserve(end.position(), after);
+            file.mapped().reserveExactly(end.position(), after);
             file.mapped().putIntRelease(end.position(), ExcerptHeaderDescriptor.END_OF_CYCLE);
             // Nobody writes to a finished cycle again, and readers stop at its mark: it keeps only what it holds.
             file.mapped().shrinkTo(after);
@@ -58,6 +58,17 @@ public final class CycleFileMarks {
      * tailers wait.
      */
     public static void shrinkNewest(CycleFiles files, long cycle) {
+        // Files a pretoucher created for cycles not started yet hold a header and what it reserved ahead.
+        for (long unstarted : files.unstartedCycles()) {
+            CycleFile early = files.acquire(unstarted);
+            if (early != null) {
+                try {
+                    early.mapped().shrinkTo(early.dataStart());
+                } finally {
+                    files.release(early);
+                }
+            }
+        }
         CycleFile file = files.acquire(cycle);
         if (file == null) {
             return;

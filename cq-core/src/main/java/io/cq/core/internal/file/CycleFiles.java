@@ -120,6 +120,13 @@ public final class CycleFiles implements AutoCloseable {
         listener.onReleased(file.cycle(), file.path());
     }
 
+    /** After another process shrank files: forget what this process reserved in any of them. */
+    public synchronized void forgetReservations() {
+        for (CycleFile file : open.values()) {
+            file.mapped().forgetReservation();
+        }
+    }
+
     /** Forces the written pages of every open cycle file and of the table store to storage. */
     public void forceWritten() {
         java.util.List<CycleFile> snapshot;

@@ -80,6 +80,12 @@ public final class QueueVerifier {
         long position = file.dataStart();
         long sequence = 0;
         while (true) {
+            if (newest && position == size) {
+                // The newest cycle's file may end right where its next record goes: just created, with nothing
+                // reserved yet. Its writer extends it before writing there.
+                checkEndOfData(file, true, position, ExcerptHeaderDescriptor.EMPTY, sequence);
+                return;
+            }
             if (position + ExcerptHeaderDescriptor.SIZE > size) {
                 damage(file.path(), position, "the file ends at " + size + " bytes, before the header word of "
                         + "the next record at " + position + ": it was cut short; the " + sequence

@@ -14,9 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import java.util.function.LongSupplier;
 
 /**
  * A file mapped in chunks: chunk {@code i} maps {@code [i * blockSize, (i + 1) * blockSize + overlap)}, so a
@@ -37,7 +35,6 @@ public final class MappedFile implements AutoCloseable {
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024).asReadOnlyBuffer();
     /** Fault-in granularity: 256 pages, a fraction of a millisecond of work. */
     private static final long FAULT_IN_SLICE = 1 << 20;
-    private static final long FAULT_IN_PAUSE_NANOS = 200_000;
 
     private final Path path;
     private final FileChannel channel;
@@ -127,12 +124,28 @@ public final class MappedFile implements AutoCloseable {
         if (closed) {
             throw new QueueException(path + " is already closed");
         }
-        long target = BlockDescriptor.reservationEnd(end, reserveStep);
+        return reserveTo(freeFrom, BlockDescriptor.reservationEnd(end, reserveStep));
+    }
+
+    /**
+     * {@link #reserve} without the step ahead: up to {@code end}, in whole pages. For a mark that ends a file (the
+     * end-of-cycle mark), where nothing is written after it.
+     */
+    public synchronized long reserveExactly(long freeFrom, long end) {
+        if (end <= reservedEnd) {
+            return reservedEnd;
+        }
+        if (closed) {
+            throw new QueueException(path + " is already closed");
+        }
+        return reserveTo(freeFrom, (end + BlockDescriptor.PAGE - 1) & -BlockDescriptor.PAGE);
+    }
+
+    private long reserveTo(long freeFrom, long target) {
         long from = Math.max(reservedEnd, freeFrom);
         try {
-            if (NativeIo.canReserveBlocks()) {
-                NativeIo.reserve(path, from, target - from);
-            } else {
+            // The lock holder may grow the file; where fallocate cannot allocate, zeros over the free space do.
+            if (!NativeIo.reserve(path, from, target - from, false)) {
                 writeZeros(from, target);
             }
         } catch (IOException e) {
@@ -177,9 +190,16 @@ public final class MappedFile implements AutoCloseable {
         if (end <= reservedEnd) {
             return true;
         }
-        long target = BlockDescriptor.reservationEnd(end, reserveStep);
+        // Only the write-lock holder changes a file's length (docs/file-format.md): this reserves within it and
+        // keeps it, so a file another process cut meanwhile is not grown again.
+        long target = Math.min(BlockDescriptor.reservationEnd(end, reserveStep), size());
+        if (target <= reservedEnd) {
+            return true;
+        }
         try {
-            NativeIo.reserve(path, reservedEnd, target - reservedEnd);
+            if (!NativeIo.reserve(path, reservedEnd, target - reservedEnd, true)) {
+                return false;
+            }
             reservedEnd = target;
             return true;
         } catch (IOException | RuntimeException e) {
@@ -225,87 +245,30 @@ public final class MappedFile implements AutoCloseable {
     }
 
     /**
-     * Maps the next chunk on a background thread, and with native access faults its reserved pages in, so that
-     * the appender that reaches it finds them present instead of waiting for the page-fault handler.
-     *
-     * @param writePosition where the appenders of this file are writing now; paces the work (see
-     *                      {@link #faultIn})
-     * @param faultInPages  false to map the chunk only, leaving its pages to the appender
+     * Faults in the reserved pages of {@code [from, to)} now, with native access, a megabyte at a time (the file's
+     * monitor is held per slice only, so the write-lock holder never waits long for it); false where it cannot.
+     * Maps no more than the file holds: only the write-lock holder makes a file longer.
      */
-    public void prepareAhead(int index, LongSupplier writePosition, boolean faultInPages) {
-        if (!writable || closed) {
-            return;
-        }
-        MemorySegment[] current = chunks;
-        if (index < current.length && current[index] != null && current[index].byteSize() == mappingSize) {
-            return;
-        }
-        BackgroundWork.submit(() -> {
-            try {
-                if (faultInPages) {
-                    faultIn(index, writePosition);
-                } else {
-                    chunk(index);
-                }
-            } catch (RuntimeException ignored) {
-                // The appender maps the chunk again when it needs it, and reports the failure then; a chunk
-                // closed under the preparer (the queue was closed) needs nothing more.
-            }
-        });
-    }
-
-    /** Faults in the reserved pages of a chunk on the background thread (a new file's first chunk). */
-    public void touchInBackground(int index, LongSupplier writePosition) {
-        if (!writable || closed || !NativeIo.canReserveBlocks()) {
-            return;
-        }
-        BackgroundWork.submit(() -> {
-            try {
-                faultIn(index, writePosition);
-            } catch (RuntimeException ignored) {
-                // the file was closed meanwhile
-            }
-        });
-    }
-
-    /**
-     * Faults the reserved part of a chunk in, slice by slice, with {@code madvise(MADV_POPULATE_WRITE)}: it
-     * fails with an error where a page cannot be backed (a shrunk or full file), where touching the page would
-     * raise SIGBUS. Without native access nothing is faulted in ahead. While the appenders are far behind a slice
-     * (more than half a block), it pauses between slices: on a machine with few cores, faulting a whole block in
-     * one burst takes a CPU from the application's own spinning threads for tens of milliseconds.
-     */
-    private void faultIn(int index, LongSupplier writePosition) {
-        MemorySegment chunk = chunk(index);
-        long start = chunkStart(index);
-        for (long offset = 0; offset < chunk.byteSize() && !closed; offset += FAULT_IN_SLICE) {
-            long length = Math.min(FAULT_IN_SLICE, Math.min(chunk.byteSize(), reservedEnd - start) - offset);
-            if (length <= 0) {
-                return;
-            }
-            // Under the file's monitor: the downcall holds the mapping's arena, which close() could not close then.
-            synchronized (this) {
-                if (closed || NativeIo.populateForWrite(chunk.asSlice(offset, length)) != NativeIo.Populated.DONE) {
-                    return;
-                }
-            }
-            if (start + offset - writePosition.getAsLong() > blockSize / 2) {
-                LockSupport.parkNanos(FAULT_IN_PAUSE_NANOS);
-            }
-        }
-    }
-
-    /** Faults in the reserved pages of {@code [from, to)} now, with native access; false where it cannot. */
-    public synchronized boolean populate(long from, long to) {
-        long end = Math.min(to, reservedEnd);
-        if (closed || end <= from || !NativeIo.canReserveBlocks()) {
+    public boolean populate(long from, long to) {
+        if (!NativeIo.canReserveBlocks()) {
             return false;
         }
-        int index = chunkIndex(from);
-        long offset = (from - chunkStart(index)) & -BlockDescriptor.PAGE;
-        MemorySegment chunk = chunk(index);
-        long length = Math.min(chunk.byteSize(), end - chunkStart(index)) - offset;
-        return length > 0 && NativeIo.populateForWrite(chunk.asSlice(offset, length)) == NativeIo.Populated.DONE;
+        for (long slice = from & -BlockDescriptor.PAGE; slice < to; slice += FAULT_IN_SLICE) {
+            synchronized (this) {
+                long end = Math.min(Math.min(to, slice + FAULT_IN_SLICE), reservedEnd);
+                if (closed || end <= slice) {
+                    return false;
+                }
+                int index = chunkIndex(slice);
+                long start = chunkStart(index);
+                MemorySegment chunk = readableChunk(index, end - start);
+                if (chunk == null || NativeIo.populateForWrite(chunk.asSlice(slice - start, end - slice))
+                        != NativeIo.Populated.DONE) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     // ---- reading --------------------------------------------------------------------------------------

@@ -254,7 +254,7 @@ public final class SegmentCursor implements ExcerptBytes {
         long encoded = Utf8.encodedLength(text);
         writeVarLong(encoded + 1);
         long offset = claim(encoded);
-        Utf8.encode(text, segment, offset);
+        Utf8.encode(text, segment, offset, offset + encoded);
         return this;
     }
 

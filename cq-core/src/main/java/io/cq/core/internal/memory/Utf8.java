@@ -29,10 +29,19 @@ public final class Utf8 {
         return length;
     }
 
-    public static void encode(CharSequence text, MemorySegment segment, long offset) {
+    /**
+     * Writes the text's UTF-8 bytes from {@code offset}, never at or past {@code limit}: a text that grew after its
+     * length was measured (a builder changed by another thread) fails with an {@link IllegalStateException}
+     * instead of writing past the space measured, and reserved, for it.
+     */
+    public static void encode(CharSequence text, MemorySegment segment, long offset, long limit) {
         int size = text.length();
         long p = offset;
         for (int i = 0; i < size; i++) {
+            if (p > limit - 4 && p + bytesOf(text, i) > limit) {
+                throw new IllegalStateException("the text changed while it was being written: it no longer fits the "
+                        + (limit - offset) + " bytes measured for it");
+            }
             char c = text.charAt(i);
             if (c < 0x80) {
                 put(segment, p++, c);
@@ -53,6 +62,18 @@ public final class Utf8 {
                 put(segment, p++, 0x80 | d & 0x3F);
             }
         }
+    }
+
+    private static int bytesOf(CharSequence text, int i) {
+        char c = text.charAt(i);
+        if (c < 0x80) {
+            return 1;
+        }
+        if (c < 0x800) {
+            return 2;
+        }
+        return Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))
+                ? 4 : 3;
     }
 
     private static void put(MemorySegment segment, long offset, int value) {

@@ -38,13 +38,8 @@ public final class StoreAppender implements ExcerptAppender {
     private CycleFile file;
     private long cycle = Long.MIN_VALUE;
     private long cycleEndMillis = Long.MIN_VALUE;
-    /** A block filled more slowly than this is not worth faulting in ahead (see {@link #mapChunkFor}). */
-    private static final long SLOW_FILL_NANOS = 5_000_000_000L;
 
     private MemorySegment chunk;
-    private CycleFile lastChunkFile;
-    private int lastChunkIndex = -1;
-    private long lastChunkEnteredNanos;
     private long chunkStart;
     private long chunkEnd = Long.MIN_VALUE;
     private long position;
@@ -102,9 +97,9 @@ public final class StoreAppender implements ExcerptAppender {
         final CycleFile f = file;
         long shrunk = queue.tableStore().shrinks();
         if (shrunk != shrinks) {
-            // Another process's last writer shrank the newest file since: what this process reserved may be gone.
+            // Another process's last writer shrank files since: what this process reserved in them may be gone.
             shrinks = shrunk;
-            f.mapped().forgetReservation();
+            queue.files().forgetReservations();
         }
         long p = f.writePositionHint();
         long s = f.sequenceHint();
@@ -203,19 +198,8 @@ public final class StoreAppender implements ExcerptAppender {
         chunk = file.mapped().chunk(index);
         chunkStart = file.mapped().chunkStart(index);
         chunkEnd = chunkStart + file.blockSize();
-        long now = System.nanoTime();
-        // How fast this appender filled the block it leaves; unknown (so assumed fast) after a jump or a new file.
-        boolean fastFill = file != lastChunkFile || index != lastChunkIndex + 1
-                || now - lastChunkEnteredNanos < SLOW_FILL_NANOS;
-        lastChunkFile = file;
-        lastChunkIndex = index;
-        lastChunkEnteredNanos = now;
-        // Growing a file takes milliseconds: have the next chunk reserved and mapped before this one is full, and
-        // its pages faulted in too when the appender is fast enough for page faults to matter. A slow appender
-        // takes its few faults itself (microseconds each): a background thread faulting in a whole block would
-        // wake up dozens of times and, on a machine with few cores, take the CPU from the application's own
-        // spinning threads for whole scheduler slices each time.
-        file.mapped().prepareAhead(index + 1, file::writePositionHint, fastFill);
+        // Mapping a whole chunk makes the file that long: done here, under the write lock, because only the lock
+        // holder changes a file's length (docs/file-format.md, "Reserving and shrinking"). Once a block.
     }
 
     /**
@@ -286,9 +270,6 @@ public final class StoreAppender implements ExcerptAppender {
             queue.files().release(file);
             file = next;
             cycle = target;
-            if (lastChunkFile == null || System.nanoTime() - lastChunkEnteredNanos < SLOW_FILL_NANOS) {
-                next.mapped().touchInBackground(0, next::writePositionHint);
-            }
             nextAheadCheck = 0;
             pacePosition = 0;
             chunk = null;
@@ -309,7 +290,8 @@ public final class StoreAppender implements ExcerptAppender {
                     throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
                 }
                 cursor.ensureWritable(length);
-                Utf8.encode(text, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE);
+                long start = position - chunkStart + ExcerptHeaderDescriptor.SIZE;
+                Utf8.encode(text, chunk, start, start + length);
                 cursor.position(length);
             } catch (RuntimeException | Error e) {
                 // Whatever failed part-way (a full disk, a text changed under us), nothing is published.

@@ -95,7 +95,7 @@ public final class StoreQueue implements MappedQueue {
             try {
                 BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
             } catch (IllegalArgumentException e) {
-                tableStore.release();
+                tableStore.release(!readOnly);
                 throw e;
             }
         }
@@ -366,7 +366,7 @@ public final class StoreQueue implements MappedQueue {
             }
         }
         files.close();
-        tableStore.release();
+        tableStore.release(!readOnly);
     }
 
     /**

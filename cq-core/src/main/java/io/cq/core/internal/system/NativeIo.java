@@ -15,7 +15,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The few POSIX calls the JDK does not offer, made through FFM downcalls: {@code posix_fallocate} reserves a
+ * The few POSIX calls the JDK does not offer, made through FFM downcalls: {@code fallocate} reserves a
  * file's blocks before they are mapped, so that a full disk is an {@link IOException} when a block is
  * allocated instead of a crash on the first write into the mapping; {@code madvise(MADV_POPULATE_WRITE)}
  * faults a range of a mapping in with one system call instead of one page fault per page.
@@ -28,6 +28,8 @@ public final class NativeIo {
     private static final int O_RDWR = 2;
     private static final int O_CLOEXEC = 0x80000;
     private static final int ENOSPC = 28;
+    private static final int EOPNOTSUPP = 95;
+    private static final int FALLOC_FL_KEEP_SIZE = 1;
     /** Linux 5.14 and later; older kernels answer EINVAL and the caller touches the pages one by one. */
     private static final int MADV_POPULATE_WRITE = 23;
     private static final int EINVAL = 22;
@@ -58,7 +60,7 @@ public final class NativeIo {
     private static final class Calls {
         static final MethodHandle OPEN;
         static final MethodHandle CLOSE;
-        static final MethodHandle POSIX_FALLOCATE;
+        static final MethodHandle FALLOCATE;
         static final MethodHandle MADVISE;
         /** {@code stat}, for a file's allocated blocks; null where the C library does not export it (glibc < 2.33). */
         static final MethodHandle STAT;
@@ -76,7 +78,7 @@ public final class NativeIo {
                 reason = "native access is not enabled for cq (add --enable-native-access=ALL-UNNAMED to the java "
                         + "command)";
             } else if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) {
-                reason = "posix_fallocate is only used on Linux";
+                reason = "fallocate is only used on Linux";
             } else {
                 try {
                     Linker linker = Linker.nativeLinker();
@@ -85,21 +87,24 @@ public final class NativeIo {
                             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
                     close = linker.downcallHandle(find(libc, "close"),
                             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
-                    fallocate = linker.downcallHandle(find(libc, "posix_fallocate"),
-                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
-                            ValueLayout.JAVA_LONG));
+                    // fallocate(2) itself, not posix_fallocate: where a file system cannot allocate without writing,
+                    // glibc's posix_fallocate writes zeros over what it reads as zero, which is not safe beside a
+                    // writer; fallocate answers EOPNOTSUPP instead, and the caller decides.
+                    fallocate = linker.downcallHandle(find(libc, "fallocate"),
+                            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.captureCallState("errno"));
                     madvise = linker.downcallHandle(find(libc, "madvise"),
                             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                             ValueLayout.JAVA_INT),
                             Linker.Option.captureCallState("errno"));
                 } catch (RuntimeException | LinkageError e) {
-                    reason = "cannot link posix_fallocate: " + e;
+                    reason = "cannot link fallocate: " + e;
                     open = null;
                 }
             }
             OPEN = open;
             CLOSE = close;
-            POSIX_FALLOCATE = fallocate;
+            FALLOCATE = fallocate;
             MADVISE = open == null ? null : madvise;
             MethodHandle stat = null;
             if (open != null && ("amd64".equals(System.getProperty("os.arch"))
@@ -184,38 +189,49 @@ public final class NativeIo {
     }
 
     /**
-     * Reserves the blocks of {@code [offset, offset + length)} of a file (and grows it to cover them).
+     * Allocates the blocks of {@code [offset, offset + length)} of a file with {@code fallocate(2)}, writing nothing.
+     * With {@code keepSize} the file's length never changes (blocks past its end stay outside it), which is what
+     * a caller without the write lock uses; otherwise the file grows to cover the range.
      *
-     * @throws IOException naming the file and the range when the disk is full or the call fails
+     * @return false where the file system cannot allocate without writing (EOPNOTSUPP) or this is not available:
+     *         nothing was done
+     * @throws IOException naming the file and the range when the disk is full or the call fails otherwise
      */
-    public static void reserve(Path file, long offset, long length) throws IOException {
+    public static boolean reserve(Path file, long offset, long length, boolean keepSize) throws IOException {
         if (!canReserveBlocks()) {
-            return;
+            return false;
         }
         int result;
+        int errno;
         try (Arena arena = Arena.ofConfined()) {
             int fd = (int) Calls.OPEN.invokeExact(arena.allocateFrom(file.toString()), O_RDWR | O_CLOEXEC);
             if (fd < 0) {
                 throw new IOException("cannot open " + file + " to reserve its blocks");
             }
+            MemorySegment callState = CALL_STATE.get();
             try {
-                result = (int) Calls.POSIX_FALLOCATE.invokeExact(fd, offset, length);
+                result = (int) Calls.FALLOCATE.invokeExact(callState, fd, keepSize ? FALLOC_FL_KEEP_SIZE : 0, offset,
+                        length);
+                errno = (int) Calls.ERRNO.get(callState, 0L);
             } finally {
                 int ignored = (int) Calls.CLOSE.invokeExact(fd);
             }
         } catch (IOException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
-            throw new IOException("posix_fallocate failed for " + file, e);
+            throw new IOException("fallocate failed for " + file, e);
         }
-        if (result == ENOSPC) {
+        if (result == 0) {
+            return true;
+        }
+        if (errno == EOPNOTSUPP) {
+            return false;
+        }
+        if (errno == ENOSPC) {
             throw new IOException("No space left on device: cannot reserve " + length + " bytes at offset " + offset
                     + " of " + file);
         }
-        if (result != 0) {
-            throw new IOException("posix_fallocate returned error " + result + " for " + length + " bytes at offset "
-                    + offset
-                    + " of " + file);
-        }
+        throw new IOException("fallocate failed with errno " + errno + " for " + length + " bytes at offset " + offset
+                + " of " + file);
     }
 }

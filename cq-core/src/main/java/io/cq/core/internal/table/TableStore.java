@@ -51,6 +51,8 @@ public final class TableStore {
     private FileLock processLock;
     private Object key;
     private int references;
+    /** The queues among {@link #references} that write: only they keep another writer from shrinking files. */
+    private int writers;
 
     private TableStore(Path path, FileChannel channel, boolean writable) throws IOException {
         this.path = path;
@@ -81,6 +83,7 @@ public final class TableStore {
                 TableStore open = OPEN.get(key);
                 if (open != null && (open.writable || readOnly)) {
                     open.references++;
+                    open.writers += readOnly ? 0 : 1;
                     return open;
                 }
                 if (open != null) {
@@ -108,6 +111,7 @@ public final class TableStore {
                 }
                 store.key = key;
                 store.references = 1;
+                store.writers = readOnly ? 0 : 1;
                 OPEN.put(key, store);
                 return store;
             } catch (NoSuchFileException e) {
@@ -224,7 +228,7 @@ public final class TableStore {
      */
     public boolean isOnlyWriter() {
         synchronized (OPEN) {
-            if (references > 1) {
+            if (writers > 1) {
                 return false;
             }
         }
@@ -324,11 +328,12 @@ public final class TableStore {
         }
     }
 
-    /** Gives up this queue's share; the JVM's last share unmaps the file and drops its locks. */
-    public void release() {
+    /** Gives up a queue's share; the JVM's last share unmaps the file and drops its locks. */
+    public void release(boolean writer) {
         // All under OPEN: a new open of the same file must not get a channel while this one is being closed,
         // since closing it drops every record lock this process holds on the file.
         synchronized (OPEN) {
+            writers -= writer ? 1 : 0;
             if (--references > 0) {
                 return;
             }
