@@ -163,7 +163,8 @@ public final class StoreAppender implements ExcerptAppender {
     private void considerAhead(CycleFile f, long p, long reserved) {
         long step = f.mapped().reserveStep();
         long now = System.nanoTime();
-        boolean fast = p > pacePosition && now > paceNanos
+        // No pace yet in a file just entered (positions start again): the first look only takes the measure.
+        boolean fast = pacePosition > 0 && p > pacePosition && now > paceNanos
                 && (p - pacePosition) * 1_000_000_000L / (now - paceNanos) > FAST_BYTES_PER_SECOND;
         pacePosition = p;
         paceNanos = now;
