@@ -55,6 +55,8 @@ public final class StoreAppender implements ExcerptAppender {
     private long aheadAskedAt = -1;
     /** Where and when the appender's pace was last measured; the next measure is due at nextAheadCheck. */
     private long nextAheadCheck;
+    /** Where the next block gets mapped ahead (half-way through the current one). */
+    private long nextChunkMappedAt = Long.MAX_VALUE;
     private long pacePosition;
     private long paceNanos;
     /** Steps reserved ahead, in the background, of an appender fast enough for page faults to matter. */
@@ -126,6 +128,9 @@ public final class StoreAppender implements ExcerptAppender {
         } else if (p >= nextAheadCheck) {
             considerAhead(f, p, reserved);
         }
+        if (p >= nextChunkMappedAt) {
+            mapNextChunk(f);
+        }
         long offset = p - chunkStart;
         // Marks the record as in progress; readers treat it like free space until the header is published.
         Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
@@ -179,6 +184,16 @@ public final class StoreAppender implements ExcerptAppender {
         }
     }
 
+    /**
+     * Half-way through a block, maps the next one: mapping lengthens the file, which only the write-lock holder may
+     * do (docs/file-format.md), so it is done here, early, rather than when the appender arrives there.
+     */
+    private void mapNextChunk(CycleFile f) {
+        int next = f.mapped().chunkIndex(chunkStart) + 1;
+        nextChunkMappedAt = Long.MAX_VALUE;
+        f.mapped().chunk(next);
+    }
+
     private long reserveForCursor(long end) {
         return file.mapped().reserve(position, end);
     }
@@ -199,6 +214,7 @@ public final class StoreAppender implements ExcerptAppender {
         chunk = file.mapped().chunk(index);
         chunkStart = file.mapped().chunkStart(index);
         chunkEnd = chunkStart + file.blockSize();
+        nextChunkMappedAt = chunkStart + file.blockSize() / 2;
         // Mapping a whole chunk makes the file that long: done here, under the write lock, because only the lock
         // holder changes a file's length (docs/file-format.md, "Reserving and shrinking"). Once a block.
     }
