@@ -49,6 +49,9 @@ public final class MappedFile implements AutoCloseable {
     private volatile long reservedEnd;
     /** Cut to its records: nothing is reserved ahead in it again (a late background reservation would regrow it). */
     private boolean shrunk;
+    /** This file's view of {@link #ZEROS}, reused by every reservation made with zeros. */
+    private final ByteBuffer zeros = ZEROS.duplicate();
+    private MemorySegment cPath;
     private volatile boolean closed;
 
     public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap,
@@ -145,7 +148,7 @@ public final class MappedFile implements AutoCloseable {
         long from = Math.max(reservedEnd, freeFrom);
         try {
             // The lock holder may grow the file; where fallocate cannot allocate, zeros over the free space do.
-            if (!NativeIo.reserve(path, from, target - from, false)) {
+            if (!NativeIo.reserve(cPath(), path, from, target - from, false)) {
                 writeZeros(from, target);
             }
         } catch (IOException e) {
@@ -197,7 +200,7 @@ public final class MappedFile implements AutoCloseable {
             return true;
         }
         try {
-            if (!NativeIo.reserve(path, reservedEnd, target - reservedEnd, true)) {
+            if (!NativeIo.reserve(cPath(), path, reservedEnd, target - reservedEnd, true)) {
                 return false;
             }
             reservedEnd = target;
@@ -219,10 +222,17 @@ public final class MappedFile implements AutoCloseable {
     private void writeZeros(long from, long to) throws IOException {
         long position = from;
         while (position < to) {
-            ByteBuffer zeros = ZEROS.duplicate();
-            zeros.limit((int) Math.min(zeros.capacity(), to - position));
+            zeros.clear().limit((int) Math.min(zeros.capacity(), to - position));
             position += channel.write(zeros, position);
         }
+    }
+
+    /** The file's name as a C string, made once (under the monitor) and freed with the file's mappings. */
+    private MemorySegment cPath() {
+        if (cPath == null) {
+            cPath = arena.allocateFrom(path.toString());
+        }
+        return cPath;
     }
 
     /**

@@ -201,10 +201,24 @@ public final class NativeIo {
         if (!canReserveBlocks()) {
             return false;
         }
+        try (Arena arena = Arena.ofConfined()) {
+            return reserve(arena.allocateFrom(file.toString()), file, offset, length, keepSize);
+        }
+    }
+
+    /**
+     * {@link #reserve(Path, long, long, boolean)} with the file's name already in native memory (a C string), so that
+     * a file reserved a step at a time allocates nothing each time.
+     */
+    public static boolean reserve(MemorySegment cPath, Path file, long offset, long length, boolean keepSize)
+            throws IOException {
+        if (!canReserveBlocks()) {
+            return false;
+        }
         int result;
         int errno;
-        try (Arena arena = Arena.ofConfined()) {
-            int fd = (int) Calls.OPEN.invokeExact(arena.allocateFrom(file.toString()), O_RDWR | O_CLOEXEC);
+        try {
+            int fd = (int) Calls.OPEN.invokeExact(cPath, O_RDWR | O_CLOEXEC);
             if (fd < 0) {
                 throw new IOException("cannot open " + file + " to reserve its blocks");
             }
