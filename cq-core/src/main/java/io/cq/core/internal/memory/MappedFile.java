@@ -164,8 +164,8 @@ public final class MappedFile implements AutoCloseable {
 
     /**
      * With native access, allocates the blocks up to {@code end} (and a part of a step beyond) without the write
-     * lock, on the background thread, and with {@code faultIn} faults their pages in: {@code posix_fallocate} and
-     * {@code madvise} change no byte of the file. Without it, does nothing: the write-lock holder
+     * lock, on the background thread, and with {@code faultIn} faults their pages in: {@code fallocate} (keeping the
+     * file's length) and {@code madvise} change no byte of the file. Without it, does nothing: the write-lock holder
      * reserves when it gets there. Failures are left for that appender to meet and report.
      */
     public void reserveAhead(long end, boolean faultIn, BooleanSupplier stillWritten) {

@@ -8,8 +8,8 @@ import io.cq.core.internal.layout.BlockDescriptor;
 
 /**
  * The {@link Pretoucher}: reserves the blocks ahead of the write position and faults their pages in, with
- * {@code posix_fallocate} and {@code madvise(MADV_POPULATE_WRITE)}, which change no byte even where an appender
- * writes at the same moment (docs/file-format.md, "Reserving and shrinking").
+ * {@code fallocate} (keeping the length) and {@code madvise(MADV_POPULATE_WRITE)}, which change no byte even where an
+ * appender writes at the same moment (docs/file-format.md, "Reserving and shrinking").
  */
 public final class StorePretoucher implements Pretoucher {
     private static final long PAGE = BlockDescriptor.PAGE;
