@@ -15,6 +15,7 @@ package io.cq.core.internal.layout;
  *  192 | maxCycle                     | 8   highest cycle that has a file, -1 = none
  *  200 | minCycle                     | 8   lowest cycle that has a file, -1 = none
  *  208 | shrinks                      | 8   times the newest cycle was shrunk by a closing last writer
+ *  216 | processSlotsUsed             | 8   highest process slot ever claimed + 1 (0: unknown)
  *      | (reserved up to 1024)        |     the lock and the cycle range sit on separate cache lines, so that
  *      |                              |     idle tailers reading the range do not slow appenders taking the lock
  * 1024 | named tailer slots: slotCount x 256 bytes
@@ -59,6 +60,11 @@ public final class TableStoreDescriptor {
      * shrinking"); 0 in a table store written before there was shrinking, which reads the same.
      */
     public static final long SHRINKS_OFFSET = 208;
+    /**
+     * One more than the highest process slot ever claimed on this table store, so that looking for other writers
+     * probes only slots that may be held; 0 in a table store written before it was kept: then every slot is probed.
+     */
+    public static final long PROCESS_SLOTS_USED_OFFSET = 216;
 
     public static final long SLOTS_OFFSET = 1024;
     public static final int SLOT_SIZE = 256;

@@ -164,6 +164,7 @@ public final class TableStore {
             if (lock != null) {
                 processSlot = slot;
                 processLock = lock;
+                raiseProcessSlotsUsed(slot + 1);
                 long owner = Memory.getLongVolatile(memory, LockWordDescriptor.WRITE_LOCK_OFFSET);
                 if (owner != LockWordDescriptor.FREE && LockWordDescriptor.processSlot(owner) == slot
                         && Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner,
@@ -176,6 +177,13 @@ public final class TableStore {
         }
         throw new QueueException("queue " + path.getParent() + " is open for writing in "
                 + LockWordDescriptor.PROCESS_SLOTS + " processes already, the most it allows");
+    }
+
+    private void raiseProcessSlotsUsed(long used) {
+        long seen = Memory.getLongVolatile(memory, TableStoreDescriptor.PROCESS_SLOTS_USED_OFFSET);
+        while (seen < used && !Memory.casLong(memory, TableStoreDescriptor.PROCESS_SLOTS_USED_OFFSET, seen, used)) {
+            seen = Memory.getLongVolatile(memory, TableStoreDescriptor.PROCESS_SLOTS_USED_OFFSET);
+        }
     }
 
     /** This process's slot, or -1 on a read-only table store. */
@@ -232,7 +240,9 @@ public final class TableStore {
                 return false;
             }
         }
-        for (int slot = 0; slot < LockWordDescriptor.PROCESS_SLOTS; slot++) {
+        long used = Memory.getLongVolatile(memory, TableStoreDescriptor.PROCESS_SLOTS_USED_OFFSET);
+        long probed = used <= 0 ? LockWordDescriptor.PROCESS_SLOTS : Math.min(used, LockWordDescriptor.PROCESS_SLOTS);
+        for (int slot = 0; slot < probed; slot++) {
             if (slot != processSlot && isProcessAlive(slot)) {
                 return false;
             }
