@@ -51,24 +51,16 @@ public final class StoreAppender implements ExcerptAppender {
      * The table store's shrink count when this appender last looked (docs/file-format.md, "Reserving and shrinking").
      */
     private long shrinks;
-    /** The reserved end for which blocks further ahead were last asked of the background. */
-    private long aheadAskedAt = -1;
-    /** Where and when the appender's pace was last measured; the next measure is due at nextAheadCheck. */
-    private long nextAheadCheck;
+    private final ReservationPacer pacer;
     /** Where the next block gets mapped ahead (half-way through the current one). */
     private long nextChunkMappedAt = Long.MAX_VALUE;
-    private long pacePosition;
-    private long paceNanos;
-    /** Steps reserved ahead, in the background, of an appender fast enough for page faults to matter. */
-    private static final int AHEAD_STEPS = 8;
-    /** Faster than this (bytes per second), an appender gets its blocks reserved and faulted in ahead. */
-    private static final long FAST_BYTES_PER_SECOND = 8L << 20;
     /** Reserved beyond a record's start before its header is written: small excerpts need no more. */
     private static final long RESERVED_PER_RECORD = 64;
 
     public StoreAppender(QueueContext queue) {
         this.queue = queue;
         this.lock = new WriteLock(queue.tableStore(), queue.writeLockCheckNanos());
+        this.pacer = new ReservationPacer(queue.tableStore());
     }
 
     @Override
@@ -125,8 +117,8 @@ public final class StoreAppender implements ExcerptAppender {
         long reserved = f.mapped().reservedEnd();
         if (p + RESERVED_PER_RECORD > reserved) {
             reserved = f.mapped().reserve(p, p + RESERVED_PER_RECORD);
-        } else if (p >= nextAheadCheck) {
-            considerAhead(f, p, reserved);
+        } else if (p >= pacer.nextCheck) {
+            pacer.consider(f, p, reserved);
         }
         if (p >= nextChunkMappedAt) {
             mapNextChunk(f);
@@ -155,33 +147,6 @@ public final class StoreAppender implements ExcerptAppender {
         lastIndexAppended = queue.rollCycle().toIndex(cycle, s);
         lastLength = length;
         queue.appended().recordUnderWriteLock(length);
-    }
-
-    /**
-     * With native access, a fast appender gets the blocks ahead reserved and their pages faulted in by the
-     * background thread, several steps at a time, so that it meets neither a reservation nor a page fault. A slow
-     * one reserves a step at a time itself (tens of microseconds, once per step) and takes its few page faults:
-     * waking the background thread for it would, on a machine with few cores, take the CPU from the application's
-     * own spinning threads for whole scheduler slices, and a quiet queue keeps little reserved on disk
-     * (docs/operations.md, "Disk usage"). The pace is measured every eighth of a step, not per append.
-     */
-    private void considerAhead(CycleFile f, long p, long reserved) {
-        long step = f.mapped().reserveStep();
-        long now = System.nanoTime();
-        // No pace yet in a file just entered (positions start again): the first look only takes the measure.
-        boolean fast = pacePosition > 0 && p > pacePosition && now > paceNanos
-                && (p - pacePosition) * 1_000_000_000L / (now - paceNanos) > FAST_BYTES_PER_SECOND;
-        pacePosition = p;
-        paceNanos = now;
-        nextAheadCheck = p + step / 8;
-        if (aheadAskedAt == reserved) {
-            return;
-        }
-        if (fast && reserved - p < (AHEAD_STEPS - 2) * step) {
-            aheadAskedAt = reserved;
-            long written = f.cycle();
-            f.mapped().reserveAhead(p + AHEAD_STEPS * step, true, () -> queue.tableStore().maxCycle() <= written);
-        }
     }
 
     /**
@@ -287,8 +252,7 @@ public final class StoreAppender implements ExcerptAppender {
             queue.files().release(file);
             file = next;
             cycle = target;
-            nextAheadCheck = 0;
-            pacePosition = 0;
+            pacer.enteredNewFile();
             chunk = null;
             chunkStart = 0;
             chunkEnd = Long.MIN_VALUE;

@@ -14,10 +14,8 @@ import io.cq.core.QueueException;
 import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
-import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
-import io.cq.core.internal.index.Position;
 import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
@@ -64,7 +62,7 @@ public final class StoreQueue implements MappedQueue {
     private final AppendCounter appended = new AppendCounter();
     private final ThreadLocal<StoreAppender> appenders = new ThreadLocal<>();
     private volatile boolean closed;
-    private CycleFile newest;
+    private final QueueExtent extent;
 
     /**
      * Opens the queue.
@@ -107,6 +105,7 @@ public final class StoreQueue implements MappedQueue {
         this.settings = inForce;
         this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, settings.indexSpacing(),
                 settings.reserveStep(), permissions, diskSpace, settings.storeFileListener());
+        this.extent = new QueueExtent(files);
         Retention retention = new Retention(settings.retainCycles(), settings.retainFor().toMillis(),
                 settings.retentionKeepsUnread(), settings.storeFileListener());
         this.context = new QueueContext(this, files, tableStore, namedTailers, rollCycle, settings.clock(),
@@ -199,26 +198,13 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public long firstIndex() {
         ensureOpen();
-        Position scratch = new Position();
-        for (long cycle = files.firstCycle(); cycle != CycleFiles.NO_CYCLE; cycle = files.nextCycle(cycle)) {
-            if (excerptsIn(cycle, scratch) > 0) {
-                return rollCycle().toIndex(cycle, 0);
-            }
-        }
-        return -1;
+        return extent.firstIndex();
     }
 
     @Override
     public long lastIndex() {
         ensureOpen();
-        Position scratch = new Position();
-        for (long cycle = files.lastCycle(); cycle != CycleFiles.NO_CYCLE; cycle = files.previousCycle(cycle)) {
-            long count = excerptsIn(cycle, scratch);
-            if (count > 0) {
-                return rollCycle().toIndex(cycle, count - 1);
-            }
-        }
-        return -1;
+        return extent.lastIndex();
     }
 
     @Override
@@ -228,50 +214,7 @@ public final class StoreQueue implements MappedQueue {
             throw new IllegalArgumentException("fromIndex=" + fromIndex + " and toIndex=" + toIndex
                     + " must not be negative");
         }
-        if (toIndex <= fromIndex) {
-            return 0;
-        }
-        RollCycle roll = rollCycle();
-        long fromCycle = roll.toCycle(fromIndex);
-        long toCycle = roll.toCycle(toIndex);
-        Position scratch = new Position();
-        long total = 0;
-        for (long cycle = files.nextCycle(fromCycle - 1); cycle != CycleFiles.NO_CYCLE && cycle <= toCycle;
-             cycle = files.nextCycle(cycle)) {
-            long count = excerptsIn(cycle, scratch);
-            long low = cycle == fromCycle ? roll.toSequenceNumber(fromIndex) : 0;
-            long high = cycle == toCycle ? Math.min(count, roll.toSequenceNumber(toIndex)) : count;
-            total += Math.max(0, high - low);
-        }
-        return total;
-    }
-
-    private long excerptsIn(long cycle, Position scratch) {
-        CycleFile file = files.acquire(cycle);
-        if (file == null) {
-            return 0;
-        }
-        try {
-            keepNewestMapped(file);
-            return file.excerptCount(scratch);
-        } finally {
-            files.release(file);
-        }
-    }
-
-    /**
-     * Holds on to the newest cycle file, so that monitoring ({@code lastIndex()}, {@code lag()} every poll) does not
-     * map and unmap it on each call when no appender or tailer of this process has it open.
-     */
-    private synchronized void keepNewestMapped(CycleFile file) {
-        if (closed || (newest != null && newest.cycle() >= file.cycle())) {
-            return;
-        }
-        CycleFile kept = files.acquire(file.cycle());
-        if (newest != null) {
-            files.release(newest);
-        }
-        newest = kept;
+        return toIndex <= fromIndex ? 0 : extent.countExcerpts(fromIndex, toIndex);
     }
 
     @Override
@@ -359,12 +302,7 @@ public final class StoreQueue implements MappedQueue {
             flusher.cancel(false);
             files.forceWritten();
         }
-        synchronized (this) {
-            if (newest != null) {
-                files.release(newest);
-                newest = null;
-            }
-        }
+        extent.close();
         files.close();
         tableStore.release(!readOnly);
     }
