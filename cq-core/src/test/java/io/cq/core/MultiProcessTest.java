@@ -6,6 +6,8 @@ import io.cq.core.support.ChildJvm;
 import io.cq.core.support.NamedTailerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,16 +62,17 @@ class MultiProcessTest {
         }
     }
 
-    @Test
-    void shouldAccountForEveryExcerptWhenThreeJvmsAppendAtOnce() throws Exception {
+    @ParameterizedTest(name = "native access: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldAccountForEveryExcerptWhenThreeJvmsAppendAtOnce(boolean nativeAccess) throws Exception {
         int writers = 3;
         int perWriter = 30_000;
         Path go = dir.resolve("go");
         List<ChildJvm> children = new ArrayList<>();
         try {
             for (int w = 0; w < writers; w++) {
-                children.add(ChildJvm.start(AppendingProcess.class, queueDir().toString(), Integer.toString(w),
-                        Integer.toString(perWriter), go.toString()));
+                children.add(ChildJvm.start(nativeAccess, List.of(), AppendingProcess.class, queueDir().toString(),
+                        Integer.toString(w), Integer.toString(perWriter), go.toString()));
             }
             for (ChildJvm child : children) {
                 child.awaitLine("ready", 60, TimeUnit.SECONDS);
@@ -107,6 +110,8 @@ class MultiProcessTest {
             assertThat(next).containsOnly(perWriter);
             assertThat(total).isEqualTo(writers * perWriter);
             assertThat(queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1)).isEqualTo(total);
+            assertThat(queue.verify().findings()).as("three writers reserving blocks, with %s",
+                    nativeAccess ? "fallocate" : "zeros written under the write lock").isEmpty();
         }
     }
 

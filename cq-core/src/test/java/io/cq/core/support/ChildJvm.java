@@ -45,9 +45,21 @@ public final class ChildJvm implements AutoCloseable {
 
     /** As {@link #start(Class, String...)}, with extra JVM options (e.g. {@code -Xlog:class+load}). */
     public static ChildJvm start(List<String> jvmOptions, Class<?> mainClass, String... args) throws IOException {
+        return start(true, jvmOptions, mainClass, args);
+    }
+
+    /**
+     * As {@link #start(Class, String...)}, with or without native access for cq: without it is how a plain
+     * {@code java -jar app.jar} runs, and cq must be as safe there.
+     */
+    public static ChildJvm start(boolean nativeAccess, List<String> jvmOptions, Class<?> mainClass, String... args)
+            throws IOException {
         String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED"));
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1"));
+        if (nativeAccess) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
