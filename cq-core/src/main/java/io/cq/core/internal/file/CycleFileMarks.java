@@ -29,11 +29,7 @@ public final class CycleFileMarks {
 
     /** Closes a cycle with the end-of-cycle mark, so tailers move on to the next file. */
     public static void finish(CycleFiles files, long cycle) {
-        CycleFile file = files.acquire(cycle);
-        if (file == null) {
-            return;
-        }
-        try {
+        files.withFile(cycle, file -> {
             Position end = new Position();
             file.locateEnd(end);
             int header = file.headerAt(end.position());
@@ -46,9 +42,7 @@ public final class CycleFileMarks {
             file.mapped().putIntRelease(end.position(), ExcerptHeaderDescriptor.END_OF_CYCLE);
             // Nobody writes to a finished cycle again, and readers stop at its mark: it keeps only what it holds.
             file.mapped().shrinkTo(after);
-        } finally {
-            files.release(file);
-        }
+        });
     }
 
     /**
@@ -60,28 +54,14 @@ public final class CycleFileMarks {
     public static void shrinkNewest(CycleFiles files, long cycle) {
         // Files a pretoucher created for cycles not started yet hold a header and what it reserved ahead.
         for (long unstarted : files.unstartedCycles()) {
-            CycleFile early = files.acquire(unstarted);
-            if (early != null) {
-                try {
-                    early.mapped().shrinkTo(early.dataStart());
-                } finally {
-                    files.release(early);
-                }
-            }
+            files.withFile(unstarted, early -> early.mapped().shrinkTo(early.dataStart()));
         }
-        CycleFile file = files.acquire(cycle);
-        if (file == null) {
-            return;
-        }
-        try {
+        files.withFile(cycle, file -> {
             Position end = new Position();
             file.locateEnd(end);
-            int header = file.headerAt(end.position());
-            discardUnfinished(file, end.position(), header);
+            discardUnfinished(file, end.position(), file.headerAt(end.position()));
             file.mapped().shrinkTo(end.position() + ExcerptHeaderDescriptor.SIZE);
-        } finally {
-            files.release(file);
-        }
+        });
     }
 
     /**

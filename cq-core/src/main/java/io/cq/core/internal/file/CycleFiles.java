@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * The cycle files of one queue: which exist (a cached directory listing, refreshed only when the table store
@@ -97,6 +98,19 @@ public final class CycleFiles implements AutoCloseable {
         }
         file.references++;
         return file;
+    }
+
+    /** Runs {@code action} on a cycle's file, held open meanwhile; nothing when the cycle has no file. */
+    public void withFile(long cycle, Consumer<CycleFile> action) {
+        CycleFile file = acquire(cycle);
+        if (file == null) {
+            return;
+        }
+        try {
+            action.accept(file);
+        } finally {
+            release(file);
+        }
     }
 
     /** Opens a cycle's file, creating it first when missing. Only under the queue's write lock. */
