@@ -47,12 +47,16 @@ public final class MappedFile implements AutoCloseable {
     private volatile MemorySegment[] chunks = new MemorySegment[0];
     /** Blocks of {@code [0, reservedEnd)} are allocated, as far as this process knows. */
     private volatile long reservedEnd;
+    /** How far the background has faulted pages in (a hint: pages may be reclaimed or the file cut since). */
+    private volatile long populatedEnd;
     /** Cut to its records: nothing is reserved ahead in it again (a late background reservation would regrow it). */
     private boolean shrunk;
     /** This file's view of {@link #ZEROS}, reused by every reservation made with zeros. */
     private final ByteBuffer zeros = ZEROS.duplicate();
     private MemorySegment cPath;
     private volatile boolean closed;
+    /** Held while a downcall uses a mapping outside the monitor, and by close() before the arena closes. */
+    private final Object mappingGuard = new Object();
 
     public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap,
                       long reserveStep, DiskSpaceMonitor diskSpace) {
@@ -164,18 +168,20 @@ public final class MappedFile implements AutoCloseable {
 
     /**
      * With native access, allocates the blocks up to {@code end} (and a part of a step beyond) without the write
-     * lock, on the background thread, and with {@code faultIn} faults their pages in: {@code fallocate} (keeping the
-     * file's length) and {@code madvise} change no byte of the file. Without it, does nothing: the write-lock holder
-     * reserves when it gets there. Failures are left for that appender to meet and report.
+     * lock, on the background thread, then faults in the pages up to {@code populateEnd}: {@code fallocate}
+     * (keeping the file's length) and {@code madvise} change no byte of the file. Reserving runs further ahead than
+     * faulting in, so an appender that catches up with the slower faulting still finds its blocks reserved and
+     * never waits for it. Without native access, does nothing: the write-lock holder reserves when it gets there.
+     * Failures are left for that appender to meet and report.
      */
-    public void reserveAhead(long end, boolean faultIn, BooleanSupplier stillWritten) {
+    public void reserveAhead(long position, long end, long populateEnd, BooleanSupplier stillWritten) {
         if (!writable || closed || end <= reservedEnd || !NativeIo.canReserveBlocks()) {
             return;
         }
         BackgroundWork.submit(() -> {
-            long from = reservedEnd;
-            if (reserveAheadNow(end, stillWritten) && faultIn) {
-                populate(from, reservedEnd);
+            if (reserveAheadNow(end, stillWritten)) {
+                // Never behind the appender: pages it has written are in already.
+                populate(Math.max(populatedEnd, position), Math.min(populateEnd, reservedEnd));
             }
         });
     }
@@ -217,6 +223,7 @@ public final class MappedFile implements AutoCloseable {
      */
     public synchronized void forgetReservation() {
         reservedEnd = 0;
+        populatedEnd = 0;
     }
 
     private void writeZeros(long from, long to) throws IOException {
@@ -252,19 +259,22 @@ public final class MappedFile implements AutoCloseable {
             throw new UncheckedIOException("cannot shrink " + path + " to " + length + " bytes: " + e.getMessage(), e);
         }
         reservedEnd = Math.min(reservedEnd, length);
+        populatedEnd = Math.min(populatedEnd, length);
     }
 
     /**
-     * Faults in the reserved pages of {@code [from, to)} now, with native access, a megabyte at a time (the file's
-     * monitor is held per slice only, so the write-lock holder never waits long for it); false where it cannot.
-     * Maps no more than the file holds: only the write-lock holder makes a file longer.
+     * Faults in the reserved pages of {@code [from, to)} now, with native access, a megabyte at a time; false where
+     * it cannot. Holds the mapping guard per slice, not the file's monitor: an appender that needs a reservation
+     * meanwhile never waits for a slice to fault in. Maps no more than the file holds: only the write-lock holder
+     * makes a file longer.
      */
     public boolean populate(long from, long to) {
         if (!NativeIo.canReserveBlocks()) {
             return false;
         }
         for (long slice = from & -BlockDescriptor.PAGE; slice < to; slice += FAULT_IN_SLICE) {
-            synchronized (this) {
+            // The guard keeps the arena open during the downcall; close() takes it before closing the arena.
+            synchronized (mappingGuard) {
                 long end = Math.min(Math.min(to, slice + FAULT_IN_SLICE), reservedEnd);
                 if (closed || end <= slice) {
                     return false;
@@ -276,6 +286,7 @@ public final class MappedFile implements AutoCloseable {
                         != NativeIo.Populated.DONE) {
                     return false;
                 }
+                populatedEnd = Math.max(populatedEnd, end);
             }
         }
         return true;
@@ -388,19 +399,24 @@ public final class MappedFile implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        if (closed) {
-            return;
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            chunks = new MemorySegment[0];
         }
-        closed = true;
-        chunks = new MemorySegment[0];
-        try {
-            arena.close();
-        } finally {
+        // After a slice being faulted in (which holds the guard, then maps under the monitor) is done.
+        synchronized (mappingGuard) {
             try {
-                channel.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot close " + path, e);
+                arena.close();
+            } finally {
+                try {
+                    channel.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot close " + path, e);
+                }
             }
         }
     }

@@ -14,8 +14,15 @@ import io.cq.core.internal.table.TableStore;
  * <p>One per appender, used under the write lock; not thread-safe.
  */
 final class ReservationPacer {
-    /** Steps reserved ahead, in the background, of an appender fast enough for page faults to matter. */
-    private static final int AHEAD_STEPS = 8;
+    /**
+     * How long a fast appender's run-way lasts at its pace: it is reserved this far ahead in the background, and
+     * faulted in half as far (faulting in is the slow part: an appender that catches up with it must still find its
+     * blocks reserved rather than reserve them itself, or wait).
+     */
+    private static final long RUNWAY_NANOS = 20_000_000;
+    /** Bounds of the run-way reserved ahead: a fast appender's disk cost while it writes, given back at the cut. */
+    private static final long MIN_AHEAD_BYTES = 4L << 20;
+    private static final long MAX_AHEAD_BYTES = 32L << 20;
     /** Faster than this (bytes per second), an appender gets its blocks reserved and faulted in ahead. */
     private static final long FAST_BYTES_PER_SECOND = 8L << 20;
 
@@ -36,18 +43,22 @@ final class ReservationPacer {
         long step = file.mapped().reserveStep();
         long now = System.nanoTime();
         // No pace yet in a file just entered (positions start again): the first look only takes the measure.
-        boolean fast = pacePosition > 0 && p > pacePosition && now > paceNanos
-                && (p - pacePosition) * 1_000_000_000L / (now - paceNanos) > FAST_BYTES_PER_SECOND;
+        long pace = pacePosition > 0 && p > pacePosition && now > paceNanos
+                ? (p - pacePosition) * 1_000_000_000L / (now - paceNanos) : 0;
+        boolean fast = pace > FAST_BYTES_PER_SECOND;
         pacePosition = p;
         paceNanos = now;
         nextCheck = p + step / 8;
-        if (askedAt == reserved) {
+        if (!fast || askedAt == reserved) {
             return;
         }
-        if (fast && reserved - p < (AHEAD_STEPS - 2) * step) {
+        long ahead = Math.max(2 * step, Math.clamp(pace / 1_000_000 * (RUNWAY_NANOS / 1_000), MIN_AHEAD_BYTES,
+                MAX_AHEAD_BYTES) / step * step);
+        // Asked again once an eighth of the run-way is used: one background request per eighth, not per append.
+        if (reserved - p < ahead - ahead / 8) {
             askedAt = reserved;
             long written = file.cycle();
-            file.mapped().reserveAhead(p + AHEAD_STEPS * step, true, () -> tableStore.maxCycle() <= written);
+            file.mapped().reserveAhead(p, p + ahead, p + ahead / 2, () -> tableStore.maxCycle() <= written);
         }
     }
 
