@@ -9,7 +9,8 @@ import io.cq.core.internal.table.TableStore;
  * slow one reserves a step at a time itself (a few microseconds, once per step) and takes its few page faults:
  * waking the background thread for it would, on a machine with few cores, take the CPU from the application's
  * own spinning threads for whole scheduler slices, and a quiet queue keeps little reserved on disk
- * (docs/operations.md, "Disk usage"). The pace is measured every eighth of a step, not per append.
+ * (docs/operations.md, "Disk usage"). The pace is measured every eighth of a step, not per append, and counts
+ * only when sustained over half a step.
  *
  * <p>One per appender, used under the write lock; not thread-safe.
  */
@@ -31,6 +32,9 @@ final class ReservationPacer {
     long nextCheck;
     /** The reserved end for which blocks further ahead were last asked of the background. */
     private long askedAt = -1;
+    /** Consecutive looks (an eighth of a step apart) that found the appender fast before it counts as fast. */
+    private static final int SUSTAINED_LOOKS = 4;
+    private int fastStreak;
     private long pacePosition;
     private long paceNanos;
 
@@ -45,7 +49,10 @@ final class ReservationPacer {
         // No pace yet in a file just entered (positions start again): the first look only takes the measure.
         long pace = pacePosition > 0 && p > pacePosition && now > paceNanos
                 ? (p - pacePosition) * 1_000_000_000L / (now - paceNanos) : 0;
-        boolean fast = pace > FAST_BYTES_PER_SECOND;
+        // Fast only when sustained: a sender catching up after a stall writes a burst, and background work asked for
+        // it would take a core from the application's spinning threads just when they are late already.
+        fastStreak = pace > FAST_BYTES_PER_SECOND ? fastStreak + 1 : 0;
+        boolean fast = fastStreak >= SUSTAINED_LOOKS;
         pacePosition = p;
         paceNanos = now;
         nextCheck = p + step / 8;
@@ -66,5 +73,6 @@ final class ReservationPacer {
     void enteredNewFile() {
         nextCheck = 0;
         pacePosition = 0;
+        fastStreak = 0;
     }
 }
