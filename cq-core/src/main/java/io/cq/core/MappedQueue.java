@@ -154,6 +154,9 @@ public interface MappedQueue extends AutoCloseable {
      */
     QueueDiskUsage diskUsage();
 
+    /** What the queue holds in this process now: open appenders, tailers and files, and mapped bytes. */
+    QueueResources resources();
+
     /** The cycles that have a file, oldest first. Lists the directory. */
     List<Long> cycles();
 

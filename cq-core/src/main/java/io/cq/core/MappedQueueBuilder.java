@@ -25,6 +25,7 @@ public final class MappedQueueBuilder {
     public static final long DEFAULT_RESERVE_STEP = BlockDescriptor.DEFAULT_RESERVE_STEP;
     public static final RollCycle DEFAULT_ROLL_CYCLE = RollCycle.DAILY;
     public static final Duration DEFAULT_WRITE_LOCK_CHECK_INTERVAL = Duration.ofMillis(200);
+    public static final Duration DEFAULT_WRITE_LOCK_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(100);
     public static final long DEFAULT_DISK_SPACE_WARNING_BYTES = 1L << 30;
     public static final double DEFAULT_DISK_SPACE_WARNING_PERCENT = 5.0;
@@ -40,6 +41,7 @@ public final class MappedQueueBuilder {
     private long reserveStep;
     private boolean readOnly;
     private Duration writeLockCheckInterval = DEFAULT_WRITE_LOCK_CHECK_INTERVAL;
+    private Duration writeLockTimeout = DEFAULT_WRITE_LOCK_TIMEOUT;
     private Durability durability = Durability.PAGE_CACHE;
     private boolean pretouch;
     private int retainCycles;
@@ -117,6 +119,17 @@ public final class MappedQueueBuilder {
      */
     public MappedQueueBuilder writeLockCheckInterval(Duration interval) {
         this.writeLockCheckInterval = Objects.requireNonNull(interval, "interval");
+        return this;
+    }
+
+    /**
+     * How long an appender waits for the write lock while a live appender holds it (default 10 s), before
+     * {@link io.cq.core.WriteLockTimeoutException} names the holder. A dead holder's lock is taken over after
+     * {@link #writeLockCheckInterval(Duration)}, so this must be longer than that; a live holder is never taken
+     * over. A wait also ends when the thread is interrupted ({@link io.cq.core.QueueInterruptedException}).
+     */
+    public MappedQueueBuilder writeLockTimeout(Duration timeout) {
+        this.writeLockTimeout = Objects.requireNonNull(timeout, "timeout");
         return this;
     }
 
@@ -216,6 +229,11 @@ public final class MappedQueueBuilder {
             throw new IllegalArgumentException("writeLockCheckInterval=" + writeLockCheckInterval
                     + " must be positive and at most 10 minutes");
         }
+        if (writeLockTimeout.compareTo(writeLockCheckInterval) <= 0 || writeLockTimeout.toDays() > 365) {
+            throw new IllegalArgumentException("writeLockTimeout=" + writeLockTimeout + " must be longer than "
+                    + "writeLockCheckInterval=" + writeLockCheckInterval + " (so a dead holder is always found "
+                    + "first) and at most 365 days");
+        }
         if (retainCycles < 0 || retainFor.isNegative()) {
             throw new IllegalArgumentException("retainCycles=" + retainCycles + ", retainFor=" + retainFor
                     + ": must not be negative (0 keeps every cycle)");
@@ -234,7 +252,7 @@ public final class MappedQueueBuilder {
                     + " must let the owner read and write");
         }
         QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, step, readOnly,
-                writeLockCheckInterval, durability, syncInterval, pretouch, retainCycles, retainFor,
+                writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch, retainCycles, retainFor,
                 retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
                 diskSpaceWarningPercent);
         return new StoreQueue(settings, rollCycleChosen);

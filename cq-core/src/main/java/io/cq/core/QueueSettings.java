@@ -26,6 +26,7 @@ import java.util.Set;
  * @param reserveStep             how far ahead of the write position a cycle file's disk blocks are reserved
  * @param readOnly                whether nothing may be written
  * @param writeLockCheckInterval  how often a waiting appender checks whether the lock's holder is alive
+ * @param writeLockTimeout        how long an appender waits for a live holder's write lock before it fails
  * @param durability              when appended excerpts are forced to storage
  * @param syncInterval            how often {@link Durability#ASYNC} forces written pages
  * @param pretouch                whether a background pretoucher runs
@@ -38,8 +39,9 @@ import java.util.Set;
  * @param diskSpaceWarningPercent free percentage below which a warning is logged (0: off)
  */
 public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, long blockSize, int indexSpacing,
-                            long reserveStep, boolean readOnly, Duration writeLockCheckInterval, Durability durability,
-                            Duration syncInterval, boolean pretouch, int retainCycles, Duration retainFor,
+                            long reserveStep, boolean readOnly, Duration writeLockCheckInterval,
+                            Duration writeLockTimeout, Durability durability, Duration syncInterval, boolean pretouch,
+                            int retainCycles, Duration retainFor,
                             boolean retentionKeepsUnread, StoreFileListener storeFileListener,
                             Set<PosixFilePermission> filePermissions, long diskSpaceWarningBytes,
                             double diskSpaceWarningPercent) {
@@ -48,6 +50,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         Objects.requireNonNull(rollCycle, "rollCycle");
         Objects.requireNonNull(clock, "clock");
         Objects.requireNonNull(writeLockCheckInterval, "writeLockCheckInterval");
+        Objects.requireNonNull(writeLockTimeout, "writeLockTimeout");
         Objects.requireNonNull(durability, "durability");
         Objects.requireNonNull(syncInterval, "syncInterval");
         Objects.requireNonNull(retainFor, "retainFor");
@@ -69,6 +72,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("reserveStep", Long.toString(reserveStep));
         shown.put("readOnly", Boolean.toString(readOnly));
         shown.put("writeLockCheckInterval", writeLockCheckInterval.toString());
+        shown.put("writeLockTimeout", writeLockTimeout.toString());
         shown.put("durability", durability.name());
         shown.put("syncInterval", syncInterval.toString());
         shown.put("pretouch", Boolean.toString(pretouch));
@@ -87,7 +91,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
     /** The same settings with another roll cycle: the one an existing queue was created with. */
     public QueueSettings withRollCycle(RollCycle inForce) {
         return new QueueSettings(directory, inForce, clock, blockSize, indexSpacing, reserveStep, readOnly,
-                writeLockCheckInterval,
+                writeLockCheckInterval, writeLockTimeout,
                 durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent);
     }
@@ -95,7 +99,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
     /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
     public QueueSettings withDurability(Durability inForce) {
         return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
-                writeLockCheckInterval,
+                writeLockCheckInterval, writeLockTimeout,
                 inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent);
     }

@@ -83,6 +83,12 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** Sends one line to the child's standard input. */
+    public void send(String line) throws IOException {
+        process.getOutputStream().write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+    }
+
     public int awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
         if (!process.waitFor(timeout, unit)) {
             throw new AssertionError("child " + process.pid() + " did not exit within " + timeout + " " + unit

@@ -135,6 +135,20 @@ public final class CycleFiles implements AutoCloseable {
     }
 
     /** After another process shrank files: forget what this process reserved in any of them. */
+    /** Cycle files open now (for monitoring). */
+    public synchronized int openFileCount() {
+        return open.size();
+    }
+
+    /** Bytes mapped for the open cycle files (for monitoring). */
+    public synchronized long mappedBytes() {
+        long total = 0;
+        for (CycleFile file : open.values()) {
+            total += file.mapped().mappedBytes();
+        }
+        return total;
+    }
+
     public synchronized void forgetReservations() {
         for (CycleFile file : open.values()) {
             file.mapped().forgetReservation();

@@ -3,20 +3,24 @@ package io.cq.core.internal.layout;
 /**
  * The write lock (docs/file-format.md, "Locks and liveness"): one 8-byte word of the table store at
  * {@link #WRITE_LOCK_OFFSET}, on a cache line of its own, holding 0 when free and the holder's token otherwise.
- * An appender takes it with a compare-and-set from 0 to its token and gives it back with a release store of 0,
- * which publishes everything written under it.
+ * An appender takes it with a compare-and-set from 0 to its token, and gives it back with a compare-and-set from
+ * its token to 0, which publishes everything written under it and changes nothing when the word holds another
+ * token (a stale release).
  *
  * <pre>
- *   63 ........ 40 39 ........ 24 23 ......... 0
- *  +--------------+--------------+--------------+
- *  | pid (24 bits)| process slot | appender     |
- *  |  for humans  |    + 1       | counter      |
- *  +--------------+--------------+--------------+
+ *   63 ........ 51 50 ................................. 0
+ *  +--------------+--------------------------------------+
+ *  | process slot | serial: the table store's token       |
+ *  |    + 1       | counter, never issued twice           |
+ *  +--------------+--------------------------------------+
  * </pre>
  *
- * The process slot is what liveness is decided by: the holder's process keeps an OS record lock on byte
- * {@link #processLockRegion(int)} of the table store while it has the queue open for writing. The pid only goes
- * into messages (it means nothing in another pid namespace). A token is never 0, since the slot field is at least 1.
+ * The serial comes from a counter in the table store ({@link TableStoreDescriptor#TOKEN_SERIAL_OFFSET}) that every
+ * process on the queue advances with an atomic add, so two tokens are equal only after 2^51 appenders were made on
+ * one queue (decades at a million a second). The process slot is what liveness is decided by: the holder's
+ * process keeps an OS record lock on byte {@link #processLockRegion(int)} of the table store while it has the
+ * queue open for writing; who that process is (pid and host, for messages) is in its process record. A token is
+ * never 0, since the slot field is at least 1.
  */
 public final class LockWordDescriptor {
     /** Offset of the lock word in the table store. */
@@ -26,11 +30,9 @@ public final class LockWordDescriptor {
     /** How many processes may have a queue open for writing at once. */
     public static final int PROCESS_SLOTS = 4096;
 
-    private static final int SLOT_SHIFT = 24;
-    private static final int PID_SHIFT = 40;
-    private static final long COUNTER_MASK = (1L << SLOT_SHIFT) - 1;
-    private static final long SLOT_MASK = (1L << (PID_SHIFT - SLOT_SHIFT)) - 1;
-    private static final long PID_MASK = (1L << (Long.SIZE - PID_SHIFT)) - 1;
+    private static final int SLOT_SHIFT = 51;
+    /** Serials are taken modulo this: a wrap is decades away at any plausible rate. */
+    public static final long SERIAL_MASK = (1L << SLOT_SHIFT) - 1;
     /** Process-slot locks follow the named-tailer slot locks in the table store's lock regions. */
     private static final long PROCESS_LOCK_REGIONS = TableStoreDescriptor.LOCK_REGION_BASE + 1
             + TableStoreDescriptor.MAX_SLOT_COUNT;
@@ -38,19 +40,23 @@ public final class LockWordDescriptor {
     private LockWordDescriptor() {
     }
 
-    /** The token of an appender: its process's pid (for messages), process slot and a per-process counter. */
-    public static long token(long pid, int processSlot, int counter) {
-        return (pid & PID_MASK) << PID_SHIFT | (long) (processSlot + 1) << SLOT_SHIFT | (counter & COUNTER_MASK);
+    /** The token of an appender: its process's slot and a serial from the table store's counter. */
+    public static long token(int processSlot, long serial) {
+        if (processSlot < 0 || processSlot >= PROCESS_SLOTS) {
+            throw new IllegalArgumentException("process slot " + processSlot + " is out of range 0.."
+                    + (PROCESS_SLOTS - 1));
+        }
+        return (long) (processSlot + 1) << SLOT_SHIFT | (serial & SERIAL_MASK);
     }
 
-    /** The process slot a token names: the one whose OS lock tells whether the holder is alive. */
+    /** The process slot a token names: the one whose OS lock tells whether the holder is alive; -1 for none. */
     public static int processSlot(long token) {
-        return (int) ((token >>> SLOT_SHIFT) & SLOT_MASK) - 1;
+        return (int) (token >>> SLOT_SHIFT) - 1;
     }
 
-    /** The low 24 bits of the holder's pid, for messages only. */
-    public static long pid(long token) {
-        return token >>> PID_SHIFT;
+    /** The serial a token carries. */
+    public static long serial(long token) {
+        return token & SERIAL_MASK;
     }
 
     /** The byte of the table store a process locks while it has the queue open for writing. */

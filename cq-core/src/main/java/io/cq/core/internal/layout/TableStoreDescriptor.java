@@ -16,9 +16,11 @@ package io.cq.core.internal.layout;
  *  200 | minCycle                     | 8   lowest cycle that has a file, -1 = none
  *  208 | shrinks                      | 8   times the newest cycle was shrunk by a closing last writer
  *  216 | processSlotsUsed             | 8   highest process slot ever claimed + 1 (0: unknown)
+ *  224 | tokenSerial                  | 8   the next write-lock token's serial (LockWordDescriptor)
  *      | (reserved up to 1024)        |     the lock and the cycle range sit on separate cache lines, so that
  *      |                              |     idle tailers reading the range do not slow appenders taking the lock
  * 1024 | named tailer slots: slotCount x 256 bytes
+ *      | process records: 4096 x 64 bytes (format version 2; a version 1 file ends before them)
  * </pre>
  *
  * Named tailer slot:
@@ -31,6 +33,15 @@ package io.cq.core.internal.layout;
  *   +84 holder description, UTF-8                                          172
  * </pre>
  *
+ * Process record, one per process slot, written by the process that claims the slot (who holds it, for messages
+ * naming a write lock's holder):
+ * <pre>
+ *   +0  pid                                                                  8
+ *   +8  claimedEpochMillis                                                   8
+ *   +16 hostLength                                                           4
+ *   +20 host name, UTF-8                                                    44
+ * </pre>
+ *
  * Ownership is not kept in the file: it is an OS record lock on one byte at {@link #slotLockRegion(int)},
  * which the kernel drops when its process dies (see docs/file-format.md, "Locks and liveness").
  */
@@ -38,7 +49,9 @@ public final class TableStoreDescriptor {
     public static final String FILE_NAME = "metadata.cq4t";
 
     public static final long MAGIC = 0x656c6261742e7163L; // "cq.table" read little-endian
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
+    /** The format before process records and token serials; upgraded in place by the first writer to open it. */
+    public static final int FORMAT_VERSION_1 = 1;
     public static final int DEFAULT_SLOT_COUNT = 1024;
     /** The most named-tailer slots a table store may declare; their lock regions come before the processes'. */
     public static final int MAX_SLOT_COUNT = 1 << 16;
@@ -65,6 +78,15 @@ public final class TableStoreDescriptor {
      * probes only slots that may be held; 0 in a table store written before it was kept: then every slot is probed.
      */
     public static final long PROCESS_SLOTS_USED_OFFSET = 216;
+    /** The serial of the next write-lock token, advanced with an atomic add by whoever makes one. */
+    public static final long TOKEN_SERIAL_OFFSET = 224;
+
+    public static final int PROCESS_RECORD_SIZE = 64;
+    public static final long PROCESS_PID = 0;
+    public static final long PROCESS_CLAIMED_MILLIS = 8;
+    public static final long PROCESS_HOST_LENGTH = 16;
+    public static final long PROCESS_HOST = 20;
+    public static final int PROCESS_HOST_CAPACITY = 44;
 
     public static final long SLOTS_OFFSET = 1024;
     public static final int SLOT_SIZE = 256;
@@ -88,8 +110,22 @@ public final class TableStoreDescriptor {
     private TableStoreDescriptor() {
     }
 
+    /** The length of a current (version 2) table store. */
     public static long fileSize(int slotCount) {
+        return processRecordsOffset(slotCount) + (long) LockWordDescriptor.PROCESS_SLOTS * PROCESS_RECORD_SIZE;
+    }
+
+    /** The length of a version 1 table store, which has no process records. */
+    public static long version1FileSize(int slotCount) {
+        return processRecordsOffset(slotCount);
+    }
+
+    public static long processRecordsOffset(int slotCount) {
         return SLOTS_OFFSET + (long) slotCount * SLOT_SIZE;
+    }
+
+    public static long processRecordOffset(int slotCount, int processSlot) {
+        return processRecordsOffset(slotCount) + (long) processSlot * PROCESS_RECORD_SIZE;
     }
 
     public static long slotOffset(int slot) {

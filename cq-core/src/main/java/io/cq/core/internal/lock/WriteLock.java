@@ -1,10 +1,12 @@
 package io.cq.core.internal.lock;
 
+import io.cq.core.QueueInterruptedException;
+import io.cq.core.WriteLockTimeoutException;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.system.Log;
-import io.cq.core.internal.system.ProcessIdentity;
 import io.cq.core.internal.table.TableStore;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -12,18 +14,24 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The queue-wide append lock: a word in the table store that appenders in any thread or process take with a
- * compare-and-set of their token and give back with a release store (docs/file-format.md, "Appending").
+ * compare-and-set of their token and give back with a compare-and-set from it (docs/file-format.md, "Locks and
+ * liveness"; the transitions are {@link LockWord}'s).
  *
- * <p>A waiter spins briefly, then yields, then parks for growing intervals, so a waiting appender does not take
- * a core from the holder on a small machine. Every {@code livenessCheckNanos} of waiting it asks whether the
- * holder is still alive, by the holder's process lock or, in this JVM, by its thread (docs/file-format.md,
- * "Locks and liveness"); only a dead holder's lock is taken over. Each appender owns one WriteLock; not
+ * <p>A waiter spins briefly, then yields, then parks for growing intervals (up to a millisecond once it has waited
+ * long), so a waiting appender neither takes a core from the holder on a small machine nor burns one while a
+ * holder is slow. Every {@code livenessCheckNanos} of waiting it asks whether the holder is still alive, by the
+ * holder's process lock or, in this JVM, by its thread; only a dead holder's lock is taken over. The wait ends
+ * with an interrupt ({@link QueueInterruptedException}) or after {@code timeoutNanos}
+ * ({@link WriteLockTimeoutException}, naming the live holder). Each appender owns one WriteLock; not
  * thread-safe.
  */
 public final class WriteLock implements AutoCloseable {
     private static final int SPINS = 200;
     private static final int YIELDS = 50;
-    private static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long SHORT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long LONG_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Waited longer than this, a waiter parks up to {@link #LONG_PARK_NANOS}: the holder is slow, not busy. */
+    private static final long LONG_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long WARN_AFTER_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** The write locks of this JVM by token, to tell a live thread's hold from a dead thread's. */
     private static final Map<Long, WriteLock> LIVE = new ConcurrentHashMap<>();
@@ -31,21 +39,38 @@ public final class WriteLock implements AutoCloseable {
     private final WriteLockWord word;
     private final long token;
     private final long livenessCheckNanos;
-    /** The thread that last took the lock; read only by waiters of this JVM deciding whether it died. */
+    private final long timeoutNanos;
+    /**
+     * The thread that last took the lock; read only by waiters of this JVM deciding whether it died. Set before the
+     * compare-and-set that takes the lock, so a waiter that reads this token in the word reads this thread here.
+     */
     private Thread holder;
+    /** The dead holder this appender took the lock from while it holds it, logged once it released it. */
+    private long tookOverFrom = LockWordDescriptor.FREE;
 
-    public WriteLock(TableStore store, long livenessCheckNanos) {
+    public WriteLock(TableStore store, long livenessCheckNanos, long timeoutNanos) {
         this.word = new WriteLockWord(store);
-        this.token = ProcessIdentity.newToken(word.processSlot());
+        this.token = word.newToken();
         this.livenessCheckNanos = livenessCheckNanos;
+        this.timeoutNanos = timeoutNanos;
         LIVE.put(token, this);
     }
 
+    /** This lock's token, which the word holds while this lock is held. */
+    public long token() {
+        return token;
+    }
+
+    /** Whether the word holds this lock's token: this appender holds the lock (and was not taken over). */
+    public boolean isHeld() {
+        return word.owner() == token;
+    }
+
     public void acquire() {
+        holder = Thread.currentThread();
         if (!word.tryTake(token)) {
             acquireContended();
         }
-        holder = Thread.currentThread();
     }
 
     private void acquireContended() {
@@ -54,7 +79,7 @@ public final class WriteLock implements AutoCloseable {
         long park = 1_000;
         boolean warned = false;
         for (int attempt = 0; ; attempt++) {
-            if (word.owner() == 0 && word.tryTake(token)) {
+            if (word.owner() == LockWordDescriptor.FREE && word.tryTake(token)) {
                 return;
             }
             if (attempt < SPINS) {
@@ -65,36 +90,50 @@ public final class WriteLock implements AutoCloseable {
                 Thread.yield();
                 continue;
             }
-            LockSupport.parkNanos(park);
-            park = Math.min(park * 2, MAX_PARK_NANOS);
+            LockSupport.parkNanos(this, park);
             long now = System.nanoTime();
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new QueueInterruptedException("interrupted after waiting " + millis(now - started)
+                        + " ms for the write lock of queue " + word.path().getParent() + ", held by "
+                        + word.describeHolder(word.owner()) + "; nothing was written");
+            }
+            park = Math.min(park * 2, now - started > LONG_WAIT_NANOS ? LONG_PARK_NANOS : SHORT_PARK_NANOS);
             if (now - nextCheck >= 0) {
                 nextCheck = now + livenessCheckNanos;
                 if (takeOverFromDeadHolder()) {
                     return;
                 }
             }
+            if (now - started >= timeoutNanos) {
+                long owner = word.owner();
+                if (owner == LockWordDescriptor.FREE && word.tryTake(token)) {
+                    return;
+                }
+                throw new WriteLockTimeoutException(word.path().getParent(), Duration.ofNanos(now - started),
+                        word.describeHolder(owner));
+            }
             if (!warned && now - started > WARN_AFTER_NANOS) {
                 warned = true;
-                long owner = word.owner();
-                Log.warning(WriteLock.class,
-                        "waited more than {0} s for the write lock of {1}, held by a live appender "
-                        + "(pid {2})", String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)), word.path(),
-                        String.valueOf(LockWordDescriptor.pid(owner)));
+                // Logged while waiting, never while holding: a stalled log must not stall the lock's holder.
+                Log.warning(WriteLock.class, "waited more than {0} s for the write lock of {1}, held by a live "
+                        + "appender of {2}", String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)),
+                        word.path(), word.describeHolder(word.owner()));
             }
         }
     }
 
+    private static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
     private boolean takeOverFromDeadHolder() {
         long owner = word.owner();
-        if (owner == 0 || !isDead(owner) || !word.replace(owner, token)) {
+        if (owner == LockWordDescriptor.FREE || !isDead(owner) || !word.replace(owner, token)) {
             return false;
         }
-        // Informational: the one warning is the repair of the record it left, which names file and position.
-        Log.info(WriteLock.class, "took over the write lock of {0} from a writer that died holding it (pid {1}, "
-                + "process slot {2})",
-                word.path(), String.valueOf(LockWordDescriptor.pid(owner)),
-                String.valueOf(LockWordDescriptor.processSlot(owner)));
+        // Said after the release: nothing that can block (a stalled log) runs while the lock is held.
+        tookOverFrom = owner;
         return true;
     }
 
@@ -111,8 +150,24 @@ public final class WriteLock implements AutoCloseable {
         return !word.isHolderProcessAlive(owner);
     }
 
+    /**
+     * Gives the lock back. A release by an appender whose lock was taken over meanwhile (it was taken for dead)
+     * changes nothing and is logged: the lock is not this appender's to give.
+     */
     public void release() {
-        word.release(token);
+        boolean released = word.release(token);
+        if (tookOverFrom != LockWordDescriptor.FREE) {
+            long dead = tookOverFrom;
+            tookOverFrom = LockWordDescriptor.FREE;
+            Log.info(WriteLock.class, "took over the write lock of {0} from a writer that died holding it ({1})",
+                    word.path(), word.describeHolder(dead));
+        }
+        if (!released) {
+            long owner = word.owner();
+            Log.warning(WriteLock.class, "stale release of the write lock of {0}: it is held by {1}, not by this "
+                    + "appender (token {2}); left unchanged", word.path(),
+                    owner == LockWordDescriptor.FREE ? "nobody" : word.describeHolder(owner), Long.toHexString(token));
+        }
     }
 
     @Override

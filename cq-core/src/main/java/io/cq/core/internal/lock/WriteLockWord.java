@@ -1,47 +1,56 @@
 package io.cq.core.internal.lock;
 
 import io.cq.core.internal.layout.LockWordDescriptor;
-import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.table.TableStore;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
 /**
- * The write-lock word of a table store (layout and protocol in {@link LockWordDescriptor}): compare-and-set to
- * take it, a release store to give it back. Thread-safe; holds no state but the mapping.
+ * The write-lock word of a table store (layout in {@link LockWordDescriptor}, transitions in {@link LockWord}),
+ * with what deciding about its holder needs: whether the holder's process is alive, and who it is.
+ * Thread-safe; holds no state but the mapping.
  */
 public final class WriteLockWord {
     private final TableStore store;
-    private final MemorySegment memory;
+    private final LockWord word;
 
     public WriteLockWord(TableStore store) {
         this.store = store;
-        this.memory = store.memory();
+        this.word = new LockWord(store.memory(), LockWordDescriptor.WRITE_LOCK_OFFSET);
     }
 
     /** The holder's token, or {@link LockWordDescriptor#FREE}. */
     public long owner() {
-        return Memory.getLongVolatile(memory, LockWordDescriptor.WRITE_LOCK_OFFSET);
+        return word.owner();
     }
 
     public boolean tryTake(long token) {
-        return Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, LockWordDescriptor.FREE, token);
+        return word.tryTake(token);
     }
 
-    public void release(long token) {
-        // Release store: publishes every record, index entry and hint written under the lock to the next holder.
-        Memory.putLongRelease(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, LockWordDescriptor.FREE);
+    /** Gives the lock back if {@code token} holds it; false when another token does (a stale release). */
+    public boolean release(long token) {
+        return word.release(token);
     }
 
     /** Hands the lock from a holder known to be dead to a new owner (or to nobody, with FREE). */
     public boolean replace(long deadOwner, long newOwner) {
-        return Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, deadOwner, newOwner);
+        return word.replace(deadOwner, newOwner);
+    }
+
+    /** A token never issued before on this queue, for an appender of this process. */
+    public long newToken() {
+        return LockWordDescriptor.token(store.processSlot(), store.nextTokenSerial());
     }
 
     /** Whether the process that a token names still has the queue open: its process-slot lock is held. */
     public boolean isHolderProcessAlive(long token) {
         return store.isProcessAlive(LockWordDescriptor.processSlot(token));
+    }
+
+    /** Who holds a token, for messages: pid and host where the table store records them. */
+    public String describeHolder(long token) {
+        return store.describeProcess(LockWordDescriptor.processSlot(token));
     }
 
     /** This process's slot, named by the tokens of its appenders. */

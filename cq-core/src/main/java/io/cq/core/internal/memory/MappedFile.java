@@ -45,6 +45,8 @@ public final class MappedFile implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final DiskSpaceMonitor diskSpace;
     private volatile MemorySegment[] chunks = new MemorySegment[0];
+    /** Bytes of every mapping made, shorter ones replaced by longer included: all stay mapped until close. */
+    private volatile long mappedBytes;
     /** Blocks of {@code [0, reservedEnd)} are allocated, as far as this process knows. */
     private volatile long reservedEnd;
     /** How far the background has faulted pages in (a hint: pages may be reclaimed or the file cut since). */
@@ -363,6 +365,11 @@ public final class MappedFile implements AutoCloseable {
         }
     }
 
+    /** Bytes of address space this file's mappings take now (0 once closed). */
+    public long mappedBytes() {
+        return closed ? 0 : mappedBytes;
+    }
+
     public long size() {
         try {
             return channel.size();
@@ -391,6 +398,7 @@ public final class MappedFile implements AutoCloseable {
             MemorySegment[] grown = Arrays.copyOf(current, Math.max(current.length, index + 1));
             grown[index] = segment;
             chunks = grown;
+            mappedBytes += length;
             return segment;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map " + length + " bytes at " + start + " of " + path + ": "

@@ -27,6 +27,14 @@ public final class Memory {
         INT_HANDLE.setRelease(segment, offset, value);
     }
 
+    public static int getIntVolatile(MemorySegment segment, long offset) {
+        return (int) INT_HANDLE.getVolatile(segment, offset);
+    }
+
+    public static void putIntVolatile(MemorySegment segment, long offset, int value) {
+        INT_HANDLE.setVolatile(segment, offset, value);
+    }
+
     public static int getInt(MemorySegment segment, long offset) {
         return segment.get(INT, offset);
     }
@@ -65,5 +73,9 @@ public final class Memory {
 
     public static boolean casLong(MemorySegment segment, long offset, long expected, long value) {
         return LONG_HANDLE.compareAndSet(segment, offset, expected, value);
+    }
+
+    public static long getAndAddLong(MemorySegment segment, long offset, long delta) {
+        return (long) LONG_HANDLE.getAndAdd(segment, offset, delta);
     }
 }

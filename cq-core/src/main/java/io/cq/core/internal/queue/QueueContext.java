@@ -3,6 +3,7 @@ package io.cq.core.internal.queue;
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
 import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.table.TableStore;
 
@@ -15,8 +16,14 @@ import java.util.Set;
  */
 public record QueueContext(MappedQueue queue, CycleFiles files, TableStore tableStore, NamedTailerSlots namedTailers,
                            RollCycle rollCycle, Clock clock,
-                           long writeLockCheckNanos, boolean syncEachAppend, Retention retention,
+                           long writeLockCheckNanos, long writeLockTimeoutNanos, boolean syncEachAppend,
+                           Retention retention,
                            Set<AutoCloseable> resources, AppendCounter appended) {
+    /** A write lock with a token of its own, waiting as the queue's settings say. */
+    public WriteLock newWriteLock() {
+        return new WriteLock(tableStore, writeLockCheckNanos, writeLockTimeoutNanos);
+    }
+
     public String describe() {
         return files.directory().toString();
     }

@@ -59,7 +59,7 @@ public final class StoreAppender implements ExcerptAppender {
 
     public StoreAppender(QueueContext queue) {
         this.queue = queue;
-        this.lock = new WriteLock(queue.tableStore(), queue.writeLockCheckNanos());
+        this.lock = queue.newWriteLock();
         this.pacer = new ReservationPacer(queue.tableStore());
     }
 
@@ -173,6 +173,18 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     // ---- slow paths -------------------------------------------------------------------------------------
+
+    /**
+     * The lock was taken over while the excerpt was open: the thread that opened it ended, so it was taken for dead
+     * and its record repaired by the new holder. Nothing may be written or published any more.
+     */
+    private void abandonTakenOver() {
+        cursor.unbind();
+        lock.release();
+        throw new QueueException("the write lock of queue " + queue.describe() + " was taken over from this "
+                + "appender while its excerpt was open (the thread that opened it ended, so it was taken for dead): "
+                + "the excerpt was discarded; a write context belongs to the thread that opened it");
+    }
 
     private void mapChunkFor(long p) {
         int index = file.mapped().chunkIndex(p);
@@ -312,8 +324,15 @@ public final class StoreAppender implements ExcerptAppender {
             return;
         }
         if (context.open) {
-            context.rollbackOnClose();
-            context.close();
+            if (lock.isHeld()) {
+                context.rollbackOnClose();
+                context.close();
+            } else {
+                // Closed for a thread that ended mid-excerpt, after another appender took its lock over and is
+                // repairing what it left: nothing here may be touched any more.
+                context.open = false;
+                cursor.unbind();
+            }
         }
         closed = true;
         lock.close();
@@ -357,6 +376,9 @@ public final class StoreAppender implements ExcerptAppender {
                 return;
             }
             open = false;
+            if (!lock.isHeld()) {
+                abandonTakenOver();
+            }
             boolean published = false;
             try {
                 if (rollback || cursor.failed()) {

@@ -11,6 +11,7 @@ import io.cq.core.Pretoucher;
 import io.cq.core.QueueClosedException;
 import io.cq.core.QueueDiskUsage;
 import io.cq.core.QueueException;
+import io.cq.core.QueueResources;
 import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
@@ -39,6 +40,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@link MappedQueue}: opens the table store and the cycle files of a directory, hands out appenders and
@@ -60,7 +62,18 @@ public final class StoreQueue implements MappedQueue {
     private final QueueContext context;
     private final Set<AutoCloseable> resources = ConcurrentHashMap.newKeySet();
     private final AppendCounter appended = new AppendCounter();
-    private final ThreadLocal<StoreAppender> appenders = new ThreadLocal<>();
+    /**
+     * Each thread's convenience appender. The thread's map holds a {@link ThreadBound}, which the queue empties when
+     * it closes or when the thread has ended, so no thread keeps a closed queue (or an ended thread's appender)
+     * reachable.
+     */
+    private final ThreadLocal<ThreadBound> threadAppenders = new ThreadLocal<>();
+    private final Set<ThreadBound> threadBound = ConcurrentHashMap.newKeySet();
+    /** Thread-bound appenders past which creating one first closes those of ended threads. */
+    private final AtomicInteger sweepAt = new AtomicInteger(MIN_SWEEP_AT);
+    private static final int MIN_SWEEP_AT = 64;
+    private static final long SWEEP_INTERVAL_NANOS = 1_000_000_000L;
+    private volatile ScheduledFuture<?> sweeper;
     private volatile boolean closed;
     private final QueueExtent extent;
 
@@ -109,7 +122,8 @@ public final class StoreQueue implements MappedQueue {
         Retention retention = new Retention(settings.retainCycles(), settings.retainFor().toMillis(),
                 settings.retentionKeepsUnread(), settings.storeFileListener());
         this.context = new QueueContext(this, files, tableStore, namedTailers, rollCycle, settings.clock(),
-                settings.writeLockCheckInterval().toNanos(), settings.durability() == Durability.SYNC, retention,
+                settings.writeLockCheckInterval().toNanos(), settings.writeLockTimeout().toNanos(),
+                settings.durability() == Durability.SYNC, retention,
                 resources, appended);
         this.flusher = settings.durability() == Durability.ASYNC
                 ? BackgroundWork.every(settings.syncInterval().toNanos(), directory, files::forceWritten) : null;
@@ -131,13 +145,67 @@ public final class StoreQueue implements MappedQueue {
     public ExcerptAppender acquireAppender() {
         ensureOpen();
         requireWritable("appenders");
-        StoreAppender appender = appenders.get();
-        if (appender == null || appender.isClosed()) {
-            appender = new StoreAppender(context);
-            resources.add(appender);
-            appenders.set(appender);
+        ThreadBound bound = threadAppenders.get();
+        StoreAppender appender = bound == null ? null : bound.appender;
+        if (appender != null && !appender.isClosed()) {
+            return appender;
+        }
+        return newThreadBoundAppender(bound);
+    }
+
+    private StoreAppender newThreadBoundAppender(ThreadBound existing) {
+        ThreadBound bound = existing;
+        if (bound == null) {
+            bound = new ThreadBound(Thread.currentThread());
+            threadAppenders.set(bound);
+        }
+        StoreAppender appender = new StoreAppender(context);
+        resources.add(appender);
+        bound.appender = appender;
+        threadBound.add(bound);
+        if (threadBound.size() >= sweepAt.get()) {
+            closeAppendersOfEndedThreads();
+        }
+        if (sweeper == null) {
+            startSweeper();
         }
         return appender;
+    }
+
+    private synchronized void startSweeper() {
+        if (sweeper == null && !closed) {
+            // Threads that appended once and ended are found within a second even if no other thread appends.
+            sweeper = BackgroundWork.every(SWEEP_INTERVAL_NANOS, directory, this::closeAppendersOfEndedThreads);
+        }
+    }
+
+    /**
+     * Closes the thread-bound appenders of threads that have ended: an ended thread can no longer use its appender,
+     * and its files and memory go back. Run when their number doubles and every second, so the cost per appender
+     * is constant and ended threads' appenders do not pile up.
+     */
+    private void closeAppendersOfEndedThreads() {
+        for (ThreadBound bound : threadBound) {
+            if (!bound.thread.isAlive()) {
+                StoreAppender appender = bound.appender;
+                bound.appender = null;
+                threadBound.remove(bound);
+                if (appender != null) {
+                    appender.close();
+                }
+            }
+        }
+        sweepAt.set(Math.max(MIN_SWEEP_AT, 2 * threadBound.size()));
+    }
+
+    /** What a thread's map holds for its convenience appender: emptied when the queue or the thread is done. */
+    private static final class ThreadBound {
+        final Thread thread;
+        volatile StoreAppender appender;
+
+        ThreadBound(Thread thread) {
+            this.thread = thread;
+        }
     }
 
     @Override
@@ -250,6 +318,21 @@ public final class StoreQueue implements MappedQueue {
     }
 
     @Override
+    public QueueResources resources() {
+        ensureOpen();
+        int appenders = 0;
+        int tailers = 0;
+        for (AutoCloseable resource : resources) {
+            if (resource instanceof StoreAppender) {
+                appenders++;
+            } else if (resource instanceof StoreTailer) {
+                tailers++;
+            }
+        }
+        return new QueueResources(appenders, tailers, files.openFileCount(), files.mappedBytes());
+    }
+
+    @Override
     public List<Long> cycles() {
         ensureOpen();
         return new ArrayList<>(files.cycles());
@@ -295,6 +378,18 @@ public final class StoreQueue implements MappedQueue {
         if (pretoucher != null) {
             pretoucher.cancel(false);
         }
+        ScheduledFuture<?> sweeping;
+        synchronized (this) {
+            sweeping = sweeper;
+        }
+        if (sweeping != null) {
+            sweeping.cancel(false);
+        }
+        // The threads' maps keep their ThreadBound; emptied, it keeps nothing of this queue.
+        for (ThreadBound bound : threadBound) {
+            bound.appender = null;
+        }
+        threadBound.clear();
         if (!readOnly) {
             shrinkNewestIfLastWriter();
         }
@@ -317,7 +412,7 @@ public final class StoreQueue implements MappedQueue {
         if (!tableStore.isOnlyWriter()) {
             return;
         }
-        try (WriteLock lock = new WriteLock(tableStore, settings.writeLockCheckInterval().toNanos())) {
+        try (WriteLock lock = context.newWriteLock()) {
             lock.acquire();
             try {
                 long newest = tableStore.maxCycle();

@@ -1,14 +1,10 @@
 package io.cq.core.internal.system;
 
-import io.cq.core.internal.layout.LockWordDescriptor;
-
 import java.net.InetAddress;
-import java.util.concurrent.atomic.AtomicInteger;
 
-/** Who this process is, for lock tokens and for error messages that name a holder. */
+/** Who this process is, for the process records of table stores and for error messages that name a holder. */
 public final class ProcessIdentity {
     private static final long PID = ProcessHandle.current().pid();
-    private static final AtomicInteger NEXT_TOKEN = new AtomicInteger(1);
 
     private ProcessIdentity() {
     }
@@ -17,9 +13,9 @@ public final class ProcessIdentity {
         return PID;
     }
 
-    /** A write-lock token unique among live holders ({@link LockWordDescriptor}). */
-    public static long newToken(int processSlot) {
-        return LockWordDescriptor.token(PID, processSlot, NEXT_TOKEN.getAndIncrement());
+    /** This machine's (or container's) name: {@code HOSTNAME}, else the resolved local host name. */
+    public static String hostName() {
+        return Host.NAME;
     }
 
     public static String describeCurrentThread() {

@@ -7,14 +7,19 @@ import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
+import io.cq.core.internal.system.ProcessIdentity;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -45,6 +50,9 @@ public final class TableStore {
     private final boolean writable;
     private final int slotCount;
     private final RollCycle rollCycle;
+    /** Whether the file has process records (format version 2, or 1 upgraded): a read-only map of a v1 file not. */
+    private final boolean hasProcessRecords;
+    private final int openedVersion;
     /** Record locks this JVM holds on the file, by region; they all go when the channel closes. */
     private final Map<Long, FileLock> held = new HashMap<>();
     private int processSlot = -1;
@@ -61,8 +69,17 @@ public final class TableStore {
         TableStoreHeaders.Header header = TableStoreHeaders.validate(path, channel);
         this.slotCount = header.slotCount();
         this.rollCycle = header.rollCycle();
+        this.openedVersion = header.version();
+        long fullSize = TableStoreDescriptor.fileSize(slotCount);
+        if (writable && channel.size() < fullSize) {
+            // The process records stay sparse (each process writes its own through this channel); only the
+            // file's length is set here, by writing its last byte, which no record uses before slot 4095's.
+            channel.write(ByteBuffer.allocate(1), fullSize - 1);
+        }
+        long mapped = Math.min(channel.size(), fullSize);
+        this.hasProcessRecords = mapped == fullSize;
         this.memory = channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY,
-                0, TableStoreDescriptor.fileSize(slotCount), arena);
+                0, mapped, arena);
     }
 
     /**
@@ -102,6 +119,9 @@ public final class TableStore {
                 }
                 if (!readOnly) {
                     try {
+                        if (store.openedVersion == TableStoreDescriptor.FORMAT_VERSION_1) {
+                            store.upgradeFromVersion1();
+                        }
                         store.claimProcessSlot();
                     } catch (RuntimeException e) {
                         store.arena.close();
@@ -164,19 +184,109 @@ public final class TableStore {
             if (lock != null) {
                 processSlot = slot;
                 processLock = lock;
+                writeProcessRecord(slot);
                 raiseProcessSlotsUsed(slot + 1);
                 long owner = Memory.getLongVolatile(memory, LockWordDescriptor.WRITE_LOCK_OFFSET);
                 if (owner != LockWordDescriptor.FREE && LockWordDescriptor.processSlot(owner) == slot
                         && Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner,
                         LockWordDescriptor.FREE)) {
                     Log.info(TableStore.class, "released the write lock of {0} left by a process that died holding it "
-                            + "(pid {1})", path, String.valueOf(LockWordDescriptor.pid(owner)));
+                            + "(process slot {1})", path, String.valueOf(slot));
                 }
                 return;
             }
         }
         throw new QueueException("queue " + path.getParent() + " is open for writing in "
                 + LockWordDescriptor.PROCESS_SLOTS + " processes already, the most it allows");
+    }
+
+    /**
+     * Says who holds the slot, for messages that name a write lock's holder. Written through the channel, so that
+     * a full disk is an IOException here rather than a fault on a sparse page of the mapping.
+     */
+    private void writeProcessRecord(int slot) throws IOException {
+        ByteBuffer record = ByteBuffer.allocate(TableStoreDescriptor.PROCESS_RECORD_SIZE)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        record.putLong((int) TableStoreDescriptor.PROCESS_PID, ProcessIdentity.pid());
+        record.putLong((int) TableStoreDescriptor.PROCESS_CLAIMED_MILLIS, System.currentTimeMillis());
+        byte[] host = utf8Prefix(ProcessIdentity.hostName(), TableStoreDescriptor.PROCESS_HOST_CAPACITY);
+        record.putInt((int) TableStoreDescriptor.PROCESS_HOST_LENGTH, host.length);
+        record.put((int) TableStoreDescriptor.PROCESS_HOST, host);
+        long offset = TableStoreDescriptor.processRecordOffset(slotCount, slot);
+        while (record.hasRemaining()) {
+            channel.write(record, offset + record.position());
+        }
+    }
+
+    /** The longest prefix of {@code text} whose UTF-8 fits {@code capacity} bytes, cut between characters. */
+    private static byte[] utf8Prefix(String text, int capacity) {
+        String cut = text;
+        byte[] bytes = cut.getBytes(StandardCharsets.UTF_8);
+        while (bytes.length > capacity) {
+            cut = cut.substring(0, cut.offsetByCodePoints(cut.length(), -1));
+            bytes = cut.getBytes(StandardCharsets.UTF_8);
+        }
+        return bytes;
+    }
+
+    /**
+     * Who holds (or last held) a process slot, for messages: "pid 123 on host-a", or only the slot where the file
+     * has no process records (a version 1 file opened read-only).
+     */
+    public String describeProcess(int slot) {
+        if (slot < 0 || slot >= LockWordDescriptor.PROCESS_SLOTS) {
+            return "no process (slot " + slot + ")";
+        }
+        if (!hasProcessRecords) {
+            return "process slot " + slot;
+        }
+        long offset = TableStoreDescriptor.processRecordOffset(slotCount, slot);
+        long pid = Memory.getLong(memory, offset + TableStoreDescriptor.PROCESS_PID);
+        int length = Memory.getInt(memory, offset + TableStoreDescriptor.PROCESS_HOST_LENGTH);
+        if (pid <= 0 || length < 0 || length > TableStoreDescriptor.PROCESS_HOST_CAPACITY) {
+            return "process slot " + slot;
+        }
+        byte[] host = memory.asSlice(offset + TableStoreDescriptor.PROCESS_HOST, length)
+                .toArray(ValueLayout.JAVA_BYTE);
+        return "pid " + pid + " on " + new String(host, StandardCharsets.UTF_8) + " (process slot " + slot + ")";
+    }
+
+    /**
+     * The serial for a new write-lock token (docs/file-format.md, "Locks and liveness"): an atomic add on the
+     * table store's counter, so no two appenders of any process on the queue get the same one.
+     */
+    public long nextTokenSerial() {
+        return Memory.getAndAddLong(memory, TableStoreDescriptor.TOKEN_SERIAL_OFFSET, 1);
+    }
+
+    /**
+     * A version 1 table store (before process records and token serials) becomes version 2 when a writer of this
+     * version first opens it: its file was lengthened in the constructor. A version 1 token left in the lock word
+     * by a live writer of an older cq would be misread, so that is refused; a dead one's is cleared.
+     */
+    private void upgradeFromVersion1() {
+        underLock(TableStoreDescriptor.SLOT_ALLOCATION_LOCK, "process slots", () -> {
+            if (Memory.getIntVolatile(memory, TableStoreDescriptor.FORMAT_VERSION_OFFSET)
+                    != TableStoreDescriptor.FORMAT_VERSION_1) {
+                return null;
+            }
+            long owner = Memory.getLongVolatile(memory, LockWordDescriptor.WRITE_LOCK_OFFSET);
+            if (owner != LockWordDescriptor.FREE) {
+                // Version 1 tokens: bits 24..39 hold the process slot + 1.
+                int slot = (int) ((owner >>> 24) & 0xFFFF) - 1;
+                if (isProcessAlive(slot)) {
+                    throw new QueueException("queue " + path.getParent() + " is being written by an older cq "
+                            + "(table store version 1, process slot " + slot + "); close it there before opening "
+                            + "it with this one");
+                }
+                Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner, LockWordDescriptor.FREE);
+            }
+            Memory.putIntVolatile(memory, TableStoreDescriptor.FORMAT_VERSION_OFFSET,
+                    TableStoreDescriptor.FORMAT_VERSION);
+            Log.info(TableStore.class, "upgraded the table store {0} from version 1 to {1}", path,
+                    String.valueOf(TableStoreDescriptor.FORMAT_VERSION));
+            return null;
+        });
     }
 
     private void raiseProcessSlotsUsed(long used) {

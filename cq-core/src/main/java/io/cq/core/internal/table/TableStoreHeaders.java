@@ -19,7 +19,7 @@ import java.nio.file.Path;
  */
 final class TableStoreHeaders {
     /** What the rest of the table store is read with. */
-    record Header(int slotCount, RollCycle rollCycle) {
+    record Header(int slotCount, RollCycle rollCycle, int version) {
     }
 
     private TableStoreHeaders() {
@@ -28,10 +28,11 @@ final class TableStoreHeaders {
     static void create(Path file, RollCycle rollCycle, long nowMillis, FilePermissions permissions)
             throws IOException {
         int slots = TableStoreDescriptor.DEFAULT_SLOT_COUNT;
-        // The whole file is written (zeros after the head), so that its blocks are allocated by the write itself:
-        // reserving them later through another descriptor would be fatal, since closing any descriptor of a file
-        // drops every fcntl lock this process holds on it, the process slot included (docs/file-format.md).
-        ByteBuffer head = ByteBuffer.allocate((int) TableStoreDescriptor.fileSize(slots))
+        // The file up to the process records is written (zeros after the head), so that its blocks are allocated by
+        // the write itself: reserving them later through another descriptor would be fatal, since closing any
+        // descriptor of a file drops every fcntl lock this process holds on it, the process slot included
+        // (docs/file-format.md). The process records stay sparse: each process writes its own when it claims a slot.
+        ByteBuffer head = ByteBuffer.allocate((int) TableStoreDescriptor.processRecordsOffset(slots))
                 .order(ByteOrder.LITTLE_ENDIAN);
         head.putLong((int) TableStoreDescriptor.MAGIC_OFFSET, TableStoreDescriptor.MAGIC);
         head.putInt((int) TableStoreDescriptor.FORMAT_VERSION_OFFSET, TableStoreDescriptor.FORMAT_VERSION);
@@ -64,17 +65,18 @@ final class TableStoreHeaders {
                     + "'cq.table' (0x%016x), found 0x%016x", TableStoreDescriptor.MAGIC, magic));
         }
         int version = head.getInt((int) TableStoreDescriptor.FORMAT_VERSION_OFFSET);
-        if (version != TableStoreDescriptor.FORMAT_VERSION) {
+        if (version != TableStoreDescriptor.FORMAT_VERSION && version != TableStoreDescriptor.FORMAT_VERSION_1) {
             throw new CorruptQueueException(path, TableStoreDescriptor.FORMAT_VERSION_OFFSET, "unsupported table "
-                    + "store version " + version + "; this cq reads version " + TableStoreDescriptor.FORMAT_VERSION);
+                    + "store version " + version + "; this cq reads versions " + TableStoreDescriptor.FORMAT_VERSION_1
+                    + " and " + TableStoreDescriptor.FORMAT_VERSION);
         }
         int slotCount = head.getInt((int) TableStoreDescriptor.SLOT_COUNT_OFFSET);
         if (slotCount <= 0 || slotCount > TableStoreDescriptor.MAX_SLOT_COUNT
-                || size < TableStoreDescriptor.fileSize(slotCount)) {
+                || size < TableStoreDescriptor.processRecordsOffset(slotCount)) {
             throw new CorruptQueueException(path, TableStoreDescriptor.SLOT_COUNT_OFFSET, "slot count " + slotCount
                     + " does not fit a file of " + size + " bytes");
         }
-        return new Header(slotCount, readRollCycle(path, head));
+        return new Header(slotCount, readRollCycle(path, head), version);
     }
 
     private static RollCycle readRollCycle(Path path, ByteBuffer head) {

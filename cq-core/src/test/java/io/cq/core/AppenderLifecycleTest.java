@@ -1,0 +1,137 @@
+package io.cq.core;
+
+import io.cq.core.support.MutableClock;
+import io.cq.core.support.ProcessResources;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Thread-bound appenders ({@link MappedQueue#acquireAppender()}) go when their thread ends or their queue closes:
+ * nothing piles up per thread, platform or virtual, and no thread keeps a closed queue reachable.
+ */
+class AppenderLifecycleTest {
+    private static final long MIB = 1L << 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldReleaseTheAppendersOfEndedPlatformThreads() throws Exception {
+        MutableClock clock = new MutableClock(java.time.Instant.parse("2026-03-01T10:00:00Z"));
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.MINUTELY).clock(clock)
+                .retainCycles(2).build()) {
+            queue.acquireAppender().writeText("warm-up");
+            QueueResources baseline = queue.resources();
+            int fds = ProcessResources.openFileDescriptors();
+            long heap = ProcessResources.heapAfterGc();
+
+            AtomicInteger appended = new AtomicInteger();
+            for (int batch = 0; batch < 5; batch++) {
+                List<Thread> threads = new ArrayList<>();
+                for (int i = 0; i < 1_000; i++) {
+                    threads.add(Thread.ofPlatform().start(() -> {
+                        queue.acquireAppender().writeText("from a short-lived thread");
+                        appended.incrementAndGet();
+                    }));
+                }
+                for (Thread thread : threads) {
+                    thread.join();
+                }
+                // Each batch in a new cycle: retention deletes older files, which ended threads' appenders held.
+                clock.advance(Duration.ofMinutes(1));
+            }
+            queue.acquireAppender().writeText("in the newest cycle");
+
+            assertThat(appended).hasValue(5_000);
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThat(queue.resources().openAppenders()).isEqualTo(baseline.openAppenders()));
+            assertThat(ProcessResources.openFileDescriptors()).isLessThanOrEqualTo(fds + 32);
+            assertThat(ProcessResources.mappingsOfDeletedFiles(dir)).isEmpty();
+            assertThat(ProcessResources.heapAfterGc()).isLessThanOrEqualTo(heap + 8 * MIB);
+        }
+    }
+
+    @Test
+    void shouldKeepHeapAndDescriptorsFlatWhen200000VirtualThreadsAppendOnceEach() throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().writeText("warm-up");
+            int fds = ProcessResources.openFileDescriptors();
+            long heap = ProcessResources.heapAfterGc();
+
+            try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 200_000; i++) {
+                    int n = i;
+                    executor.submit(() -> queue.acquireAppender().writeText("virtual " + n));
+                }
+            }
+
+            assertThat(queue.lastIndex() - queue.firstIndex()).isEqualTo(200_000);
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThat(queue.resources().openAppenders()).isLessThanOrEqualTo(1));
+            assertThat(ProcessResources.heapAfterGc()).isLessThanOrEqualTo(heap + 16 * MIB);
+            assertThat(ProcessResources.openFileDescriptors()).isLessThanOrEqualTo(fds + 32);
+        }
+    }
+
+    @Test
+    void shouldLeaveNothingBehindAfterTenThousandOpenAppendReadClose() {
+        Path queueDir = dir.resolve("q");
+        cycle(queueDir);
+        int fds = ProcessResources.openFileDescriptors();
+        long heap = ProcessResources.heapAfterGc();
+
+        for (int i = 0; i < 10_000; i++) {
+            cycle(queueDir);
+        }
+
+        assertThat(ProcessResources.openFileDescriptors()).isEqualTo(fds);
+        assertThat(ProcessResources.heapAfterGc()).isLessThanOrEqualTo(heap + 4 * MIB);
+    }
+
+    private static void cycle(Path queueDir) {
+        try (MappedQueue queue = MappedQueue.builder(queueDir).build()) {
+            queue.acquireAppender().writeText("x");
+            try (ExcerptTailer tailer = queue.createTailer()) {
+                assertThat(tailer.readText()).isEqualTo("x");
+            }
+        }
+    }
+
+    @Test
+    void shouldCountOpenAppendersTailersAndFilesAndReturnToTheBaseline() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            QueueResources empty = queue.resources();
+            assertThat(empty.openAppenders()).isZero();
+            assertThat(empty.openTailers()).isZero();
+
+            ExcerptAppender appender = queue.createAppender();
+            appender.writeText("one");
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.readText()).isEqualTo("one");
+            QueueResources busy = queue.resources();
+            assertThat(busy.openAppenders()).isEqualTo(1);
+            assertThat(busy.openTailers()).isEqualTo(1);
+            assertThat(busy.openFiles()).isEqualTo(1);
+            assertThat(busy.mappedBytes()).isPositive();
+
+            appender.close();
+            tailer.close();
+            QueueResources after = queue.resources();
+            assertThat(after.openAppenders()).isZero();
+            assertThat(after.openTailers()).isZero();
+            assertThat(after.openFiles()).isLessThanOrEqualTo(busy.openFiles());
+            assertThat(after.mappedBytes()).isLessThanOrEqualTo(busy.mappedBytes());
+        }
+    }
+}

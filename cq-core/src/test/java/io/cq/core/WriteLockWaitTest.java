@@ -1,0 +1,138 @@
+package io.cq.core;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Waiting for the write lock held by a live appender of this JVM: interruptible, bounded by the queue's
+ * write-lock timeout with an error naming the holder, cheap while it lasts; and a release by an appender that no
+ * longer holds the lock changes nothing.
+ */
+class WriteLockWaitTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldLeaveTheWaitWithinAHundredMillisecondsWhenInterruptedAndKeepTheInterruptStatus() throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(dir).build();
+             ExcerptAppender holder = queue.createAppender();
+             ExcerptAppender waiter = queue.createAppender()) {
+            WriteContext held = holder.writingDocument();
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            AtomicLong leftAt = new AtomicLong();
+            AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
+            Thread waiting = Thread.ofPlatform().start(() -> {
+                try {
+                    waiter.writeText("never");
+                } catch (Throwable e) {
+                    leftAt.set(System.nanoTime());
+                    thrown.set(e);
+                    interruptedAfter.set(Thread.currentThread().isInterrupted());
+                }
+            });
+            // Long enough to be parked between attempts, where an interrupt used to be swallowed.
+            Thread.sleep(300);
+            long interruptedAt = System.nanoTime();
+            waiting.interrupt();
+            waiting.join(5_000);
+
+            assertThat(thrown.get()).isInstanceOf(QueueInterruptedException.class)
+                    .hasMessageContaining("nothing was written");
+            assertThat(interruptedAfter.get()).isTrue();
+            assertThat(Duration.ofNanos(leftAt.get() - interruptedAt)).isLessThan(Duration.ofMillis(100));
+            held.bytes().writeLong(42);
+            held.close();
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptTailer tailer = queue.createTailer()) {
+            try (ReadContext context = tailer.readingDocument()) {
+                assertThat(context.bytes().readLong()).isEqualTo(42);
+            }
+            assertThat(tailer.readBytes()).as("the interrupted waiter wrote nothing").isNull();
+        }
+    }
+
+    @Test
+    void shouldGiveUpAfterTheTimeoutNamingTheLiveHolderAndUseLittleCpuWhileWaiting() throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(dir).writeLockTimeout(Duration.ofSeconds(2)).build();
+             ExcerptAppender holder = queue.createAppender();
+             ExcerptAppender waiter = queue.createAppender()) {
+            WriteContext held = holder.writingDocument();
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            CompletableFuture<Long> cpuNanos = new CompletableFuture<>();
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread waiting = Thread.ofPlatform().start(() -> {
+                long before = threads.getCurrentThreadCpuTime();
+                try {
+                    waiter.writeText("never");
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+                cpuNanos.complete(threads.getCurrentThreadCpuTime() - before);
+            });
+            waiting.join(10_000);
+            held.close();
+
+            assertThat(thrown.get()).isInstanceOf(WriteLockTimeoutException.class)
+                    .hasMessageContaining("pid " + ProcessHandle.current().pid());
+            WriteLockTimeoutException timeout = (WriteLockTimeoutException) thrown.get();
+            assertThat(timeout.waited()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+            assertThat(timeout.directory()).isEqualTo(dir);
+            assertThat(Duration.ofNanos(cpuNanos.get(1, TimeUnit.SECONDS)))
+                    .as("CPU used by a waiter in 2 s").isLessThanOrEqualTo(Duration.ofMillis(400));
+            assertThat(queue.lastIndex()).as("only the holder's excerpt").isEqualTo(queue.firstIndex());
+        }
+    }
+
+    @Test
+    void shouldChangeNothingWhenAnAppenderReleasesALockThatWasTakenOverFromIt() throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(dir).writeLockCheckInterval(Duration.ofMillis(50))
+                .writeLockTimeout(Duration.ofMillis(500)).build();
+             ExcerptAppender stale = queue.createAppender();
+             ExcerptAppender successor = queue.createAppender();
+             ExcerptAppender third = queue.createAppender()) {
+            // The first holder's thread ends inside an excerpt: it is taken for dead, and its lock taken over.
+            AtomicReference<WriteContext> abandoned = new AtomicReference<>();
+            Thread ending = Thread.ofPlatform().start(() -> abandoned.set(stale.writingDocument()));
+            ending.join();
+            WriteContext successorsExcerpt = successor.writingDocument();
+            successorsExcerpt.bytes().writeLong(7);
+
+            // The stale holder's release must not free the successor's lock, nor publish over its record.
+            assertThatThrownBy(abandoned.get()::close).isInstanceOf(QueueException.class)
+                    .hasMessageContaining("taken over").hasMessageContaining("discarded");
+            CountDownLatch refused = new CountDownLatch(1);
+            Thread.ofPlatform().start(() -> {
+                try {
+                    third.writeText("must wait for the successor");
+                } catch (WriteLockTimeoutException e) {
+                    refused.countDown();
+                }
+            }).join();
+            assertThat(refused.getCount()).as("third appender timed out behind the successor").isZero();
+
+            successorsExcerpt.close();
+            third.writeText("after the successor");
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptTailer tailer = queue.createTailer()) {
+            try (ReadContext context = tailer.readingDocument()) {
+                assertThat(context.bytes().readLong()).isEqualTo(7);
+            }
+            assertThat(tailer.readText()).isEqualTo("after the successor");
+            assertThat(tailer.readBytes()).isNull();
+            assertThat(queue.verify().isIntact()).isTrue();
+        }
+    }
+}
