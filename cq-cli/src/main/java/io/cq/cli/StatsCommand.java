@@ -3,11 +3,13 @@ package io.cq.cli;
 import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueDiskUsage;
+import io.cq.core.WriterProcess;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -62,6 +64,16 @@ final class StatsCommand implements Callable<Integer> {
             } else {
                 stats.putNull("allocatedBytes");
             }
+            ArrayNode writers = stats.putArray("writers");
+            for (WriterProcess writer : queue.writerProcesses()) {
+                ObjectNode node = writers.addObject().put("processSlot", writer.processSlot());
+                if (writer.pid() > 0) {
+                    node.put("pid", writer.pid()).put("host", writer.host());
+                } else {
+                    node.putNull("pid").putNull("host");
+                }
+                node.put("holdsWriteLock", writer.holdsWriteLock());
+            }
             long first = queue.firstIndex();
             long last = queue.lastIndex();
             long end = last < 0 ? -1 : last + 1;
@@ -115,6 +127,7 @@ final class StatsCommand implements Callable<Integer> {
         out.append("disk         ").append(stats.get("writtenBytes").asLong()).append(" bytes written, ")
                 .append(stats.get("allocatedBytes").isNull() ? "allocated unknown (needs native access)"
                         : stats.get("allocatedBytes").asLong() + " bytes allocated").append('\n');
+        out.append("writers      ").append(writers(stats.get("writers"))).append('\n');
         out.append("first index  ").append(index(stats, "firstIndex")).append('\n');
         out.append("last index   ").append(index(stats, "lastIndex")).append('\n');
         out.append("excerpts     ").append(stats.get("excerpts").asLong()).append('\n');
@@ -135,6 +148,23 @@ final class StatsCommand implements Callable<Integer> {
             }
         }
         return out.toString().stripTrailing();
+    }
+
+    /** "none", or each writing process: "pid 4242 on host-a (holds the write lock), process slot 3". */
+    private static String writers(JsonNode writers) {
+        if (writers.isEmpty()) {
+            return "none (no process has the queue open for writing)";
+        }
+        StringBuilder text = new StringBuilder();
+        for (var writer : writers) {
+            text.append(text.isEmpty() ? "" : ", ").append(writer.get("pid").isNull() ? "process slot "
+                    + writer.get("processSlot").asInt() : "pid " + writer.get("pid").asLong() + " on "
+                    + writer.get("host").asString());
+            if (writer.get("holdsWriteLock").asBoolean()) {
+                text.append(" (holds the write lock)");
+            }
+        }
+        return text.toString();
     }
 
     private static String index(ObjectNode node, String field) {

@@ -5,6 +5,7 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.RollCycle;
+import io.cq.core.WriteContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -204,6 +205,25 @@ class CqCliTest {
         assertThat(json.out()).containsPattern("\"writtenBytes\" : \\d+").containsPattern("\"allocatedBytes\" : \\d+");
         assertThat(json.out()).contains("\"settings\" : {").contains("\"readOnly\" : \"true\"")
                 .contains("\"indexSpacing\" : \"16\"");
+    }
+
+    @Test
+    void shouldNameTheProcessesWritingTheQueueAndWhichHoldsTheWriteLock() {
+        Path queue = queueOf("a");
+        Run idle = cq("stats", queue.toString());
+        assertThat(idle.out()).contains("writers      none");
+
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.createAppender();
+             WriteContext open = appender.writingDocument()) {
+            open.bytes().writeLong(1);
+            Run text = cq("stats", queue.toString());
+            Run json = cq("stats", "--format", "json", queue.toString());
+
+            assertThat(text.out()).containsPattern("writers      pid " + ProcessHandle.current().pid()
+                    + " on \\S+ \\(holds the write lock\\)");
+            assertThat(json.out()).contains("\"pid\" : " + ProcessHandle.current().pid())
+                    .contains("\"holdsWriteLock\" : true");
+        }
     }
 
     @Test

@@ -157,6 +157,9 @@ public interface MappedQueue extends AutoCloseable {
     /** What the queue holds in this process now: open appenders, tailers and files, and mapped bytes. */
     QueueResources resources();
 
+    /** The processes (this one included) that have the queue open for writing now, by process slot. */
+    List<WriterProcess> writerProcesses();
+
     /** The cycles that have a file, oldest first. Lists the directory. */
     List<Long> cycles();
 

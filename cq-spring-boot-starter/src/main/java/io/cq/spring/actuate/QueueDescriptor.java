@@ -1,5 +1,8 @@
 package io.cq.spring.actuate;
 
+import io.cq.core.QueueResources;
+import io.cq.core.WriterProcess;
+
 import java.util.List;
 import java.util.Map;
 
@@ -26,12 +29,16 @@ import java.util.Map;
  * @param writtenBytes  bytes holding the queue's data (table store, headers, indexes, records)
  * @param allocatedBytes bytes of disk allocated to the queue's files, what {@code du} counts; -1 without native
  *                      access (docs/operations.md, "Disk usage")
+ * @param resources     what the queue holds in this application now: open appenders, tailers and files, mapped bytes
+ * @param writers       the processes that have the queue open for writing now (this one included), and which
+ *                      of them holds the write lock
  */
 public record QueueDescriptor(String path, String rollCycle, boolean readOnly, String durability, long firstIndex,
                               String firstIndexHex, long lastIndex, String lastIndexHex, long currentCycle, int files,
                               long bytesOnDisk, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
                               List<ListenerDescriptor> listeners, List<AdapterDescriptor> adapters,
-                              Map<String, String> settings, long writtenBytes, long allocatedBytes) {
+                              Map<String, String> settings, long writtenBytes, long allocatedBytes,
+                              QueueResources resources, List<WriterProcess> writers) {
 
     static String hex(long index) {
         return index < 0 ? null : "0x" + Long.toHexString(index);

@@ -34,7 +34,8 @@ final class QueueInspector {
                 queue.durability().name(), first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last),
                 queue.currentCycle(), queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
                 tailers, listenerDescriptors, adapters == null ? List.of() : adapters.adaptersOf(queue.path()),
-                queue.settings().describe(), disk.writtenBytes(), disk.allocatedBytes());
+                queue.settings().describe(), disk.writtenBytes(), disk.allocatedBytes(), queue.resources(),
+                queue.writerProcesses());
     }
 
     static ListenerDescriptor describe(QueueListenerContainer container) {

@@ -1,12 +1,12 @@
 package io.cq.spring.core;
 
-import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.MappedQueue;
 import io.cq.core.WriteContext;
 import io.cq.core.message.Messages;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -18,14 +18,20 @@ import java.util.function.Consumer;
  * own. Every append goes through {@link #write(String, Consumer)}, which is where typed appends (a payload object
  * encoded by the message layer) plug in.
  *
- * <p>Thread-safe: each calling thread appends through its own appender ({@link MappedQueue#acquireAppender()}).
+ * <p>Thread-safe: each append borrows an appender of the queue for its duration from a small pool
+ * ({@code AppenderPool}), so any number of threads, virtual ones included, share the template without an appender
+ * each.
  */
 public final class QueueTemplate {
     private final Map<String, MappedQueue> queues;
+    private final Map<String, AppenderPool> pools;
 
     /** @param queues the queues by name (for the starter: the MappedQueue beans by bean name) */
     public QueueTemplate(Map<String, MappedQueue> queues) {
         this.queues = Map.copyOf(queues);
+        Map<String, AppenderPool> byName = new HashMap<>();
+        this.queues.forEach((name, queue) -> byName.put(name, new AppenderPool(queue)));
+        this.pools = Map.copyOf(byName);
     }
 
     /** Appends the text's UTF-8 bytes as one excerpt and returns its index (a listener reads it as a String). */
@@ -47,8 +53,8 @@ public final class QueueTemplate {
      */
     public long write(String queue, Consumer<ExcerptBytes> writer) {
         Objects.requireNonNull(writer, "writer");
-        ExcerptAppender appender = queue(queue).acquireAppender();
-        try (WriteContext context = appender.writingDocument()) {
+        try (AppenderPool.Lease lease = pool(queue).borrow();
+             WriteContext context = lease.appender().writingDocument()) {
             try {
                 writer.accept(context.bytes());
             } catch (RuntimeException | Error e) {
@@ -65,15 +71,25 @@ public final class QueueTemplate {
      */
     public long append(String queue, Object payload) {
         Objects.requireNonNull(payload, "payload");
-        return Messages.writeObject(queue(queue).acquireAppender(), payload);
+        try (AppenderPool.Lease lease = pool(queue).borrow()) {
+            return Messages.writeObject(lease.appender(), payload);
+        }
     }
 
     /**
-     * A method writer of {@code type} on the queue, for the calling thread only (method writers belong to one
-     * thread, like appenders). {@link QueueWriter} interfaces are simpler to share: they are beans.
+     * A method writer of {@code type} on the queue, which any thread may call: each call borrows an appender of the
+     * template's pool, as a {@link QueueWriter} bean does. Make it once and keep it.
      */
     public <T> T methodWriter(String queue, Class<T> type) {
-        return Messages.methodWriter(queue(queue).acquireAppender(), type);
+        return QueueWriterProxy.create(type, queue(queue), queue, pool(queue));
+    }
+
+    private AppenderPool pool(String name) {
+        AppenderPool pool = pools.get(name);
+        if (pool == null) {
+            queue(name);
+        }
+        return pool;
     }
 
     /** The queue of that name. */

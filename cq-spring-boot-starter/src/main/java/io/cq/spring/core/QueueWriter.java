@@ -12,7 +12,8 @@ import java.lang.annotation.Target;
  * the application's packages (those of its {@code @SpringBootApplication}). Inject the interface and call it; a
  * {@code @QueueListener} class implementing the same interface receives the calls.
  *
- * <p>The bean is thread-safe: each calling thread writes through a method writer of its own. Each call allocates
+ * <p>The bean is thread-safe: each call borrows an appender (and its method writer) from a small pool of the
+ * queue's, so any number of threads, virtual ones included, share it without an appender each. Each call allocates
  * its arguments array (a proxy's cost); code on a zero-allocation path uses
  * {@code Messages.methodWriter(queue.acquireAppender(), type)} directly.
  */

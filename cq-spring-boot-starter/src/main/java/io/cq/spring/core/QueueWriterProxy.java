@@ -1,7 +1,6 @@
 package io.cq.spring.core;
 
 import io.cq.core.MappedQueue;
-import io.cq.core.message.Messages;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -9,27 +8,34 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 
 /**
- * The bean behind a {@link QueueWriter} interface: forwards each call to the calling thread's own method writer
- * of the queue (method writers, like appenders, belong to one thread).
+ * The bean behind a {@link QueueWriter} interface: forwards each call to a method writer on an appender borrowed
+ * from the queue's {@link AppenderPool} for that call (method writers, like appenders, belong to one thread at a
+ * time), so any number of threads, virtual ones included, share it without an appender each.
  */
 final class QueueWriterProxy implements InvocationHandler {
     private final Class<?> type;
     private final MappedQueue queue;
     private final String queueName;
-    private final ThreadLocal<Object> writers;
+    private final AppenderPool pool;
 
-    private QueueWriterProxy(Class<?> type, MappedQueue queue, String queueName) {
+    private QueueWriterProxy(Class<?> type, MappedQueue queue, String queueName, AppenderPool pool) {
         this.type = type;
         this.queue = queue;
         this.queueName = queueName;
-        this.writers = ThreadLocal.withInitial(() -> Messages.methodWriter(queue.acquireAppender(), type));
+        this.pool = pool;
     }
 
     static <T> T create(Class<T> type, MappedQueue queue, String queueName) {
+        return create(type, queue, queueName, new AppenderPool(queue));
+    }
+
+    static <T> T create(Class<T> type, MappedQueue queue, String queueName, AppenderPool pool) {
         // Built once up front, so that an interface a method writer cannot implement fails at start-up.
-        Messages.methodWriter(queue.acquireAppender(), type);
+        try (AppenderPool.Lease lease = pool.borrow()) {
+            lease.methodWriter(type);
+        }
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-                new QueueWriterProxy(type, queue, queueName)));
+                new QueueWriterProxy(type, queue, queueName, pool)));
     }
 
     @Override
@@ -42,8 +48,8 @@ final class QueueWriterProxy implements InvocationHandler {
             };
         }
         Object result;
-        try {
-            result = method.invoke(writers.get(), args);
+        try (AppenderPool.Lease lease = pool.borrow()) {
+            result = method.invoke(lease.methodWriter(type), args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }

@@ -4,13 +4,13 @@ import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.table.TableStore;
 
 /**
- * Decides when an appender's blocks are reserved and faulted in ahead by the background thread. With native
- * access, a fast appender gets several steps at a time, so that it meets neither a reservation nor a page fault. A
- * slow one reserves a step at a time itself (a few microseconds, once per step) and takes its few page faults:
- * waking the background thread for it would, on a machine with few cores, take the CPU from the application's
- * own spinning threads for whole scheduler slices, and a quiet queue keeps little reserved on disk
- * (docs/operations.md, "Disk usage"). The pace is measured every eighth of a step, not per append, and counts
- * only when sustained over half a step.
+ * Decides when an appender's blocks are reserved and faulted in ahead by the background thread, with native access.
+ * A fast appender gets a run-way of several steps reserved and half of it faulted in, so that it meets neither a
+ * reservation nor a page fault. A slow one gets its next step reserved half a step before it needs it, and takes
+ * its few page faults itself: faulting in for it would, on a machine with few cores, take the CPU from the
+ * application's own spinning threads for whole scheduler slices, and a quiet queue keeps little reserved on disk
+ * (docs/operations.md, "Disk usage"). The appender reserves itself only when the background has not (or cannot).
+ * The pace is measured every eighth of a step, not per append, and counts only when sustained over half a step.
  *
  * <p>One per appender, used under the write lock; not thread-safe.
  */
@@ -42,7 +42,7 @@ final class ReservationPacer {
         this.tableStore = tableStore;
     }
 
-    /** Takes the measure at {@code p}, and asks the background for blocks ahead when the appender is fast. */
+    /** Takes the measure at {@code p}, and asks the background for blocks ahead as the pace calls for. */
     void consider(CycleFile file, long p, long reserved) {
         long step = file.mapped().reserveStep();
         long now = System.nanoTime();
@@ -56,7 +56,18 @@ final class ReservationPacer {
         pacePosition = p;
         paceNanos = now;
         nextCheck = p + step / 8;
-        if (!fast || askedAt == reserved) {
+        if (askedAt == reserved) {
+            return;
+        }
+        long written = file.cycle();
+        if (!fast) {
+            // Half a step before a slow appender needs its next step, the background reserves it (no faulting in):
+            // a reservation takes microseconds, but it may wait for the file system's journal commit (milliseconds
+            // every few seconds on ext4), which must not happen on the appender's thread under the write lock.
+            if (reserved - p < step / 2) {
+                askedAt = reserved;
+                file.mapped().reserveAhead(p, p + step, 0, () -> tableStore.maxCycle() <= written);
+            }
             return;
         }
         long ahead = Math.max(2 * step, Math.clamp(pace / 1_000_000 * (RUNWAY_NANOS / 1_000), MIN_AHEAD_BYTES,
@@ -64,7 +75,6 @@ final class ReservationPacer {
         // Asked again once an eighth of the run-way is used: one background request per eighth, not per append.
         if (reserved - p < ahead - ahead / 8) {
             askedAt = reserved;
-            long written = file.cycle();
             file.mapped().reserveAhead(p, p + ahead, p + ahead / 2, () -> tableStore.maxCycle() <= written);
         }
     }

@@ -318,8 +318,12 @@ public final class StoreAppender implements ExcerptAppender {
         return queue.queue();
     }
 
+    /**
+     * Synchronized: besides its owner, the queue's close and its sweep of ended threads' appenders may close it, and
+     * a file must be released once.
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }

@@ -15,6 +15,7 @@ import io.cq.core.QueueResources;
 import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
+import io.cq.core.WriterProcess;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.inspect.DiskUsageReader;
@@ -330,6 +331,12 @@ public final class StoreQueue implements MappedQueue {
             }
         }
         return new QueueResources(appenders, tailers, files.openFileCount(), files.mappedBytes());
+    }
+
+    @Override
+    public List<WriterProcess> writerProcesses() {
+        ensureOpen();
+        return tableStore.writerProcesses();
     }
 
     @Override

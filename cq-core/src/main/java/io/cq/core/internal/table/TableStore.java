@@ -2,6 +2,7 @@ package io.cq.core.internal.table;
 
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
+import io.cq.core.WriterProcess;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.Memory;
@@ -25,7 +26,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -227,6 +230,34 @@ public final class TableStore {
             bytes = cut.getBytes(StandardCharsets.UTF_8);
         }
         return bytes;
+    }
+
+    /** The slots held by live processes now, each with its record's pid (-1 if none) and host ("" if none). */
+    public List<WriterProcess> writerProcesses() {
+        long used = Memory.getLongVolatile(memory, TableStoreDescriptor.PROCESS_SLOTS_USED_OFFSET);
+        long probed = used <= 0 ? LockWordDescriptor.PROCESS_SLOTS : Math.min(used, LockWordDescriptor.PROCESS_SLOTS);
+        long owner = Memory.getLongVolatile(memory, LockWordDescriptor.WRITE_LOCK_OFFSET);
+        List<WriterProcess> writers = new ArrayList<>();
+        for (int slot = 0; slot < probed; slot++) {
+            if (slot == processSlot || isProcessAlive(slot)) {
+                boolean holds = owner != LockWordDescriptor.FREE && LockWordDescriptor.processSlot(owner) == slot;
+                long pid = -1;
+                String host = "";
+                if (hasProcessRecords) {
+                    long offset = TableStoreDescriptor.processRecordOffset(slotCount, slot);
+                    int length = Memory.getInt(memory, offset + TableStoreDescriptor.PROCESS_HOST_LENGTH);
+                    pid = Memory.getLong(memory, offset + TableStoreDescriptor.PROCESS_PID);
+                    if (pid > 0 && length >= 0 && length <= TableStoreDescriptor.PROCESS_HOST_CAPACITY) {
+                        host = new String(memory.asSlice(offset + TableStoreDescriptor.PROCESS_HOST, length)
+                                .toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+                    } else {
+                        pid = -1;
+                    }
+                }
+                writers.add(new WriterProcess(slot, pid, host, holds));
+            }
+        }
+        return writers;
     }
 
     /**

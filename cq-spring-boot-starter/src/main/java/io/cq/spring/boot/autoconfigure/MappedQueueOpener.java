@@ -56,6 +56,7 @@ public final class MappedQueueOpener {
                 .pretouch(queue.isPretouch())
                 .diskSpaceWarning(queue.getDiskSpaceWarningSize().toBytes(), queue.getDiskSpaceWarningPercent())
                 .writeLockCheckInterval(queue.getWriteLockCheckInterval())
+                .writeLockTimeout(queue.getWriteLockTimeout())
                 .filePermissions(PosixFilePermissions.fromString(queue.getFilePermissions()));
         if (queue.getReserveStep() != null) {
             builder.reserveStep(queue.getReserveStep().toBytes());
@@ -166,6 +167,13 @@ public final class MappedQueueOpener {
         }
         requirePositive(prefix + "sync-interval", queue.getSyncInterval());
         requirePositive(prefix + "write-lock-check-interval", queue.getWriteLockCheckInterval());
+        if (queue.getWriteLockTimeout().compareTo(queue.getWriteLockCheckInterval()) <= 0) {
+            throw new InvalidQueuePropertyException(prefix + "write-lock-timeout", queue.getWriteLockTimeout(),
+                    "the write-lock timeout must be longer than write-lock-check-interval ("
+                            + queue.getWriteLockCheckInterval() + "), so that a dead holder is always found first",
+                    "Set " + prefix + "write-lock-timeout above " + queue.getWriteLockCheckInterval()
+                            + ", e.g. 10s (the default), or leave it unset.", null);
+        }
         if (queue.getRetainCycles() < 0) {
             throw new InvalidQueuePropertyException(prefix + "retain-cycles", queue.getRetainCycles(),
                     "the number of cycles to keep must not be negative",

@@ -67,6 +67,12 @@ public class QueueProperties {
     /** How long an appender waits for the write lock before it checks whether its holder is still alive. */
     private Duration writeLockCheckInterval = MappedQueueBuilder.DEFAULT_WRITE_LOCK_CHECK_INTERVAL;
 
+    /**
+     * How long an appender waits for the write lock while a live appender holds it before the append fails naming
+     * the holder; longer than write-lock-check-interval, after which a dead holder's lock is taken over.
+     */
+    private Duration writeLockTimeout = MappedQueueBuilder.DEFAULT_WRITE_LOCK_TIMEOUT;
+
     /** Permissions of the files the queue creates, e.g. "rw-r-----"; the owner must read and write. */
     private String filePermissions = "rw-------";
 
@@ -188,6 +194,14 @@ public class QueueProperties {
 
     public void setWriteLockCheckInterval(Duration writeLockCheckInterval) {
         this.writeLockCheckInterval = writeLockCheckInterval;
+    }
+
+    public Duration getWriteLockTimeout() {
+        return writeLockTimeout;
+    }
+
+    public void setWriteLockTimeout(Duration writeLockTimeout) {
+        this.writeLockTimeout = writeLockTimeout;
     }
 
     public String getFilePermissions() {

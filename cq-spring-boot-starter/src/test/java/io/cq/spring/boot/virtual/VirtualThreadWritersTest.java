@@ -1,0 +1,81 @@
+package io.cq.spring.boot.virtual;
+
+import io.cq.core.MappedQueue;
+import io.cq.spring.core.QueueTemplate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A Boot application with virtual threads on: 200,000 virtual threads each append once through the QueueTemplate
+ * or a {@code @QueueWriter} bean, and the application holds no more afterwards than before (appenders are lent
+ * from a small pool per queue, not made per thread).
+ */
+class VirtualThreadWritersTest {
+    private static final long MIB = 1L << 20;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldKeepHeapDescriptorsAndAppendersFlatWhen200000VirtualThreadsAppendOnceEach() throws Exception {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(AuditApplication.class)
+                .web(WebApplicationType.NONE)
+                .run("--cq.base-path=" + dir, "--cq.queues.audit.roll-cycle=daily",
+                        "--spring.threads.virtual.enabled=true")) {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+            AuditApplication.AuditEvents events = context.getBean(AuditApplication.AuditEvents.class);
+            MappedQueue audit = context.getBean("audit", MappedQueue.class);
+            template.appendText("audit", "warm-up");
+            events.onEntry(new AuditApplication.Entry("warm-up", 0));
+            int fds = openFileDescriptors();
+            long heap = heapAfterGc();
+
+            try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 200_000; i++) {
+                    int n = i;
+                    executor.submit(() -> {
+                        if (n % 2 == 0) {
+                            template.appendText("audit", "entry " + n);
+                        } else {
+                            events.onEntry(new AuditApplication.Entry("user-" + n, n));
+                        }
+                    });
+                }
+            }
+
+            assertThat(audit.lastIndex() - audit.firstIndex() + 1).isEqualTo(200_002);
+            assertThat(audit.resources().openAppenders()).as("appenders: the pools' few, none per thread")
+                    .isLessThanOrEqualTo(2 * 64);
+            assertThat(heapAfterGc()).isLessThanOrEqualTo(heap + 16 * MIB);
+            assertThat(openFileDescriptors()).isLessThanOrEqualTo(fds + 32);
+        }
+    }
+
+    private static int openFileDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return (int) fds.count();
+        }
+    }
+
+    private static long heapAfterGc() {
+        long least = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            least = Math.min(least, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        }
+        return least;
+    }
+}
