@@ -3,9 +3,9 @@ package io.cq.core.internal.layout;
 /**
  * The write lock (docs/file-format.md, "Locks and liveness"): one 8-byte word of the table store at
  * {@link #WRITE_LOCK_OFFSET}, on a cache line of its own, holding 0 when free and the holder's token otherwise.
- * An appender takes it with a compare-and-set from 0 to its token, and gives it back with a compare-and-set from
- * its token to 0, which publishes everything written under it and changes nothing when the word holds another
- * token (a stale release).
+ * An appender takes it with a compare-and-set from 0 to its token, and gives it back with a release store of 0
+ * from the thread that took it, or a compare-and-set from its token to 0 from any other thread, which changes
+ * nothing when the word holds another token (a stale release). Either publishes everything written under it.
  *
  * <pre>
  *   63 ........ 51 50 ................................. 0

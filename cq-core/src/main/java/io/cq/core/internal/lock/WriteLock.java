@@ -61,9 +61,12 @@ public final class WriteLock implements AutoCloseable {
         return token;
     }
 
-    /** Whether the word holds this lock's token: this appender holds the lock (and was not taken over). */
+    /**
+     * Whether this appender still holds the lock (it was not taken over). The thread that took it holds it for as long
+     * as it runs (nobody takes a live thread's lock), so only another thread's call reads the word.
+     */
     public boolean isHeld() {
-        return word.owner() == token;
+        return holder == Thread.currentThread() || word.owner() == token;
     }
 
     public void acquire() {
@@ -155,7 +158,14 @@ public final class WriteLock implements AutoCloseable {
      * changes nothing and is logged: the lock is not this appender's to give.
      */
     public void release() {
-        boolean released = word.release(token);
+        // The thread that took the lock cannot be taken for dead while it runs, so it still holds it: a release
+        // store does. Any other thread (closing an appender for a thread that ended) needs the compare-and-set.
+        boolean released = true;
+        if (holder == Thread.currentThread()) {
+            word.releaseOwned();
+        } else {
+            released = word.release(token);
+        }
         if (tookOverFrom != LockWordDescriptor.FREE) {
             long dead = tookOverFrom;
             tookOverFrom = LockWordDescriptor.FREE;

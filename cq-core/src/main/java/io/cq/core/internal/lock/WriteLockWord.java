@@ -33,6 +33,11 @@ public final class WriteLockWord {
         return word.release(token);
     }
 
+    /** {@link LockWord#releaseOwned()}: by the holder's own running thread only. */
+    public void releaseOwned() {
+        word.releaseOwned();
+    }
+
     /** Hands the lock from a holder known to be dead to a new owner (or to nobody, with FREE). */
     public boolean replace(long deadOwner, long newOwner) {
         return word.replace(deadOwner, newOwner);
