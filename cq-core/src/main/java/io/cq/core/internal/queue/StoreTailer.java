@@ -154,15 +154,38 @@ public final class StoreTailer implements ExcerptTailer {
             return true;
         }
         if (header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(header)) {
-            // A newer cycle is published only after this one got its end mark, so look once more.
-            if (queue.tableStore().maxCycle() > cycle) {
-                int again = Memory.getIntAcquire(chunk, position - chunkStart);
-                return again != header && (ExcerptHeaderDescriptor.isEndOfCycle(again) ? moveToNextCycle() : true);
-            }
-            return false;
+            return awaitOrReportDamage(header);
         }
         throw new CorruptQueueException(file.path(), position, "expected a record header, found "
                 + ExcerptHeaderDescriptor.describe(header));
+    }
+
+    /**
+     * Nothing readable at the position: either nothing is written there yet (wait), or it was and is gone (damage,
+     * which must not pass for an end: every excerpt after it would silently never be read). The write position hint
+     * is stored with release semantics after the record it passes is published, and a newer cycle is published only
+     * after this one got its end mark; so once either says there is more than this position, a second acquire read
+     * of the header sees what was written, and finding it still free or unfinished is damage.
+     */
+    private boolean awaitOrReportDamage(int header) {
+        long written = file.writePositionHint();
+        boolean newerCycle = written <= position && queue.tableStore().maxCycle() > cycle;
+        if (written <= position && !newerCycle) {
+            return false;
+        }
+        int again = Memory.getIntAcquire(chunk, position - chunkStart);
+        if (again != header && again != ExcerptHeaderDescriptor.EMPTY && !ExcerptHeaderDescriptor.isWorking(again)) {
+            return ExcerptHeaderDescriptor.isEndOfCycle(again) ? moveToNextCycle() : true;
+        }
+        // A live writer's record in progress is never below the hint (the hint passes a record only once it is
+        // published), nor in a finished cycle: an unfinished or free header there is damage too.
+        throw new CorruptQueueException(file.path(), position, newerCycle
+                ? "expected a record or the end-of-cycle mark (a newer cycle exists, so this one is finished), found "
+                        + ExcerptHeaderDescriptor.describe(again) + "; the excerpts after it cannot be read (cq verify "
+                        + "reports the damaged range)"
+                : "expected a record header (records were written up to position " + written + "), found "
+                        + ExcerptHeaderDescriptor.describe(again) + "; the excerpts after it cannot be read (cq verify "
+                        + "reports the damaged range)");
     }
 
     /**
