@@ -36,6 +36,8 @@ public final class CycleFile {
     private final long dataStart;
     private final long maxExcerptSize;
     private final MemorySegment header;
+    /** Whether an appender of this JVM has checked the file's tail (written once, under the write lock). */
+    private volatile boolean tailChecked;
     int references;
 
     CycleFile(MappedFile file, long cycle) {
@@ -121,6 +123,45 @@ public final class CycleFile {
         long hint = sequenceHint();
         index.floorEntry(hint, cursor);
         walk(Long.MAX_VALUE, cursor);
+    }
+
+    /**
+     * Before this JVM first appends to an existing file: everything the hints say was written must still be in
+     * the file. Appending maps a whole block, which lengthens a file cut short with zeros, and a record cut by the
+     * file's end would then pass for a whole one full of zeros; so such a file is refused instead, naming what is
+     * missing. A dead writer's unfinished record at the end is not damage: the appender discards it as usual.
+     */
+    public void checkTailForAppending() {
+        if (tailChecked) {
+            return;
+        }
+        long length = file.size();
+        long written = writePositionHint();
+        if (written > length) {
+            throw new CorruptQueueException(path(), length, "the file ends at " + length + " but records were "
+                    + "written up to position " + written + ": it was cut short; refusing to append after the lost "
+                    + "records (cq verify reports what is left)");
+        }
+        long position = Math.max(written, dataStart);
+        while (position + ExcerptHeaderDescriptor.SIZE <= length) {
+            int header = headerAt(position);
+            if (header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(header)
+                    || ExcerptHeaderDescriptor.isEndOfCycle(header)) {
+                break;
+            }
+            if (!ExcerptHeaderDescriptor.isData(header) && !ExcerptHeaderDescriptor.isMeta(header)) {
+                throw new CorruptQueueException(path(), position, "expected a record header at the end of the "
+                        + "records, found " + ExcerptHeaderDescriptor.describe(header) + "; refusing to append");
+            }
+            long end = position + ExcerptHeaderDescriptor.SIZE + ExcerptHeaderDescriptor.length(header);
+            if (end > length) {
+                throw new CorruptQueueException(path(), position, "the last record (" + ExcerptHeaderDescriptor
+                        .length(header) + " bytes) ends at " + end + ", past the end of the file (" + length
+                        + " bytes): the file was cut short; refusing to append after it (cq verify reports it)");
+            }
+            position = next(position, header);
+        }
+        tailChecked = true;
     }
 
     /** Number of excerpts written to this cycle so far. */

@@ -6,6 +6,7 @@ import io.cq.core.RollCycle;
 import io.cq.core.StoreFileListener;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
+import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.DiskSpaceMonitor;
@@ -53,6 +54,8 @@ public final class CycleFiles implements AutoCloseable {
     /** The table store's cycle range when the directory was last listed; a change means the listing is stale. */
     private long listedMinCycle;
     private long listedMaxCycle;
+    /** The table store's maxCycle when last listed (listedMaxCycle is what readers go by). */
+    private long storedMaxCycle;
     private boolean everListed;
     private boolean closed;
 
@@ -189,6 +192,39 @@ public final class CycleFiles implements AutoCloseable {
         return next == null || next > listedMaxCycle ? NO_CYCLE : next;
     }
 
+    /**
+     * Before a writer trusts the table store's cycle range (docs/file-format.md, "Table store"): appenders roll to
+     * {@code maxCycle} and create its file if missing, so a damaged value would make them write to a file no reader
+     * finds (named 19691231.cq4, or +2407006960229.cq4). The newest cycle must be one that has a file, within what an
+     * index can hold, and not below the oldest.
+     *
+     * @throws CorruptQueueException naming the table store, the field's offset, and what was expected and found
+     */
+    public synchronized void requireValidCycleRange() {
+        long max = tableStore.maxCycle();
+        long min = tableStore.minCycle();
+        if (max == NO_CYCLE) {
+            return;
+        }
+        long largest = Long.MAX_VALUE >>> rollCycle.sequenceBits();
+        Path table = tableStore.path();
+        if (max < 0 || max > largest) {
+            throw new CorruptQueueException(table, TableStoreDescriptor.MAX_CYCLE_OFFSET, "maxCycle " + max
+                    + " is not a cycle of " + rollCycle + " (0 to " + largest + ", or -1 for none)");
+        }
+        if (min != NO_CYCLE && (min < 0 || min > max)) {
+            throw new CorruptQueueException(table, TableStoreDescriptor.MIN_CYCLE_OFFSET, "minCycle " + min
+                    + " is not between 0 and maxCycle " + max);
+        }
+        refresh();
+        if (!listed.contains(max)) {
+            Long newest = listed.isEmpty() ? null : listed.last();
+            throw new CorruptQueueException(table, TableStoreDescriptor.MAX_CYCLE_OFFSET, "maxCycle " + max + " names "
+                    + pathOf(max).getFileName() + ", which does not exist (" + (newest == null ? "no cycle files"
+                    : "the newest cycle file is " + pathOf(newest).getFileName()) + "); refusing to write from it");
+        }
+    }
+
     /** The last cycle before {@code cycle} that has a file, or {@link #NO_CYCLE}. */
     public synchronized long previousCycle(long cycle) {
         ensureListingCurrent();
@@ -227,13 +263,13 @@ public final class CycleFiles implements AutoCloseable {
      * has not changed. No system call unless it has.
      */
     private void ensureListingCurrent() {
-        if (!everListed || tableStore.maxCycle() != listedMaxCycle || tableStore.minCycle() != listedMinCycle) {
+        if (!everListed || tableStore.maxCycle() != storedMaxCycle || tableStore.minCycle() != listedMinCycle) {
             refresh();
         }
     }
 
     private void refresh() {
-        listedMaxCycle = tableStore.maxCycle();
+        storedMaxCycle = tableStore.maxCycle();
         listedMinCycle = tableStore.minCycle();
         everListed = true;
         listed.clear();
@@ -246,6 +282,10 @@ public final class CycleFiles implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the cycle files of " + directory + ": " + e.getMessage(), e);
         }
+        // A newest cycle that names no file is damage (writers refuse it: requireValidCycleRange); readers go by the
+        // files, so that what they hold is still read.
+        listedMaxCycle = storedMaxCycle == NO_CYCLE || listed.contains(storedMaxCycle) || listed.isEmpty()
+                ? storedMaxCycle : listed.last();
     }
 
     private CycleFile openFile(long cycle) {

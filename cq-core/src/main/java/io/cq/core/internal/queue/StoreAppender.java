@@ -251,6 +251,8 @@ public final class StoreAppender implements ExcerptAppender {
         if (target != cycle || file == null) {
             CycleFile next = queue.files().acquireOrCreate(target, now);
             try {
+                // Before anything maps (and so lengthens) the file: a file cut short is refused, not padded.
+                next.checkTailForAppending();
                 long previousNewest = queue.tableStore().maxCycle();
                 if (previousNewest < target) {
                     CycleFileMarks.finishBefore(queue.files(), previousNewest, target);

@@ -119,6 +119,15 @@ public final class StoreQueue implements MappedQueue {
         this.settings = inForce;
         this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, settings.indexSpacing(),
                 settings.reserveStep(), permissions, diskSpace, settings.storeFileListener());
+        if (!readOnly) {
+            try {
+                files.requireValidCycleRange();
+            } catch (RuntimeException e) {
+                files.close();
+                tableStore.release(true);
+                throw e;
+            }
+        }
         this.extent = new QueueExtent(files);
         Retention retention = new Retention(settings.retainCycles(), settings.retainFor().toMillis(),
                 settings.retentionKeepsUnread(), settings.storeFileListener());
