@@ -1,5 +1,7 @@
 package io.cq.core.internal.index;
 
+import io.cq.core.CorruptQueueException;
+import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.memory.Memory;
@@ -19,6 +21,8 @@ public final class CycleIndex {
     private final long spacingMask;
     private final int spacingShift;
     private final long dataStart;
+    /** The file's length when last read: positions below it need no system call to be checked. */
+    private volatile long knownLength;
 
     /**
      * @param header the file's first chunk, which holds the primary index
@@ -53,7 +57,25 @@ public final class CycleIndex {
 
     /** The position of a secondary index block, or 0 when it is not written yet. */
     public long primaryEntry(int block) {
-        return Memory.getLongAcquire(header, IndexDescriptor.primaryEntryOffset(block));
+        long position = Memory.getLongAcquire(header, IndexDescriptor.primaryEntryOffset(block));
+        if (position != 0 && !isRecordPosition(position)) {
+            throw new CorruptQueueException(file.path(), IndexDescriptor.primaryEntryOffset(block), "primary index "
+                    + "entry " + block + " holds " + position + ", not a record position in the file (from "
+                    + dataStart + ", 4-byte aligned, below its length " + file.size() + ")");
+        }
+        return position;
+    }
+
+    /** Whether a position can be a record's: in the data area, aligned, and within the file. */
+    private boolean isRecordPosition(long position) {
+        if (position < dataStart || (position & (ExcerptHeaderDescriptor.SIZE - 1)) != 0) {
+            return false;
+        }
+        if (position < knownLength) {
+            return true;
+        }
+        knownLength = file.size();
+        return position < knownLength;
     }
 
     /** Publishes a secondary index block written (zero-filled and its record published) at blockPosition. */
@@ -88,14 +110,31 @@ public final class CycleIndex {
                 continue;
             }
             for (; slot >= 0; slot--) {
-                long position = longAt(IndexDescriptor.secondaryEntryPosition(blockPosition, slot));
+                long entryAt = IndexDescriptor.secondaryEntryPosition(blockPosition, slot);
+                long position = longAt(entryAt);
                 if (position != 0) {
-                    cursor.set(position, ((long) block * indexCount + slot) << spacingShift);
+                    long indexed = ((long) block * indexCount + slot) << spacingShift;
+                    requireExcerptAt(entryAt, position, indexed);
+                    cursor.set(position, indexed);
                     return;
                 }
             }
         }
         cursor.set(dataStart, 0);
+    }
+
+    /**
+     * An index entry must point at an excerpt after its index block: a damaged one would send a reader into the
+     * middle of a record, or past the records, where the excerpt it asked for would pass for missing.
+     */
+    private void requireExcerptAt(long entryAt, long position, long sequence) {
+        int header = isRecordPosition(position) && position > entryAt ? file.intAcquireAt(position) : 0;
+        if (!ExcerptHeaderDescriptor.isData(header)) {
+            throw new CorruptQueueException(file.path(), entryAt, "the index entry of excerpt " + sequence
+                    + " points at position " + position + ", which holds " + (header == 0 && !isRecordPosition(position)
+                    ? "no record (outside the records)" : ExcerptHeaderDescriptor.describe(header))
+                    + " instead of an excerpt");
+        }
     }
 
     /** A long written with release semantics, or 0 where a read-only file does not reach yet. */
