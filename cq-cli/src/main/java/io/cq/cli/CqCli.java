@@ -1,9 +1,11 @@
 package io.cq.cli;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.QueueException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
@@ -11,7 +13,8 @@ import java.io.UncheckedIOException;
 
 /**
  * The {@code cq} command line (docs/cli.md). Exit codes: 0 done, 1 {@code verify} found damage, 2 bad usage or
- * no queue where one was named, 3 an unexpected failure.
+ * no queue where one was named, 3 an unexpected failure, 4 a damaged queue met by another command. A failure is one
+ * line on stderr; {@code --debug} adds its stack trace.
  */
 @Command(name = "cq", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Look into and use cq queues: dump, tail, write, stats, verify.%n"
@@ -22,6 +25,11 @@ public final class CqCli implements Runnable {
     static final int EXIT_DAMAGED = 1;
     static final int EXIT_USAGE = 2;
     static final int EXIT_FAILURE = 3;
+    static final int EXIT_CORRUPT = 4;
+
+    @Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
+            description = "On a failure, print its stack trace as well.")
+    boolean debug;
 
     @Spec
     CommandSpec spec;
@@ -45,21 +53,41 @@ public final class CqCli implements Runnable {
     }
 
     /**
-     * Problems with the user's input (no queue there, a damaged file, an unknown index) are one line on stderr,
-     * not a stack trace; anything else is a defect and shows its trace.
+     * A failure is one line on stderr: the user's input (no queue there, a bad argument), a damaged queue (with the
+     * file and position the error names), or, for anything else, a defect named by its type. The stack trace only
+     * with {@code --debug}.
      */
     private static int handleFailure(Exception failure, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         PrintWriter err = commandLine.getErr();
-        if (failure instanceof QueueException || failure instanceof UncheckedIOException
+        int exit;
+        String line;
+        if (failure instanceof CorruptQueueException) {
+            exit = EXIT_CORRUPT;
+            line = "damaged queue: " + failure.getMessage();
+        } else if (failure instanceof QueueException || failure instanceof UncheckedIOException
                 || failure instanceof IllegalArgumentException || failure instanceof UserInputException) {
-            err.println(commandLine.getColorScheme()
-                    .errorText("cq " + commandLine.getCommandName() + ": " + failure.getMessage()));
-            err.flush();
-            return EXIT_USAGE;
+            exit = EXIT_USAGE;
+            line = failure.getMessage();
+        } else {
+            exit = EXIT_FAILURE;
+            line = "unexpected failure (" + failure.getClass().getName() + "): " + failure.getMessage()
+                    + (debugRequested(parseResult) ? "" : "; run with --debug for the stack trace");
         }
-        failure.printStackTrace(err);
+        err.println(commandLine.getColorScheme().errorText("cq " + commandLine.getCommandName() + ": " + line));
+        if (debugRequested(parseResult)) {
+            failure.printStackTrace(err);
+        }
         err.flush();
-        return EXIT_FAILURE;
+        return exit;
+    }
+
+    private static boolean debugRequested(CommandLine.ParseResult parseResult) {
+        for (CommandLine.ParseResult result = parseResult; result != null; result = result.subcommand()) {
+            if (result.hasMatchedOption("--debug")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -253,6 +253,29 @@ class CqCliTest {
     }
 
     @Test
+    void shouldReportADamagedQueueInOneLineWithExitCodeFourAndTheTraceOnlyWithDebug() throws IOException {
+        Path queue = queueOf("alpha", "beta", "gamma");
+        Path cycleFile;
+        try (Stream<Path> files = Files.list(queue)) {
+            cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(cycleFile.toFile(), "rw")) {
+            // the primary index's first entry: no position in the file
+            raf.seek(256);
+            raf.writeLong(0x0102030405060708L);
+        }
+
+        Run tail = cq("tail", "--last", "2", queue.toString());
+        Run debug = cq("--debug", "tail", "--last", "2", queue.toString());
+
+        assertThat(tail.exitCode()).isEqualTo(4);
+        assertThat(tail.err().strip().lines()).singleElement().asString()
+                .startsWith("cq tail: damaged queue: ").contains(cycleFile.toString()).contains("primary index");
+        assertThat(debug.exitCode()).isEqualTo(4);
+        assertThat(debug.err()).contains("at io.cq.core");
+    }
+
+    @Test
     void shouldExplainAMissingDirectoryOrOneThatIsNotAQueue() throws IOException {
         Path missing = dir.resolve("missing");
         Path plain = Files.createDirectories(dir.resolve("plain"));

@@ -293,6 +293,11 @@ public final class CycleFiles implements AutoCloseable {
             throw new QueueException("queue " + directory + " is closed");
         }
         Path path = pathOf(cycle);
+        if (Files.exists(path) && !Files.isRegularFile(path)) {
+            // Opening a FIFO blocks until someone writes to it; a device or a directory is no cycle file either.
+            throw new CorruptQueueException(path, 0, "expected a regular cycle file, found a FIFO, device or "
+                    + "directory under that name; refusing to open it");
+        }
         FileChannel channel;
         try {
             channel = writable

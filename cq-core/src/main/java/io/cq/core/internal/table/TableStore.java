@@ -1,5 +1,6 @@
 package io.cq.core.internal.table;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
 import io.cq.core.WriterProcess;
@@ -109,6 +110,10 @@ public final class TableStore {
                 if (open != null) {
                     throw new QueueException("queue " + directory + " is open read-only in this JVM; close it before "
                             + "opening it for writing");
+                }
+                if (Files.exists(file) && !Files.isRegularFile(file)) {
+                    throw new CorruptQueueException(file, 0, "expected the queue's table store, a regular file, "
+                            + "found a FIFO, device or directory under that name; refusing to open it");
                 }
                 FileChannel channel = readOnly
                         ? FileChannel.open(file, StandardOpenOption.READ)
