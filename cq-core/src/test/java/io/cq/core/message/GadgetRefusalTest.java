@@ -117,6 +117,39 @@ class GadgetRefusalTest {
         assertThat(seen).singleElement().isInstanceOf(Unlisted.class);
     }
 
+    /** Stands for a gadget on the class path: loading (and so initialising) it is what must not happen. */
+    public static final class Tripwire {
+        static {
+            System.setProperty("cq.test.tripwire", "loaded");
+        }
+    }
+
+    @Test
+    void shouldRefuseATypeNamedAsATypeParameterBeforeLoadingIt() {
+        System.clearProperty("cq.test.tripwire");
+        List<Object> seen = new ArrayList<>();
+        Payments handler = new Payments() {
+            @Override
+            public void pay(Payment payment) {
+                seen.add(payment);
+            }
+
+            @Override
+            public void note(Object anything) {
+                seen.add(anything);
+            }
+        };
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendCrafted(queue, "pay", Map.of("@class", Card.class.getName() + "<" + Tripwire.class.getName() + ">",
+                    "number", "4111"));
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
+            assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                    .hasMessageContaining(Tripwire.class.getName()).hasMessageContaining("not allowed here");
+        }
+        assertThat(System.getProperty("cq.test.tripwire")).as("the named class was loaded").isNull();
+        assertThat(seen).isEmpty();
+    }
+
     /** A message excerpt written by hand, as an attacker with write access to the queue could. */
     private static void appendCrafted(MappedQueue queue, String method, Map<String, Object> document) {
         byte[] cbor = new CBORMapper().writeValueAsBytes(document);

@@ -268,6 +268,11 @@ public final class ArgumentDecoder {
             throw failure("the document is cut short", e);
         }
         try {
+            CborLimits.check(scratch, 0, length);
+        } catch (IllegalArgumentException e) {
+            throw failure("the document is malformed or beyond the decoding limits: " + e.getMessage(), e);
+        }
+        try {
             return reader.readValue(scratch, 0, length);
         } catch (InvalidTypeIdException e) {
             throw failure("type " + e.getTypeId() + " is not allowed here: a reader instantiates only types reachable"

@@ -2,7 +2,6 @@ package io.cq.core.internal.message;
 
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.SerializationFeature;
-import tools.jackson.databind.jsontype.PolymorphicTypeValidator;
 import tools.jackson.dataformat.cbor.CBORMapper;
 
 /**
@@ -18,9 +17,10 @@ final class Cbor {
     private Cbor() {
     }
 
-    static CBORMapper mapper(PolymorphicTypeValidator validator) {
+    static CBORMapper mapper(AllowList allowList) {
         return CBORMapper.builder()
-                .polymorphicTypeValidator(validator)
+                .polymorphicTypeValidator(allowList)
+                .typeFactory(new GuardedTypeFactory(allowList))
                 .deactivateDefaultTyping()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -94,7 +94,11 @@ public final class MessageTrees {
                 case MessageLayout.DOUBLE -> NODES.numberNode(bytes.readDouble());
                 case MessageLayout.TEXT -> NODES.stringNode(bytes.readUtf8());
                 case MessageLayout.NULL -> NODES.nullNode();
-                case MessageLayout.DOCUMENT -> Cbor.SHARED.readTree(lengthPrefixed(bytes));
+                case MessageLayout.DOCUMENT -> {
+                    byte[] document = lengthPrefixed(bytes);
+                    CborLimits.check(document, 0, document.length);
+                    yield Cbor.SHARED.readTree(document);
+                }
                 case MessageLayout.SELF_WRITTEN -> NODES.objectNode()
                         .put("selfWrittenHex", HexFormat.of().formatHex(lengthPrefixed(bytes)));
                 default -> throw new MessageDecodingException(index, method, "argument " + argument + ": "

@@ -1,0 +1,82 @@
+package io.cq.core.message;
+
+import io.cq.core.ExcerptBytes;
+import io.cq.core.MappedQueue;
+import io.cq.core.WriteContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+/**
+ * Crafted documents that make a CBOR decoder work hard or trust what it should not (chains of hundreds of
+ * thousands of tags, deep nesting, counts and lengths larger than the document) are refused in linear time, one
+ * excerpt at a time, and reading goes on after them.
+ */
+class CborLimitsTest {
+    @TempDir
+    Path dir;
+
+    public record Note(String text) {
+    }
+
+    public interface Notes {
+        void note(Note note);
+    }
+
+    @Test
+    void shouldRefuseHostileDocumentsQuicklyAndReadOn() {
+        List<Note> seen = new ArrayList<>();
+        Notes handler = seen::add;
+        byte[] tags = new byte[400_001];
+        Arrays.fill(tags, 0, 400_000, (byte) 0xC6);
+        tags[400_000] = 0x01;
+        byte[] deep = new byte[100_001];
+        Arrays.fill(deep, 0, 100_000, (byte) 0x81);
+        deep[100_000] = 0x01;
+        byte[] hugeArray = {(byte) 0x9B, 0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+            (byte) 0xFF, (byte) 0xFF};
+        byte[] longText = {0x7A, 0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 'a'};
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Notes writer = Messages.methodWriter(queue.acquireAppender(), Notes.class);
+            for (byte[] hostile : List.of(tags, deep, hugeArray, longText)) {
+                appendCrafted(queue, "note", hostile);
+            }
+            writer.note(new Note("still read"));
+
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                        .hasMessageContaining("CBOR tags in a row");
+                assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                        .hasMessageContaining("nesting deeper than");
+                assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                        .hasMessageContaining("CBOR array of");
+                assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                        .hasMessageContaining("CBOR string of");
+                assertThat(reader.readOne()).isTrue();
+            });
+        }
+        assertThat(seen).containsExactly(new Note("still read"));
+    }
+
+    /** A message excerpt whose one argument is the given CBOR, written by hand as an attacker could. */
+    private static void appendCrafted(MappedQueue queue, String method, byte[] cbor) {
+        byte[] name = method.getBytes(StandardCharsets.UTF_8);
+        try (WriteContext context = queue.acquireAppender().writingDocument()) {
+            ExcerptBytes bytes = context.bytes();
+            bytes.writeInt('c' | 'q' << 8 | 'm' << 16 | 1 << 24).writeByte((byte) 0);
+            bytes.writeByte((byte) name.length).writeBytes(name).writeByte((byte) 1);
+            bytes.writeByte((byte) 'O').writeInt(cbor.length).writeBytes(cbor);
+        }
+    }
+}
