@@ -163,4 +163,27 @@ class QueueErrorsTest {
         assertThatThrownBy(named::readingDocument).hasMessageContaining("named tailer 'billing' of queue " + dir);
         assertThatThrownBy(pretoucher::execute).isInstanceOf(QueueClosedException.class);
     }
+
+    @Test
+    void shouldRefuseATextLengthThatDoesNotFitTheExcerptWithoutReadingPastIt() {
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("utf8")).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            // Stop-bit lengths of 2^63 - 2 (past any excerpt, and past a long when added to a position), and one of
+            // eleven bytes.
+            byte[] huge = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+                (byte) 0xFF, (byte) 0xFF, 0x7F, 'a'};
+            byte[] tooLong = {(byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+                (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x01};
+            appender.writeBytes(huge);
+            appender.writeBytes(tooLong);
+            try (ExcerptTailer tailer = queue.createTailer()) {
+                for (int i = 0; i < 2; i++) {
+                    try (ReadContext context = tailer.readingDocument()) {
+                        assertThatThrownBy(() -> context.bytes().readUtf8(new StringBuilder()))
+                                .isInstanceOf(IndexOutOfBoundsException.class);
+                    }
+                }
+            }
+        }
+    }
 }

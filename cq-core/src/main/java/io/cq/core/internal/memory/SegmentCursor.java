@@ -314,7 +314,8 @@ public final class SegmentCursor implements ExcerptBytes {
 
     private long take(long bytes) {
         long p = position;
-        if (bytes < 0 || p + bytes > limit) {
+        // Compared without adding: a length read from the data may be near Long.MAX_VALUE.
+        if (bytes < 0 || bytes > limit - p) {
             throw new IndexOutOfBoundsException("cannot read " + bytes + " bytes at " + p + ": the excerpt has "
                     + limit);
         }
@@ -363,15 +364,22 @@ public final class SegmentCursor implements ExcerptBytes {
     }
 
     private long readVarLong() {
+        long start = position;
         long value = 0;
         for (int shift = 0; shift < 64; shift += 7) {
             byte b = readByte();
+            if (shift == 63 && (b & 0x7E) != 0) {
+                break;
+            }
             value |= (long) (b & 0x7F) << shift;
             if (b >= 0) {
+                if (value < 0) {
+                    break;
+                }
                 return value;
             }
         }
-        throw new IllegalStateException("malformed length at " + (position - 10) + ": more than 10 bytes");
+        throw new IndexOutOfBoundsException("malformed length at " + start + ": not a length of at most 63 bits");
     }
 
     @Override
