@@ -36,7 +36,8 @@ public enum RollCycle {
     WEEKLY("yyyyMMdd'W'", 7 * 86_400_000L, 32, 8192),
     LARGE_HOURLY("yyyyMMdd-HH'L'", 3_600_000L, 40, 8192),
     LARGE_DAILY("yyyyMMdd'L'", 86_400_000L, 40, 8192),
-    XLARGE_DAILY("yyyyMMdd'X'", 86_400_000L, 48, 16384);
+    // 46 sequence bits leave 17 to the cycle: days up to the year 2328 (with 48, indexes overflowed in 2059).
+    XLARGE_DAILY("yyyyMMdd'X'", 86_400_000L, 46, 16384);
 
     /** Day 4 of the epoch, 1970-01-05, was a Monday. */
     private static final long MONDAY_OFFSET_MILLIS = 4 * 86_400_000L;
@@ -118,6 +119,14 @@ public enum RollCycle {
     /** The sequence-number part of an index. */
     public long toSequenceNumber(long index) {
         return index & ((1L << sequenceBits) - 1);
+    }
+
+    /**
+     * The last cycle whose excerpts have an index: {@code cycle << sequenceBits} must stay a positive long. For
+     * every roll cycle it lies after the year 2300 (docs/file-format.md, "A queue directory").
+     */
+    public long lastCycle() {
+        return Long.MAX_VALUE >>> sequenceBits;
     }
 
     /** Largest sequence number a cycle can hold. */

@@ -64,4 +64,17 @@ class RollCycleTest {
         assertThat(RollCycle.XLARGE_DAILY.sequenceBits()).isGreaterThan(RollCycle.LARGE_DAILY.sequenceBits());
         assertThat(RollCycle.LARGE_HOURLY.sequenceBits()).isGreaterThan(RollCycle.HOURLY.sequenceBits());
     }
+
+    @Test
+    void shouldIndexEveryRollCycleWellPastTheYear2200() {
+        long year2200 = java.time.Instant.parse("2200-01-01T00:00:00Z").toEpochMilli();
+        for (RollCycle cycle : RollCycle.values()) {
+            long last = cycle.lastCycle();
+            assertThat(cycle.cycleStartMillis(last)).as(cycle.name()).isGreaterThan(year2200);
+            long index = cycle.toIndex(last, cycle.maxSequenceNumber());
+            assertThat(index).as(cycle.name()).isPositive();
+            assertThat(cycle.toCycle(index)).isEqualTo(last);
+            assertThat(cycle.toSequenceNumber(index)).isEqualTo(cycle.maxSequenceNumber());
+        }
+    }
 }

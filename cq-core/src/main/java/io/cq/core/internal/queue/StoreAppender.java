@@ -19,6 +19,7 @@ import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
 
 import java.lang.foreign.MemorySegment;
+import java.time.Instant;
 
 /**
  * The appender: takes the write lock, writes one record at the end of the current cycle file and publishes
@@ -248,6 +249,12 @@ public final class StoreAppender implements ExcerptAppender {
      */
     private void roll(long now) {
         long target = Math.max(queue.rollCycle().cycleAt(now), queue.tableStore().maxCycle());
+        if (target > queue.rollCycle().lastCycle() || target < 0) {
+            throw new QueueException("the clock (" + Instant.ofEpochMilli(now) + ") is outside what "
+                    + queue.rollCycle() + " can index (cycles 0 to " + queue.rollCycle().lastCycle() + ", up to "
+                    + Instant.ofEpochMilli(queue.rollCycle().cycleStartMillis(queue.rollCycle().lastCycle()))
+                    + "); nothing was written");
+        }
         if (target != cycle || file == null) {
             CycleFile next = queue.files().acquireOrCreate(target, now);
             try {
