@@ -16,6 +16,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.dataformat.yaml.YAMLMapper;
+import tools.jackson.dataformat.yaml.YAMLParser;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -112,10 +113,38 @@ final class WriteCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * YAML aliases ({@code *name}) are refused: the parser hands them over as the anchor's name, not the value it
+     * stands for, so they would be written as the wrong value; and expanding them is how alias bombs multiply a
+     * few lines into gigabytes. One pass over the tokens, before anything is decoded.
+     */
+    private static void refuseAliases(byte[] input, String source) {
+        try (JsonParser parser = YAML.createParser(input)) {
+            while (parser.nextToken() != null) {
+                if (parser instanceof YAMLParser yaml && yaml.isCurrentAlias()) {
+                    throw new UserInputException(source + " uses the YAML alias *" + parser.getString() + " (line "
+                            + parser.currentTokenLocation().getLineNr() + "): aliases are not supported; write the "
+                            + "value out");
+                }
+            }
+        } catch (JacksonException e) {
+            throw new UserInputException(source + " is not valid YAML: " + e.getMessage());
+        }
+    }
+
     /** Each top-level document or value is one call (a top-level array is an argument list, not a stream of calls). */
     private static List<List<JsonNode>> read(ObjectMapper mapper, InputStream in, String source) {
+        byte[] input;
+        try {
+            input = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UserInputException("cannot read " + source + ": " + e.getMessage());
+        }
+        if (mapper == YAML) {
+            refuseAliases(input, source);
+        }
         List<List<JsonNode>> calls = new ArrayList<>();
-        try (JsonParser parser = mapper.createParser(in)) {
+        try (JsonParser parser = mapper.createParser(input)) {
             while (parser.nextToken() != null) {
                 JsonNode document = mapper.readTree(parser);
                 if (document == null || document.isMissingNode() || document.isNull()) {

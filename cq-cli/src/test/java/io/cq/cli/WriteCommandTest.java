@@ -140,6 +140,21 @@ class WriteCommandTest {
     }
 
     @Test
+    void shouldRefuseYamlAliasesWithoutWritingAnything() throws IOException {
+        Path queue = emptyQueue();
+        Path bomb = Files.writeString(dir.resolve("bomb.yaml"), String.join("\n",
+                "a: &a [x, x, x, x, x, x, x, x, x]",
+                "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]",
+                "c: [*b, *b, *b, *b, *b, *b, *b, *b, *b]", ""));
+
+        CqCliTest.Run run = cq("write", queue.toString(), "onOrder", bomb.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("uses the YAML alias *a (line 2)").contains("aliases are not supported");
+        assertThat(cq("stats", queue.toString()).out()).contains("excerpts     0");
+    }
+
+    @Test
     void shouldCreateTheQueueWhenAskedTo() throws IOException {
         Path queue = dir.resolve("new-queue");
         Path yaml = Files.writeString(dir.resolve("cancel.yaml"), "[o-9, 1]\n");
