@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.TimeUnit;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +33,20 @@ class DiskAndFilesTest {
                         .isEqualTo("rw-------");
             }
         }
+    }
+
+    @Test
+    void shouldCreateMissingParentDirectoriesForTheOwnerOnlyAndLeaveExistingOnesAlone() throws IOException {
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path queueDir = dir.resolve("a/b/q");
+        try (MappedQueue queue = MappedQueue.builder(queueDir).build()) {
+            queue.acquireAppender().writeText("x");
+        }
+        for (Path created : List.of(dir.resolve("a"), dir.resolve("a/b"), queueDir)) {
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(created))).as(created.toString())
+                    .isEqualTo("rwx------");
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwxr-xr-x");
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.FilePermissions;
+import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
 
 import java.io.IOException;
@@ -361,6 +362,10 @@ public final class CycleFiles implements AutoCloseable {
                 throw new QueueException("queue directory " + directory + " is not "
                         + (readOnly ? "readable" : "readable and writable")
                         + " by this process");
+            }
+            if (FilePermissions.isWritableByOthers(directory)) {
+                Log.warning(CycleFiles.class, "queue directory {0} is writable by every user: any of them can replace "
+                        + "or damage its files (chmod o-w {0})", directory);
             }
             return;
         }

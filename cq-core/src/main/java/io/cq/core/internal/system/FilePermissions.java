@@ -50,9 +50,32 @@ public final class FilePermissions {
         return channel;
     }
 
+    /**
+     * Creates the directory and any missing parents, each with the queue's directory permissions (owner-only by
+     * default): created with the process's umask, a parent would let others list or reach the queue.
+     */
     public void createDirectories(Path directory) throws IOException {
-        Files.createDirectories(directory);
-        apply(directory, directories);
+        Path absolute = directory.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        Files.createDirectories(absolute);
+        for (Path created = absolute; created != null && !created.equals(existing); created = created.getParent()) {
+            apply(created, directories);
+        }
+    }
+
+    /** Whether every user may write to the directory (and so replace or damage its files). */
+    public static boolean isWritableByOthers(Path directory) {
+        if (!directory.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return false;
+        }
+        try {
+            return Files.getPosixFilePermissions(directory).contains(PosixFilePermission.OTHERS_WRITE);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static void apply(Path path, Set<PosixFilePermission> permissions) throws IOException {
