@@ -27,6 +27,39 @@ class VerifyTest {
     Path dir;
 
     @Test
+    void shouldReportBytesWrittenInTheUnwrittenAreaAfterTheLastRecord() throws IOException {
+        Path queueDir = dir.resolve("tail-garbage");
+        try (MappedQueue queue = MappedQueue.builder(queueDir).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            for (int i = 0; i < 100; i++) {
+                appender.writeText("excerpt " + i);
+            }
+            assertThat(queue.verify().isIntact()).isTrue();
+            Path cycleFile;
+            try (Stream<Path> files = Files.list(queueDir)) {
+                cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+            }
+            long garbageAt;
+            try (RandomAccessFile raf = new RandomAccessFile(cycleFile.toFile(), "rw")) {
+                // well after the last record, inside what the writer has reserved and mapped
+                garbageAt = 200_000;
+                assertThat(raf.length()).isGreaterThan(garbageAt + 4);
+                raf.seek(garbageAt);
+                raf.writeInt(0x7fffffff);
+            }
+
+            QueueVerification verification = queue.verify();
+
+            assertThat(verification.isIntact()).isFalse();
+            assertThat(verification.findings()).singleElement().satisfies(finding -> {
+                assertThat(finding.severity()).isEqualTo(Severity.DAMAGE);
+                assertThat(finding.position()).isEqualTo(garbageAt);
+                assertThat(finding.description()).contains("after the last record");
+            });
+        }
+    }
+
+    @Test
     void shouldFindNothingWrongInAQueueWrittenAcrossCycles() {
         writeQueue(3, 100);
 

@@ -13,6 +13,8 @@ import io.cq.core.internal.lock.WriteLockWord;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +29,9 @@ import java.util.NavigableSet;
  */
 public final class QueueVerifier {
     private final CycleFiles files;
+    /** Compared against the unwritten area, a megabyte at a time. */
+    private static final MemorySegment ZEROS = Arena.global().allocate(1 << 20);
+
     private final List<Finding> findings = new ArrayList<>();
     private final Position cursor = new Position();
     private long excerpts;
@@ -110,6 +115,7 @@ public final class QueueVerifier {
                 sequence++;
                 excerpts++;
             } else if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
+                checkUnwrittenArea(file, position, header, position + ExcerptHeaderDescriptor.SIZE, size);
                 return;
             } else if (ExcerptHeaderDescriptor.isMeta(header)) {
                 position = file.next(position, header);
@@ -156,6 +162,9 @@ public final class QueueVerifier {
                     + ": the records after it are unreachable; the " + sequence + " excerpts before it are readable");
             return;
         }
+        if (!working) {
+            checkUnwrittenArea(file, position, header, position + ExcerptHeaderDescriptor.SIZE, file.mapped().size());
+        }
         if (working) {
             WriteLockWord lock = new WriteLockWord(files.tableStore());
             long owner = lock.owner();
@@ -163,6 +172,30 @@ public final class QueueVerifier {
                 note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
                         + "before it and the next append discards it");
             }
+        }
+    }
+
+    /**
+     * After the last record (its free header word, or the end-of-cycle mark) nothing has been written: every byte up
+     * to the file's end is zero. Bytes there would be read as records once an appender reaches them. A live writer
+     * that starts a record at {@code position} meanwhile is not damage: the header is read again first.
+     */
+    private void checkUnwrittenArea(CycleFile file, long position, int header, long from, long size) {
+        long at = from;
+        while (at < size) {
+            long length = Math.min(ZEROS.byteSize(), size - at);
+            MemorySegment chunk = file.mapped().readableChunkAt(at, length);
+            long offset = at - file.mapped().chunkStart(file.mapped().chunkIndex(at));
+            long mismatch = MemorySegment.mismatch(chunk, offset, offset + length, ZEROS, 0, length);
+            if (mismatch >= 0) {
+                if (file.headerAt(position) == header) {
+                    damage(file.path(), at + mismatch, "non-zero bytes at position " + (at + mismatch) + " after the "
+                            + "last record (which ends at " + position + "): nothing was written there, and an "
+                            + "appender would write over them or a reader take them for records");
+                }
+                return;
+            }
+            at += length;
         }
     }
 
