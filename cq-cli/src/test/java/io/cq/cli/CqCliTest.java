@@ -157,9 +157,10 @@ class CqCliTest {
     @Test
     void shouldFollowTheEndUntilTheLimitWhileAnotherThreadAppends() throws Exception {
         Path queue = queueOf("before");
-        CompletableFuture<Run> tail = CompletableFuture.supplyAsync(() -> cq("tail", "-f", "--limit", "4",
-                queue.toString()));
+        CompletableFuture<Run> tail;
+        // The writer opens first: in one JVM a queue opened read-only (the tail's) cannot then be opened to write.
         try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            tail = CompletableFuture.supplyAsync(() -> cq("tail", "-f", "--limit", "4", queue.toString()));
             for (int i = 1; i <= 3; i++) {
                 Thread.sleep(20); // a writer that appends while the tail follows, not all before it starts
                 appender.writeText("after " + i);
