@@ -1,6 +1,7 @@
 package io.cq.core.internal.inspect;
 
 import io.cq.core.CorruptQueueException;
+import io.cq.core.QueueException;
 import io.cq.core.QueueVerification;
 import io.cq.core.QueueVerification.Finding;
 import io.cq.core.QueueVerification.Severity;
@@ -183,9 +184,16 @@ public final class QueueVerifier {
     private void checkUnwrittenArea(CycleFile file, long position, int header, long from, long size) {
         long at = from;
         while (at < size) {
-            long length = Math.min(ZEROS.byteSize(), size - at);
-            MemorySegment chunk = file.mapped().readableChunkAt(at, length);
-            long offset = at - file.mapped().chunkStart(file.mapped().chunkIndex(at));
+            long chunkStart = file.mapped().chunkStart(file.mapped().chunkIndex(at));
+            // Within one chunk's mapping, and within what the file holds.
+            long length = Math.min(Math.min(ZEROS.byteSize(), size - at), chunkStart + file.blockSize() - at);
+            MemorySegment chunk;
+            try {
+                chunk = file.mapped().readableChunkAt(at, length);
+            } catch (QueueException e) {
+                return; // cut meanwhile by a last writer closing: what is gone was never written
+            }
+            long offset = at - chunkStart;
             long mismatch = MemorySegment.mismatch(chunk, offset, offset + length, ZEROS, 0, length);
             if (mismatch >= 0) {
                 if (file.headerAt(position) == header) {
