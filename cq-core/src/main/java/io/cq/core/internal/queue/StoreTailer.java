@@ -75,7 +75,7 @@ public final class StoreTailer implements ExcerptTailer {
                 return absent();
             }
             if (position >= chunkEnd && !mapChunkFor(position)) {
-                return absent();
+                return beyondTheFile();
             }
             int header = Memory.getIntAcquire(chunk, position - chunkStart);
             if (ExcerptHeaderDescriptor.isData(header)) {
@@ -147,6 +147,7 @@ public final class StoreTailer implements ExcerptTailer {
     /** Moves past a record that is not an excerpt; false when there is nothing further to read yet. */
     private boolean stepOver(int header) {
         if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
+            requireAllExcerptsFound(header);
             return moveToNextCycle();
         }
         if (ExcerptHeaderDescriptor.isMeta(header)) {
@@ -161,6 +162,62 @@ public final class StoreTailer implements ExcerptTailer {
     }
 
     /**
+     * At the end of a cycle's records: the cycle's sequence hint counts the excerpts its writers published (it may
+     * lag behind them, never lead), so finding fewer means records were merged or skipped by a damaged length. The
+     * header is read once more first: a writer that published here meanwhile moved the hint on after it.
+     */
+    private void requireAllExcerptsFound(int header) {
+        long published = file.sequenceHint();
+        if (sequence >= published || Memory.getIntAcquire(chunk, position - chunkStart) != header) {
+            return;
+        }
+        throw new CorruptQueueException(file.path(), position, "the records end here after " + sequence
+                + " excerpts, but " + published + " were written to this cycle: a damaged record length hid some of "
+                + "them (cq verify reports the damaged range)");
+    }
+
+    /**
+     * Whether the position lies beyond where records were written: past the write position hint by more than the
+     * one record the hint may lag behind (its writer publishes a record, then moves the hint past it). Only a
+     * damaged length leads there.
+     */
+    private boolean pastWhatWasWritten(long written) {
+        if (position <= written) {
+            return false;
+        }
+        int last = file.headerAt(written);
+        boolean record = ExcerptHeaderDescriptor.isData(last)
+                || (ExcerptHeaderDescriptor.isMeta(last) && !ExcerptHeaderDescriptor.isEndOfCycle(last));
+        return !record || ExcerptHeaderDescriptor.next(written, ExcerptHeaderDescriptor.length(last)) != position;
+    }
+
+    /**
+     * The file does not reach the position (yet). Normal at the end of the newest cycle, whose writer lengthens the
+     * file before writing further. But no record lies beyond a finished cycle's file, nor further past the write
+     * position hint than one record (the hint may lag by the record its writer published last): a position there
+     * was reached through a damaged length, and stopping would pass for the end of the queue.
+     */
+    private ReadContext beyondTheFile() {
+        long written = file.writePositionHint();
+        boolean finished = queue.tableStore().maxCycle() > cycle;
+        long length = file.mapped().size();
+        if (written > length) {
+            // A writer lengthens its file before it writes there, and a closing one cuts it after its records.
+            throw new CorruptQueueException(file.path(), length, "the file ends at " + length + " bytes but records "
+                    + "were written up to position " + written + ": it was cut short; the excerpts after position "
+                    + position + " are lost (cq verify reports the damaged range)");
+        }
+        if (finished || pastWhatWasWritten(written)) {
+            throw new CorruptQueueException(file.path(), position, "the records lead to position " + position
+                    + ", past the end of the file (" + file.mapped().size() + " bytes)" + (finished
+                    ? " of a finished cycle" : " and past where records were written (" + written + ")")
+                    + ": a damaged record length; the excerpts after it cannot be read (cq verify reports the "
+                    + "damaged range)");
+        }
+        return absent();
+    }
+
+    /**
      * Nothing readable at the position: either nothing is written there yet (wait), or it was and is gone (damage,
      * which must not pass for an end: every excerpt after it would silently never be read). The write position hint
      * is stored with release semantics after the record it passes is published, and a newer cycle is published only
@@ -170,7 +227,8 @@ public final class StoreTailer implements ExcerptTailer {
     private boolean awaitOrReportDamage(int header) {
         long written = file.writePositionHint();
         boolean newerCycle = written <= position && queue.tableStore().maxCycle() > cycle;
-        if (written <= position && !newerCycle) {
+        if (written <= position && !newerCycle && !pastWhatWasWritten(written)) {
+            requireAllExcerptsFound(header);
             return false;
         }
         int again = Memory.getIntAcquire(chunk, position - chunkStart);
