@@ -79,6 +79,15 @@ class CorruptionFuzzTest {
                 foreign.add(described + " -> " + e);
                 outcome = -2;
             }
+            try {
+                long seekTo = random.nextInt(excerpts.size());
+                assertTimeoutPreemptively(Duration.ofSeconds(20), () -> inspect(copy, seekTo),
+                        () -> "hung: random access, dump or verify of the copy with " + described);
+            } catch (AssertionError e) {
+                throw e;
+            } catch (RuntimeException | Error e) {
+                foreign.add(described + " (random access, dump, verify) -> " + e);
+            }
             if (outcome == -1) {
                 loud++;
             } else if (outcome >= excerpts.size()) {
@@ -94,6 +103,36 @@ class CorruptionFuzzTest {
         assertThat(foreign).as("copies refused with an exception that is not cq's").isEmpty();
         // The damage must have mattered often, or this test proves little.
         assertThat(loud).as("copies refused").isGreaterThan(ITERATIONS / 20);
+    }
+
+    /**
+     * Random access to one excerpt, a dump and a verify of the damaged copy: each either works or fails with a cq
+     * error (verify reports damage as findings); nothing else may come out of them.
+     */
+    private static void inspect(Path copy, long seekTo) {
+        try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).readOnly(true).build()) {
+            try (ExcerptTailer tailer = queue.createTailer()) {
+                long first = queue.firstIndex();
+                if (first >= 0 && tailer.moveToIndex(queue.rollCycle().toIndex(queue.rollCycle().toCycle(first),
+                        seekTo % 500))) {
+                    tailer.readBytes();
+                }
+            } catch (QueueException | UncheckedIOException e) {
+                assertThat(e.getMessage()).isNotBlank();
+            }
+            try {
+                queue.dump();
+            } catch (QueueException | UncheckedIOException e) {
+                assertThat(e.getMessage()).isNotBlank();
+            }
+            try {
+                queue.verify();
+            } catch (QueueException | UncheckedIOException e) {
+                assertThat(e.getMessage()).isNotBlank();
+            }
+        } catch (QueueException | UncheckedIOException e) {
+            assertThat(e.getMessage()).isNotBlank();
+        }
     }
 
     /** @return -1 when refused with a cq error, else the number of excerpts read */
