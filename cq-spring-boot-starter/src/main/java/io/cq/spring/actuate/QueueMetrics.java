@@ -2,6 +2,7 @@ package io.cq.spring.actuate;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.listener.ListenerContainerRegistry;
+import io.cq.spring.listener.ListenerState;
 import io.cq.spring.listener.QueueListenerContainer;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
@@ -106,5 +107,9 @@ public final class QueueMetrics implements SmartInitializingSingleton {
         Gauge.builder("cq.listener.lag", container, QueueListenerContainer::lag)
                 .description("Excerpts the listener has not processed yet").tags(tags).baseUnit("excerpts")
                 .register(registry);
+        Gauge.builder("cq.listener.stopped.by.error", container,
+                        c -> c.state() == ListenerState.FAILED ? 1 : 0)
+                .description("1 while the listener is stopped by an error (FAILED: its error handler stopped it, or it "
+                        + "met a damaged queue), else 0").tags(tags).register(registry);
     }
 }

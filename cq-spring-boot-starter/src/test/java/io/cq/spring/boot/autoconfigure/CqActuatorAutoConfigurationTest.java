@@ -1,10 +1,13 @@
 package io.cq.spring.boot.autoconfigure;
 
+import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueMetrics;
 import io.cq.spring.actuate.QueuesEndpoint;
 import io.cq.spring.actuate.QueuesHealthIndicator;
 import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.listener.ListenerState;
+import io.cq.spring.listener.ListenerStoppedEvent;
 import io.cq.spring.listener.QueueListener;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -85,6 +88,52 @@ class CqActuatorAutoConfigurationTest {
                     assertThat(orders.get("listeners")).isEqualTo(java.util.Map.of("refusing", "FAILED"));
                     assertThat(orders).containsEntry("diskLow", false).containsEntry("writable", true);
                 });
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void shouldStopAListenerThatMeetsADamagedQueueFailedInHealthMetricsAndEvents() throws Exception {
+        Path orders = dir.resolve("orders");
+        try (MappedQueue queue = MappedQueue.builder(orders).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            for (int i = 0; i < 2_000; i++) {
+                appender.writeText("order " + i + " " + "o".repeat(60));
+            }
+        }
+        Path cycleFile;
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(orders)) {
+            cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(cycleFile,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.allocate(4096), (channel.size() / 2) & -4096L);
+        }
+        java.util.List<ListenerStoppedEvent> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runner().withBean(SimpleMeterRegistry.class).withBean(CountingListener.class)
+                .withBean(org.springframework.context.ApplicationListener.class,
+                        () -> (org.springframework.context.ApplicationListener<ListenerStoppedEvent>) stopped::add)
+                .run(context -> {
+                    QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> health.health(true).getStatus().equals(Status.DOWN));
+                    var details = (java.util.Map<String, Object>) health.health(true).getDetails().get("orders");
+                    assertThat(details.get("listeners")).isEqualTo(java.util.Map.of("counting", "FAILED"));
+                    assertThat(context.getBean(SimpleMeterRegistry.class).get("cq.listener.stopped.by.error")
+                            .tag("listener", "counting").gauge().value()).isEqualTo(1.0);
+                    assertThat(stopped).singleElement().satisfies(event ->
+                            assertThat(event.state()).isEqualTo(ListenerState.FAILED));
+                    CountingListener listener = context.getBean(CountingListener.class);
+                    assertThat(listener.count.get()).isPositive().isLessThan(2_000);
+                });
+    }
+
+    static class CountingListener {
+        final java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+
+        @QueueListener(queue = "orders", id = "counting")
+        void onOrder(String text) {
+            count.incrementAndGet();
+        }
     }
 
     static class RefusingListener {
