@@ -17,10 +17,10 @@ import java.io.UncheckedIOException;
  * line on stderr; {@code --debug} adds its stack trace.
  */
 @Command(name = "cq", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
-        description = "Look into and use cq queues: dump, tail, write, stats, verify.%n"
+        description = "Look into and use cq queues: dump, tail, write, stats, verify, repair.%n"
                 + "Every command opens queues read-only (except write) and works while other processes append.",
         subcommands = {DumpCommand.class, TailCommand.class, WriteCommand.class, StatsCommand.class,
-                VerifyCommand.class, CommandLine.HelpCommand.class})
+                VerifyCommand.class, RepairCommand.class, CommandLine.HelpCommand.class})
 public final class CqCli implements Runnable {
     static final int EXIT_DAMAGED = 1;
     static final int EXIT_USAGE = 2;

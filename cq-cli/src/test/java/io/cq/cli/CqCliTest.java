@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -274,6 +275,34 @@ class CqCliTest {
                 .startsWith("cq tail: damaged queue: ").contains(cycleFile.toString()).contains("primary index");
         assertThat(debug.exitCode()).isEqualTo(4);
         assertThat(debug.err()).contains("at io.cq.core");
+    }
+
+    @Test
+    void shouldRepairADamagedQueueOnlyWhenAskedAndSayWhatWasSkipped() throws IOException {
+        String[] texts = new String[3_000];
+        for (int i = 0; i < texts.length; i++) {
+            texts[i] = "excerpt " + i + " " + "r".repeat(60);
+        }
+        Path queue = queueOf(texts);
+        Path cycleFile;
+        try (Stream<Path> files = Files.list(queue)) {
+            cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        try (RandomAccessFile raf = new RandomAccessFile(cycleFile.toFile(), "rw")) {
+            raf.seek((raf.length() / 2) & -4096L);
+            raf.write(new byte[4096]);
+        }
+
+        Run look = cq("repair", queue.toString());
+        Run repair = cq("repair", "--skip-damaged", queue.toString());
+        Run again = cq("verify", queue.toString());
+
+        assertThat(look.exitCode()).isEqualTo(1);
+        assertThat(look.out()).contains("DAMAGE").contains("run again with --skip-damaged");
+        assertThat(repair.exitCode()).isZero();
+        assertThat(repair.out()).containsPattern("SKIPPED " + Pattern.quote(cycleFile.toString())
+                + " from \\d+ to \\d+: \\d+ excerpts").contains("1 cycle files repaired");
+        assertThat(again.exitCode()).isZero();
     }
 
     @Test

@@ -154,6 +154,17 @@ public interface MappedQueue extends AutoCloseable {
      */
     QueueDiskUsage diskUsage();
 
+    /**
+     * Skips what damage made unreadable (docs/operations.md, "Damaged files"): in each cycle file whose records
+     * cannot be read to their end, the records are cut at the first damaged one; the excerpts after it are gone, and
+     * each skipped range is logged and returned. Only ever on request: readers otherwise stop at damage with a
+     * {@link CorruptQueueException}. Takes the write lock; stop the queue's readers first (a tailer positioned in a
+     * skipped range must be moved), and keep a copy of the directory if the lost excerpts matter.
+     *
+     * @throws QueueException when the queue was opened read-only
+     */
+    QueueRepair repair();
+
     /** What the queue holds in this process now: open appenders, tailers and files, and mapped bytes. */
     QueueResources resources();
 

@@ -97,6 +97,31 @@ public final class CycleIndex {
     }
 
     /**
+     * For a repair cutting the records at {@code end}: clears every entry that points there or beyond (or that is
+     * no position at all), so nothing leads into the cut range. Under the write lock.
+     */
+    public void clearFrom(long end) {
+        for (int block = 0; block < indexCount; block++) {
+            long offset = IndexDescriptor.primaryEntryOffset(block);
+            long blockPosition = Memory.getLongAcquire(header, offset);
+            if (blockPosition == 0) {
+                continue;
+            }
+            if (blockPosition >= end || blockPosition < dataStart || (blockPosition & 3) != 0) {
+                Memory.putLongRelease(header, offset, 0);
+                continue;
+            }
+            for (int slot = 0; slot < indexCount; slot++) {
+                long entryAt = IndexDescriptor.secondaryEntryPosition(blockPosition, slot);
+                long position = longAt(entryAt);
+                if (position != 0 && (position >= end || position <= entryAt)) {
+                    file.putLongRelease(entryAt, 0);
+                }
+            }
+        }
+    }
+
+    /**
      * Moves {@code cursor} to the indexed excerpt at or before {@code sequence}, or to the first record when
      * nothing before it is indexed yet.
      */

@@ -365,6 +365,32 @@ public final class MappedFile implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes zeros over whatever is not zero in {@code [from, to)}, through the channel (so nothing is mapped or
+     * lengthened for it), a 64 KiB piece at a time: for repairs, under the write lock.
+     */
+    public synchronized void zeroNonZero(long from, long to) {
+        long end = Math.min(to, size());
+        long at = from;
+        while (at < end) {
+            int index = chunkIndex(at);
+            long start = chunkStart(index);
+            long piece = Math.min(Math.min(64 << 10, end - at), start + blockSize - at);
+            MemorySegment chunk = readableChunk(index, at - start + piece);
+            boolean zero = chunk != null && MemorySegment.mismatch(chunk, at - start, at - start + piece,
+                    MemorySegment.ofArray(new byte[(int) piece]), 0, piece) < 0;
+            if (!zero) {
+                try {
+                    writeZeros(at, at + piece);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot zero " + piece + " bytes at " + at + " of " + path + ": "
+                            + e.getMessage(), e);
+                }
+            }
+            at += piece;
+        }
+    }
+
     /** Bytes of address space this file's mappings take now (0 once closed). */
     public long mappedBytes() {
         return closed ? 0 : mappedBytes;

@@ -11,6 +11,7 @@ import io.cq.core.Pretoucher;
 import io.cq.core.QueueClosedException;
 import io.cq.core.QueueDiskUsage;
 import io.cq.core.QueueException;
+import io.cq.core.QueueRepair;
 import io.cq.core.QueueResources;
 import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
@@ -18,6 +19,7 @@ import io.cq.core.RollCycle;
 import io.cq.core.WriterProcess;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.file.CycleRepair;
 import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
@@ -325,6 +327,39 @@ public final class StoreQueue implements MappedQueue {
     public QueueDiskUsage diskUsage() {
         ensureOpen();
         return DiskUsageReader.measure(files);
+    }
+
+    @Override
+    public QueueRepair repair() {
+        ensureOpen();
+        requireWritable("repairing");
+        List<QueueRepair.Skipped> skipped = new ArrayList<>();
+        try (WriteLock lock = context.newWriteLock()) {
+            lock.acquire();
+            try {
+                long newest = tableStore.maxCycle();
+                for (long cycle : files.cycles()) {
+                    if (cycle > newest) {
+                        continue; // created early by a pretoucher: nothing written yet
+                    }
+                    files.withFile(cycle, file -> {
+                        QueueRepair.Skipped range = CycleRepair.repair(file, cycle < newest);
+                        if (range != null) {
+                            skipped.add(range);
+                        }
+                    });
+                }
+            } finally {
+                lock.release();
+            }
+        }
+        // Logged after the lock is released: a stalled log must not hold up the queue's writers.
+        for (QueueRepair.Skipped range : skipped) {
+            Log.warning(MappedQueue.class, "repair of {0}: skipped {1} excerpts from position {2} to {3} of {4}",
+                    directory, String.valueOf(range.excerptsSkipped()), String.valueOf(range.from()),
+                    String.valueOf(range.to()), range.file());
+        }
+        return new QueueRepair(skipped);
     }
 
     @Override

@@ -1,0 +1,69 @@
+package io.cq.cli;
+
+import io.cq.core.MappedQueue;
+import io.cq.core.QueueRepair;
+import io.cq.core.QueueVerification;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code cq repair}: shows the damage that repairing would skip, and skips it only when asked with
+ * {@code --skip-damaged} ({@link MappedQueue#repair()}).
+ */
+@Command(name = "repair", mixinStandardHelpOptions = true,
+        description = {"Make a damaged queue readable again by cutting each damaged cycle at its first unreadable "
+                + "record: the excerpts after it are lost. Without --skip-damaged, only shows the damage (as verify "
+                + "does) and changes nothing. Stop the queue's readers and writers first, and keep a copy of the "
+                + "directory if the lost excerpts matter.",
+            "Exit code 0 when nothing is damaged or the damage was skipped, 1 when damage was found and not skipped."})
+final class RepairCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "<dir>", description = "The queue directory.")
+    Path directory;
+
+    @Option(names = "--skip-damaged", description = "Cut the damaged cycles (the excerpts after the damage are lost).")
+    boolean skipDamaged;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Queues.checkQueueDirectory(directory);
+        if (!skipDamaged) {
+            QueueVerification verification;
+            try (MappedQueue queue = Queues.openReadOnly(directory)) {
+                verification = queue.verify();
+            }
+            verification.findings().forEach(out::println);
+            if (verification.isIntact()) {
+                out.println(directory + ": intact, nothing to repair");
+                out.flush();
+                return 0;
+            }
+            out.println(directory + ": damaged; run again with --skip-damaged to cut each damaged cycle at its first "
+                    + "unreadable record (the excerpts after it are lost)");
+            out.flush();
+            return CqCli.EXIT_DAMAGED;
+        }
+        QueueRepair repair;
+        try (MappedQueue queue = Queues.openForWriting(directory)) {
+            repair = queue.repair();
+        }
+        for (QueueRepair.Skipped range : repair.skipped()) {
+            out.println("SKIPPED " + range.file() + " from " + range.from() + " to " + range.to() + ": "
+                    + range.excerptsSkipped() + " excerpts");
+        }
+        out.println(directory + ": " + (repair.repairedAnything() ? repair.skipped().size() + " cycle files repaired"
+                : "nothing was damaged"));
+        out.flush();
+        return 0;
+    }
+}
