@@ -53,6 +53,7 @@ public final class MappedQueueBuilder {
     private Set<PosixFilePermission> filePermissions = PosixFilePermissions.fromString("rw-------");
     private long diskSpaceWarningBytes = DEFAULT_DISK_SPACE_WARNING_BYTES;
     private double diskSpaceWarningPercent = DEFAULT_DISK_SPACE_WARNING_PERCENT;
+    private boolean refuseSharedDirectory;
 
     MappedQueueBuilder(Path directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
@@ -215,6 +216,15 @@ public final class MappedQueueBuilder {
      * @throws IllegalArgumentException for a setting out of range, naming it and its value
      * @throws QueueException           when the directory cannot be used as a queue, saying why
      */
+    /**
+     * Refuse to open a queue whose directory every user may write to (default false: such a directory is logged as a
+     * warning). Anyone who can write there can replace or damage the queue's files.
+     */
+    public MappedQueueBuilder refuseSharedDirectory(boolean refuse) {
+        this.refuseSharedDirectory = refuse;
+        return this;
+    }
+
     public MappedQueue build() {
         BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
         long step = reserveStep == 0 ? Math.min(BlockDescriptor.DEFAULT_RESERVE_STEP, blockSize) : reserveStep;
@@ -254,7 +264,7 @@ public final class MappedQueueBuilder {
         QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, step, readOnly,
                 writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch, retainCycles, retainFor,
                 retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
-                diskSpaceWarningPercent);
+                diskSpaceWarningPercent, refuseSharedDirectory);
         return new StoreQueue(settings, rollCycleChosen);
     }
 }

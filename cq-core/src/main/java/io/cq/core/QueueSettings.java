@@ -37,6 +37,7 @@ import java.util.Set;
  * @param filePermissions         permissions of the files cq creates
  * @param diskSpaceWarningBytes   free bytes below which a warning is logged (0: off)
  * @param diskSpaceWarningPercent free percentage below which a warning is logged (0: off)
+ * @param refuseSharedDirectory   whether a queue directory every user may write to is refused (else warned about)
  */
 public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, long blockSize, int indexSpacing,
                             long reserveStep, boolean readOnly, Duration writeLockCheckInterval,
@@ -44,7 +45,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                             int retainCycles, Duration retainFor,
                             boolean retentionKeepsUnread, StoreFileListener storeFileListener,
                             Set<PosixFilePermission> filePermissions, long diskSpaceWarningBytes,
-                            double diskSpaceWarningPercent) {
+                            double diskSpaceWarningPercent, boolean refuseSharedDirectory) {
     public QueueSettings {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(rollCycle, "rollCycle");
@@ -85,6 +86,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("filePermissions", PosixFilePermissions.toString(filePermissions));
         shown.put("diskSpaceWarningBytes", Long.toString(diskSpaceWarningBytes));
         shown.put("diskSpaceWarningPercent", Double.toString(diskSpaceWarningPercent));
+        shown.put("refuseSharedDirectory", Boolean.toString(refuseSharedDirectory));
         return shown;
     }
 
@@ -93,7 +95,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         return new QueueSettings(directory, inForce, clock, blockSize, indexSpacing, reserveStep, readOnly,
                 writeLockCheckInterval, writeLockTimeout,
                 durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
-                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent);
+                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory);
     }
 
     /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
@@ -101,6 +103,6 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
                 writeLockCheckInterval, writeLockTimeout,
                 inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
-                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent);
+                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory);
     }
 }

@@ -50,6 +50,18 @@ class DiskAndFilesTest {
     }
 
     @Test
+    void shouldRefuseADirectoryEveryUserMayWriteToWhenAsked() throws IOException {
+        Path shared = Files.createDirectories(dir.resolve("shared-by-all"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThatThrownBy(() -> MappedQueue.builder(shared).refuseSharedDirectory(true).build())
+                .isInstanceOf(QueueException.class).hasMessageContaining("writable by every user")
+                .hasMessageContaining("chmod o-w");
+        try (MappedQueue queue = MappedQueue.builder(shared).build()) {
+            queue.acquireAppender().writeText("opened with a warning");
+        }
+    }
+
+    @Test
     void shouldApplyConfiguredPermissionsWhateverTheUmask() throws IOException {
         Path queueDir = dir.resolve("shared");
         try (MappedQueue queue = MappedQueue.builder(queueDir)

@@ -356,7 +356,8 @@ public final class CycleFiles implements AutoCloseable {
      *
      * @throws QueueException saying why it cannot
      */
-    public static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions) {
+    public static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions,
+                                        boolean refuseShared) {
         if (Files.isDirectory(directory)) {
             if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
                 throw new QueueException("queue directory " + directory + " is not "
@@ -364,6 +365,10 @@ public final class CycleFiles implements AutoCloseable {
                         + " by this process");
             }
             if (FilePermissions.isWritableByOthers(directory)) {
+                if (refuseShared) {
+                    throw new QueueException("queue directory " + directory + " is writable by every user, who could "
+                            + "replace or damage its files; refused (refuseSharedDirectory): chmod o-w " + directory);
+                }
                 Log.warning(CycleFiles.class, "queue directory {0} is writable by every user: any of them can replace "
                         + "or damage its files (chmod o-w {0})", directory);
             }

@@ -92,7 +92,7 @@ public final class StoreQueue implements MappedQueue {
         this.blockSize = requested.blockSize();
         RollCycle requestedRollCycle = requested.rollCycle();
         FilePermissions permissions = new FilePermissions(requested.filePermissions());
-        CycleFiles.prepareDirectory(directory, readOnly, permissions);
+        CycleFiles.prepareDirectory(directory, readOnly, permissions, requested.refuseSharedDirectory());
         if (!readOnly) {
             NativeIo.warmUpInBackground();
         }

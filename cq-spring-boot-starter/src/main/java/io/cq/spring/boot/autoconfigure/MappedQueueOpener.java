@@ -57,6 +57,7 @@ public final class MappedQueueOpener {
                 .diskSpaceWarning(queue.getDiskSpaceWarningSize().toBytes(), queue.getDiskSpaceWarningPercent())
                 .writeLockCheckInterval(queue.getWriteLockCheckInterval())
                 .writeLockTimeout(queue.getWriteLockTimeout())
+                .refuseSharedDirectory(queue.isRefuseSharedDirectory())
                 .filePermissions(PosixFilePermissions.fromString(queue.getFilePermissions()));
         if (queue.getReserveStep() != null) {
             builder.reserveStep(queue.getReserveStep().toBytes());

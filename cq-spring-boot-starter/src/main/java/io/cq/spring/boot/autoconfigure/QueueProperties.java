@@ -73,6 +73,9 @@ public class QueueProperties {
      */
     private Duration writeLockTimeout = MappedQueueBuilder.DEFAULT_WRITE_LOCK_TIMEOUT;
 
+    /** Refuse to open the queue when every user may write to its directory (else a warning is logged). */
+    private boolean refuseSharedDirectory;
+
     /** Permissions of the files the queue creates, e.g. "rw-r-----"; the owner must read and write. */
     private String filePermissions = "rw-------";
 
@@ -202,6 +205,14 @@ public class QueueProperties {
 
     public void setWriteLockTimeout(Duration writeLockTimeout) {
         this.writeLockTimeout = writeLockTimeout;
+    }
+
+    public boolean isRefuseSharedDirectory() {
+        return refuseSharedDirectory;
+    }
+
+    public void setRefuseSharedDirectory(boolean refuseSharedDirectory) {
+        this.refuseSharedDirectory = refuseSharedDirectory;
     }
 
     public String getFilePermissions() {
