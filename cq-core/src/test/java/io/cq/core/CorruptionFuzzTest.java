@@ -106,8 +106,8 @@ class CorruptionFuzzTest {
     }
 
     /**
-     * Random access to one excerpt, a dump and a verify of the damaged copy: each either works or fails with a cq
-     * error (verify reports damage as findings); nothing else may come out of them.
+     * Random access to one excerpt, a dump, a verify and an append to the damaged copy: each either works or fails
+     * with a cq error (verify reports damage as findings); nothing else may come out of them.
      */
     private static void inspect(Path copy, long seekTo) {
         try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).readOnly(true).build()) {
@@ -121,6 +121,12 @@ class CorruptionFuzzTest {
                 assertThat(e.getMessage()).isNotBlank();
             }
             try {
+                queue.namedTailers();
+                queue.lastIndex();
+            } catch (QueueException | UncheckedIOException e) {
+                assertThat(e.getMessage()).isNotBlank();
+            }
+            try {
                 queue.dump();
             } catch (QueueException | UncheckedIOException e) {
                 assertThat(e.getMessage()).isNotBlank();
@@ -130,6 +136,12 @@ class CorruptionFuzzTest {
             } catch (QueueException | UncheckedIOException e) {
                 assertThat(e.getMessage()).isNotBlank();
             }
+        } catch (QueueException | UncheckedIOException e) {
+            assertThat(e.getMessage()).isNotBlank();
+        }
+        // Last, as it changes the copy: a writer either appends or refuses the damage with a cq error.
+        try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).build()) {
+            queue.acquireAppender().writeText("appended to a damaged copy");
         } catch (QueueException | UncheckedIOException e) {
             assertThat(e.getMessage()).isNotBlank();
         }

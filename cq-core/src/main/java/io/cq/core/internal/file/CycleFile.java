@@ -87,12 +87,24 @@ public final class CycleFile {
         return Memory.getLong(header, CycleHeaderDescriptor.CREATED_MILLIS_OFFSET);
     }
 
+    /** Where the next record goes, as far as its writers have said; checked, since every append starts there. */
     public long writePositionHint() {
-        return Memory.getLongAcquire(header, CycleHeaderDescriptor.WRITE_POSITION_OFFSET);
+        long position = Memory.getLongAcquire(header, CycleHeaderDescriptor.WRITE_POSITION_OFFSET);
+        if (position < 0 || position / blockSize() >= Integer.MAX_VALUE) {
+            throw new CorruptQueueException(path(), CycleHeaderDescriptor.WRITE_POSITION_OFFSET, "the write position "
+                    + "hint holds " + position + ", not a position in a cycle file");
+        }
+        return position;
     }
 
+    /** How many excerpts its writers have published, as far as they have said; checked like the write position. */
     public long sequenceHint() {
-        return Memory.getLongAcquire(header, CycleHeaderDescriptor.SEQUENCE_OFFSET);
+        long sequence = Memory.getLongAcquire(header, CycleHeaderDescriptor.SEQUENCE_OFFSET);
+        if (sequence < 0) {
+            throw new CorruptQueueException(path(), CycleHeaderDescriptor.SEQUENCE_OFFSET, "the sequence hint holds "
+                    + sequence + ", not a number of excerpts");
+        }
+        return sequence;
     }
 
     /** Called by the write-lock holder after each publish; the lock's release makes them visible to the next. */

@@ -315,6 +315,9 @@ public final class MappedFile implements AutoCloseable {
 
     /** The header word at a position, acquired; 0 (free) where the file does not reach yet. */
     public int intAcquireAt(long position) {
+        if (position < 0 || position / blockSize >= Integer.MAX_VALUE) {
+            return 0; // no file reaches there
+        }
         int index = chunkIndex(position);
         long offset = position - chunkStart(index);
         MemorySegment chunk = readableChunk(index, offset + Integer.BYTES);
@@ -323,6 +326,9 @@ public final class MappedFile implements AutoCloseable {
 
     /** A long written with release semantics, acquired; 0 where the file does not reach yet. */
     public long longAcquireAt(long position) {
+        if (position < 0 || position / blockSize >= Integer.MAX_VALUE) {
+            return 0; // no file reaches there
+        }
         int index = chunkIndex(position);
         long offset = position - chunkStart(index);
         MemorySegment chunk = readableChunk(index, offset + Long.BYTES);
