@@ -306,6 +306,26 @@ class CqCliTest {
     }
 
     @Test
+    void shouldShowAMessageWithHundredsOfThousandsOfCborTagsAsMalformedBeforeDecodingIt() {
+        Path queue = dir.resolve("tags");
+        byte[] cbor = new byte[400_001];
+        java.util.Arrays.fill(cbor, 0, 400_000, (byte) 0xC6);
+        cbor[400_000] = 0x01;
+        byte[] name = "onOrder".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender();
+             WriteContext context = appender.writingDocument()) {
+            context.bytes().writeInt('c' | 'q' << 8 | 'm' << 16 | 1 << 24).writeByte((byte) 0)
+                    .writeByte((byte) name.length).writeBytes(name).writeByte((byte) 1)
+                    .writeByte((byte) 'O').writeInt(cbor.length).writeBytes(cbor);
+        }
+
+        Run tail = cq("tail", queue.toString());
+
+        // Refused by the linear check before Jackson, which alone takes seconds over such a chain.
+        assertThat(tail.out() + tail.err()).contains("CBOR tags in a row");
+    }
+
+    @Test
     void shouldExplainAMissingDirectoryOrOneThatIsNotAQueue() throws IOException {
         Path missing = dir.resolve("missing");
         Path plain = Files.createDirectories(dir.resolve("plain"));
