@@ -326,6 +326,30 @@ class CqCliTest {
     }
 
     @Test
+    void shouldRefuseToWriteAfterAnExcerptCutByTheEndOfTheFileWithExitCodeFour() throws IOException {
+        Path queue = queueOf("alpha " + "a".repeat(40), "beta " + "b".repeat(40));
+        Path cycleFile;
+        try (Stream<Path> files = Files.list(queue)) {
+            cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        long cut;
+        try (RandomAccessFile raf = new RandomAccessFile(cycleFile.toFile(), "rw")) {
+            cut = raf.length() - 20;
+            raf.setLength(cut);
+        }
+        Path order = Files.writeString(dir.resolve("order.yaml"), "id: o-1\n");
+
+        Run write = cq("write", queue.toString(), "onOrder", order.toString());
+        Run tail = cq("tail", queue.toString());
+
+        assertThat(write.exitCode()).isEqualTo(4);
+        assertThat(write.err()).contains("cut short").contains(cycleFile.toString());
+        assertThat(Files.size(cycleFile)).isEqualTo(cut);
+        assertThat(tail.exitCode()).isEqualTo(4);
+        assertThat(tail.out()).startsWith("alpha").doesNotContain("\u0000");
+    }
+
+    @Test
     void shouldExplainAMissingDirectoryOrOneThatIsNotAQueue() throws IOException {
         Path missing = dir.resolve("missing");
         Path plain = Files.createDirectories(dir.resolve("plain"));
