@@ -11,25 +11,34 @@ import io.cq.core.internal.table.TableStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Deletes cycle files that fall out of the retention window: older than the last {@code cycles} cycles and/or
  * ended more than {@code durationMillis} ago. Unless told otherwise, a file that still holds excerpts some named
- * tailer has not read is kept. Runs under the write lock when an appender rolls to a new cycle.
+ * tailer has not read is kept. Runs under the write lock when an appender rolls to a new cycle; what it deleted is
+ * logged and told to the listener by {@link #announce(List)} after the lock is released, since neither may stall
+ * the queue's writers.
  */
 public record Retention(int cycles, long durationMillis, boolean keepUnreadByNamedTailers, StoreFileListener listener) {
     public static final Retention KEEP_ALL = new Retention(0, 0, true, new StoreFileListener() {
     });
 
+    /** A file retention deleted, or failed to delete (with the error). */
+    record Deletion(long cycle, Path path, IOException failure) {
+    }
+
     public boolean keepsAll() {
         return cycles <= 0 && durationMillis <= 0;
     }
 
-    void apply(CycleFiles files, TableStore tableStore, NamedTailerSlots namedTailers, long currentCycle,
-               long nowMillis) {
+    List<Deletion> apply(CycleFiles files, TableStore tableStore, NamedTailerSlots namedTailers, long currentCycle,
+                         long nowMillis) {
         if (keepsAll()) {
-            return;
+            return List.of();
         }
+        List<Deletion> deletions = new ArrayList<>();
         RollCycle roll = files.rollCycle();
         long keepFrom = Long.MIN_VALUE;
         if (cycles > 0) {
@@ -54,15 +63,27 @@ public record Retention(int cycles, long durationMillis, boolean keepUnreadByNam
             try {
                 if (Files.deleteIfExists(path)) {
                     deleted = true;
-                    Log.info(Retention.class, "retention deleted {0}", path);
-                    listener.onDeleted(cycle, path);
+                    deletions.add(new Deletion(cycle, path, null));
                 }
             } catch (IOException e) {
-                Log.warning(Retention.class, "retention cannot delete " + path, e);
+                deletions.add(new Deletion(cycle, path, e));
             }
         }
         if (deleted) {
             tableStore.publishMinCycle(files.cycles().isEmpty() ? TableStore.NO_CYCLE : files.cycles().first());
+        }
+        return deletions;
+    }
+
+    /** Logs what {@link #apply} did and tells the listener: after the write lock is released. */
+    void announce(List<Deletion> deletions) {
+        for (Deletion deletion : deletions) {
+            if (deletion.failure() == null) {
+                Log.info(Retention.class, "retention deleted {0}", deletion.path());
+                listener.onDeleted(deletion.cycle(), deletion.path());
+            } else {
+                Log.warning(Retention.class, "retention cannot delete " + deletion.path(), deletion.failure());
+            }
         }
     }
 }

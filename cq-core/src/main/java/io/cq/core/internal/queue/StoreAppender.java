@@ -18,8 +18,11 @@ import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
 
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The appender: takes the write lock, writes one record at the end of the current cycle file and publishes
@@ -35,6 +38,8 @@ public final class StoreAppender implements ExcerptAppender {
     private final Position scratch = new Position();
     /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
     private final SegmentCursor.Reservation reservation = this::reserveForCursor;
+    /** Files retention deleted under the write lock, to log and announce once it is released. */
+    private final List<Retention.Deletion> retired = new ArrayList<>();
 
     private CycleFile file;
     private long cycle = Long.MIN_VALUE;
@@ -77,6 +82,7 @@ public final class StoreAppender implements ExcerptAppender {
             prepareRecord();
         } catch (RuntimeException | Error e) {
             lock.release();
+            announceRetired();
             throw e;
         }
         context.open = true;
@@ -256,7 +262,7 @@ public final class StoreAppender implements ExcerptAppender {
                     + "); nothing was written");
         }
         if (target != cycle || file == null) {
-            CycleFile next = queue.files().acquireOrCreate(target, now);
+            CycleFile next = acquireOrCreateMakingRoom(target, now);
             try {
                 // Before anything maps (and so lengthens) the file: a file cut short is refused, not padded.
                 next.checkTailForAppending();
@@ -265,7 +271,8 @@ public final class StoreAppender implements ExcerptAppender {
                     CycleFileMarks.finishBefore(queue.files(), previousNewest, target);
                 }
                 queue.tableStore().publishCycle(target);
-                queue.retention().apply(queue.files(), queue.tableStore(), queue.namedTailers(), target, now);
+                retired.addAll(queue.retention().apply(queue.files(), queue.tableStore(), queue.namedTailers(),
+                        target, now));
             } catch (RuntimeException | Error e) {
                 queue.files().release(next);
                 throw e;
@@ -279,6 +286,33 @@ public final class StoreAppender implements ExcerptAppender {
             chunkEnd = Long.MIN_VALUE;
         }
         cycleEndMillis = queue.rollCycle().cycleStartMillis(cycle + 1);
+    }
+
+    /**
+     * Creates the new cycle's file; on a full disk, first lets retention delete what it would delete at this roll
+     * anyway, which may make the room, and tries once more.
+     */
+    private CycleFile acquireOrCreateMakingRoom(long target, long now) {
+        try {
+            return queue.files().acquireOrCreate(target, now);
+        } catch (UncheckedIOException e) {
+            List<Retention.Deletion> freed = queue.retention().apply(queue.files(), queue.tableStore(),
+                    queue.namedTailers(), target, now);
+            retired.addAll(freed);
+            if (freed.stream().noneMatch(deletion -> deletion.failure() == null)) {
+                throw e;
+            }
+            return queue.files().acquireOrCreate(target, now);
+        }
+    }
+
+    /** After the write lock is released: what retention deleted during a roll is logged and told. */
+    private void announceRetired() {
+        if (!retired.isEmpty()) {
+            List<Retention.Deletion> done = List.copyOf(retired);
+            retired.clear();
+            queue.retention().announce(done);
+        }
     }
 
     // ---- conveniences -----------------------------------------------------------------------------------
@@ -403,6 +437,7 @@ public final class StoreAppender implements ExcerptAppender {
             } finally {
                 cursor.unbind();
                 lock.release();
+                announceRetired();
             }
             if (published && queue.syncEachAppend()) {
                 forceLastExcerpt();
