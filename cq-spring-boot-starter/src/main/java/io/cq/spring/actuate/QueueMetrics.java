@@ -77,9 +77,33 @@ public final class QueueMetrics implements SmartInitializingSingleton {
                 .register(registry);
     }
 
+    private static double lastCycle(MappedQueue queue) {
+        if (queue.isClosed()) {
+            return Double.NaN;
+        }
+        long last = queue.lastIndex();
+        return last < 0 ? -1 : queue.rollCycle().toCycle(last);
+    }
+
+    private static double lastSequence(MappedQueue queue) {
+        if (queue.isClosed()) {
+            return Double.NaN;
+        }
+        long last = queue.lastIndex();
+        return last < 0 ? -1 : queue.rollCycle().toSequenceNumber(last);
+    }
+
     private void bindQueue(MeterRegistry registry, String name, MappedQueue queue) {
         Gauge.builder("cq.queue.last.index", queue, q -> q.isClosed() ? Double.NaN : q.lastIndex())
-                .description("Index of the last excerpt in the queue (-1 when empty)").tag("queue", name)
+                .description("Index of the last excerpt in the queue (-1 when empty); a double, so not exact above "
+                        + "2^53: use last.cycle and last.sequence for the exact value").tag("queue", name)
+                .register(registry);
+        // Each part fits a double exactly: cycles and sequence numbers stay far below 2^53.
+        Gauge.builder("cq.queue.last.cycle", queue, QueueMetrics::lastCycle)
+                .description("Cycle of the last excerpt in the queue (-1 when empty)").tag("queue", name)
+                .register(registry);
+        Gauge.builder("cq.queue.last.sequence", queue, QueueMetrics::lastSequence)
+                .description("Sequence number of the last excerpt within its cycle (-1 when empty)").tag("queue", name)
                 .register(registry);
         Gauge.builder("cq.queue.disk.free", queue, q -> q.isClosed() ? Double.NaN : q.diskSpace().usableBytes())
                 .description("Bytes this process may still write on the queue's file system").tag("queue", name)

@@ -175,6 +175,11 @@ class CqActuatorAutoConfigurationTest {
                     .isEqualTo(6);
             assertThat(meters.get("cq.queue.last.index").tag("queue", "orders").gauge().value())
                     .isEqualTo(context.getBean("orders", MappedQueue.class).lastIndex());
+            MappedQueue orders = context.getBean("orders", MappedQueue.class);
+            assertThat((long) meters.get("cq.queue.last.cycle").tag("queue", "orders").gauge().value())
+                    .isEqualTo(orders.rollCycle().toCycle(orders.lastIndex()));
+            assertThat((long) meters.get("cq.queue.last.sequence").tag("queue", "orders").gauge().value())
+                    .isEqualTo(orders.rollCycle().toSequenceNumber(orders.lastIndex()));
             assertThat(meters.get("cq.queue.disk.free").tag("queue", "orders").gauge().value()).isPositive();
         });
     }
