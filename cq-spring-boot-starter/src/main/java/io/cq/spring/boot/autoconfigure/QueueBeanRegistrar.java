@@ -1,7 +1,9 @@
 package io.cq.spring.boot.autoconfigure;
 
 import io.cq.core.MappedQueue;
+import io.cq.spring.core.InvalidQueuePropertyException;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -15,8 +17,9 @@ import java.util.Map;
 /**
  * Registers a {@link MappedQueue} bean per key of {@code cq.queues}, named after it. The bean is opened by the
  * {@link MappedQueueOpener} when the context creates its singletons, and closed when the context destroys them,
- * which is after every listener container (a lifecycle) has stopped. A bean the application defines with the same
- * name wins.
+ * which is after every listener container (a lifecycle) has stopped. A {@code MappedQueue} bean the application
+ * defines with the same name wins; a bean of another type with that name is refused at start-up, with a failure
+ * analysis, where it used to hide the queue until something failed later.
  */
 final class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar {
     private final Environment environment;
@@ -35,12 +38,30 @@ final class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar {
                 .orElse(Map.of());
         for (String name : queues.keySet()) {
             if (registry.containsBeanDefinition(name)) {
+                requireQueueType(name, registry.getBeanDefinition(name));
                 continue;
             }
             RootBeanDefinition definition = new RootBeanDefinition(MappedQueue.class);
             definition.setInstanceSupplier(() -> beanFactory.getBean(MappedQueueOpener.class).open(name));
             definition.setDestroyMethodName("close");
             registry.registerBeanDefinition(name, definition);
+        }
+    }
+
+    /** A bean of the queue's name must be a MappedQueue (the application's own), or of a type not known yet. */
+    private static void requireQueueType(String name, BeanDefinition existing) {
+        Class<?> type = existing.getResolvableType().resolve();
+        if (type == null && existing.getBeanClassName() != null && existing.getFactoryMethodName() == null) {
+            try {
+                type = Class.forName(existing.getBeanClassName(), false, QueueBeanRegistrar.class.getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                return;
+            }
+        }
+        if (type != null && type != Object.class && !MappedQueue.class.isAssignableFrom(type)) {
+            throw new InvalidQueuePropertyException("cq.queues." + name, name, "the application already has a bean "
+                    + "named '" + name + "' of type " + type.getName() + ", which would hide the queue of that name",
+                    "Rename the bean, or the queue (cq.queues.<other-name>.path=... keeps its directory).", null);
         }
     }
 }

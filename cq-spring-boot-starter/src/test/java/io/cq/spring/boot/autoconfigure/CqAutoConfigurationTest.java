@@ -52,6 +52,21 @@ class CqAutoConfigurationTest {
     }
 
     @Test
+    void shouldRefuseABeanOfAnotherTypeNamedLikeAQueueAtStartUp() {
+        runner().withPropertyValues("cq.queues.orders.durability=page-cache")
+                .withBean("orders", StringBuilder.class, StringBuilder::new)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    Throwable failure = context.getStartupFailure();
+                    while (failure != null && !(failure instanceof io.cq.spring.core.InvalidQueuePropertyException)) {
+                        failure = failure.getCause();
+                    }
+                    assertThat(failure).as(String.valueOf(context.getStartupFailure())).isNotNull()
+                            .hasMessageContaining("already has a bean named 'orders' of type java.lang.StringBuilder");
+                });
+    }
+
+    @Test
     void shouldCloseQueuesWhenTheContextCloses() {
         List<MappedQueue> opened = new ArrayList<>();
         runner().withPropertyValues("cq.queues.orders.durability=page-cache")
