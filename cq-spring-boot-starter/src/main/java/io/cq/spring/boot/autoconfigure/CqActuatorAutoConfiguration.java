@@ -3,12 +3,14 @@ package io.cq.spring.boot.autoconfigure;
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueAdapters;
 import io.cq.spring.actuate.QueuesEndpoint;
+import io.cq.spring.actuate.QueuesEndpointWebExtension;
 import io.cq.spring.actuate.QueuesHealthIndicator;
 import io.cq.spring.listener.ListenerContainerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -32,6 +34,13 @@ public class CqActuatorAutoConfiguration {
                 ObjectProvider<ListenerContainerRegistry> registry,
                                       ObjectProvider<QueueAdapters> adapters) {
             return new QueuesEndpoint(queues, registry.getIfAvailable(), adapters.getIfAvailable());
+        }
+
+        @Bean
+        @ConditionalOnMissingBean
+        @ConditionalOnBean(QueuesEndpoint.class)
+        QueuesEndpointWebExtension queuesEndpointWebExtension(QueuesEndpoint endpoint) {
+            return new QueuesEndpointWebExtension(endpoint);
         }
     }
 

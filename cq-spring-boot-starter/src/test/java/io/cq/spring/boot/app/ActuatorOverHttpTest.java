@@ -101,6 +101,10 @@ class ActuatorOverHttpTest {
         assertThat(get("/actuator/metrics/cq.listener.lag?tag=listener:billing").at("/measurements/0/value").asDouble())
                 .isEqualTo(1.0);
         post("/actuator/queues/orders/billing", "{\"action\":\"resume\"}");
+        assertThat(status("/actuator/queues/orders/no-such-listener", "{\"action\":\"pause\"}"))
+                .as("an unknown listener").isEqualTo(404);
+        assertThat(status("/actuator/queues/no-such-queue/billing", "{\"action\":\"pause\"}"))
+                .as("an unknown queue").isEqualTo(404);
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> get("/actuator/queues/orders").at("/listeners/0/processed").asLong() == 4);
     }
@@ -110,6 +114,12 @@ class ActuatorOverHttpTest {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
+    }
+
+    private int status(String path, String body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString()).statusCode();
     }
 
     private JsonNode post(String path, String body) throws IOException, InterruptedException {
