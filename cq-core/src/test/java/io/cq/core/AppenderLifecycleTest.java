@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,13 +70,27 @@ class AppenderLifecycleTest {
             int fds = ProcessResources.openFileDescriptors();
             long heap = ProcessResources.heapAfterGc();
 
+            // At most a few thousand at once: 200,000 writers waiting together would queue for the lock longer than
+            // its timeout on a busy machine, which is not what this test is about.
+            Semaphore inFlight = new Semaphore(2_000);
+            AtomicInteger failed = new AtomicInteger();
             try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (int i = 0; i < 200_000; i++) {
                     int n = i;
-                    executor.submit(() -> queue.acquireAppender().writeText("virtual " + n));
+                    inFlight.acquireUninterruptibly();
+                    executor.submit(() -> {
+                        try {
+                            queue.acquireAppender().writeText("virtual " + n);
+                        } catch (RuntimeException e) {
+                            failed.incrementAndGet();
+                        } finally {
+                            inFlight.release();
+                        }
+                    });
                 }
             }
 
+            assertThat(failed).hasValue(0);
             assertThat(queue.lastIndex() - queue.firstIndex()).isEqualTo(200_000);
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
                     assertThat(queue.resources().openAppenders()).isLessThanOrEqualTo(1));

@@ -51,6 +51,18 @@ class CqIntegrationAutoConfigurationTest {
     }
 
     @Test
+    void shouldRunTheApplicationsFlowsWithoutEnableIntegrationOrBootsIntegrationModule() {
+        runner.withUserConfiguration(QueueAndFlowsOnly.class).run(context -> {
+            QueueAdapterRegistry registry = context.getBean(QueueAdapterRegistry.class);
+            MappedQueue queue = context.getBean(MappedQueue.class);
+            long index = queue.acquireAppender().writeText("tick");
+            QueueAdapterInfo reader = registry.adapter("plain-reader").orElseThrow();
+            await().until(() -> reader.processedCount() >= 1 && reader.namedTailerIndex() >= index + 1);
+            assertThat(reader.state()).isEqualTo(QueueAdapterInfo.State.RUNNING);
+        });
+    }
+
+    @Test
     void shouldStayAwayWithoutAMappedQueueBean() {
         runner.run(context -> assertThat(context).doesNotHaveBean(QueueAdapterRegistry.class));
     }
@@ -90,6 +102,20 @@ class CqIntegrationAutoConfigurationTest {
         @Bean
         IntegrationFlow writeTicks(MappedQueue ticks) {
             return IntegrationFlow.from("ticksIn").handle(Cq.outboundAdapter(ticks).adapterId("ticks-writer")).get();
+        }
+    }
+
+    /** Flows as an application writes them with only cq's modules: no {@code @EnableIntegration}. */
+    @Configuration(proxyBeanMethods = false)
+    static class QueueAndFlowsOnly {
+        @Bean(destroyMethod = "close")
+        MappedQueue plainTicks() {
+            return MappedQueue.builder(dir.resolve("plain-ticks")).build();
+        }
+
+        @Bean
+        IntegrationFlow readPlainTicks(MappedQueue ticks) {
+            return IntegrationFlow.from(Cq.inboundAdapter(ticks).id("plain-reader")).nullChannel();
         }
     }
 }
