@@ -2,8 +2,9 @@ package io.cq.core;
 
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.LockHoldingWriter;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,11 +27,15 @@ class LiveWriteLockHolderTest {
     @TempDir
     Path dir;
 
-    @Test
-    void shouldNeverTakeOverALiveHolderAfterMoreThan2To24TokensAndGoOnWithinASecondAfterItsKill() throws Exception {
+    /** The holder runs with and without native access: a plain {@code java -jar} must be as safe. */
+    @ParameterizedTest(name = "holder with native access: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldNeverTakeOverALiveHolderAfterMoreThan2To24TokensAndGoOnWithinASecondAfterItsKill(boolean nativeAccess)
+            throws Exception {
         Path queueDir = dir.resolve("q");
         try (MappedQueue queue = MappedQueue.builder(queueDir).writeLockTimeout(Duration.ofMillis(1_500)).build();
-             ChildJvm holder = ChildJvm.start(LockHoldingWriter.class, queueDir.toString())) {
+             ChildJvm holder = ChildJvm.start(nativeAccess, List.of(), LockHoldingWriter.class,
+                     queueDir.toString())) {
             holder.awaitLine("ready", 60, TimeUnit.SECONDS);
             holder.send("hold");
             holder.awaitLine("holding", 30, TimeUnit.SECONDS);

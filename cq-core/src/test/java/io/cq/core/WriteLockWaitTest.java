@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Waiting for the write lock held by a live appender of this JVM: interruptible, bounded by the queue's
@@ -43,8 +44,8 @@ class WriteLockWaitTest {
                     interruptedAfter.set(Thread.currentThread().isInterrupted());
                 }
             });
-            // Long enough to be parked between attempts, where an interrupt used to be swallowed.
-            Thread.sleep(300);
+            // Parked between attempts, where an interrupt used to be swallowed.
+            await().atMost(Duration.ofSeconds(5)).until(() -> waiting.getState() == Thread.State.TIMED_WAITING);
             long interruptedAt = System.nanoTime();
             waiting.interrupt();
             waiting.join(5_000);

@@ -90,7 +90,7 @@ public final class CycleFile {
     /** Where the next record goes, as far as its writers have said; checked, since every append starts there. */
     public long writePositionHint() {
         long position = Memory.getLongAcquire(header, CycleHeaderDescriptor.WRITE_POSITION_OFFSET);
-        if (position < 0 || position / blockSize() >= Integer.MAX_VALUE) {
+        if (!file.isReachable(position)) {
             throw new CorruptQueueException(path(), CycleHeaderDescriptor.WRITE_POSITION_OFFSET, "the write position "
                     + "hint holds " + position + ", not a position in a cycle file");
         }

@@ -40,6 +40,8 @@ public final class MappedFile implements AutoCloseable {
     private final FileChannel channel;
     private final boolean writable;
     private final long blockSize;
+    /** One past the last position a chunk index (an int) can reach: positions from here on are in no file. */
+    private final long unreachable;
     private final long mappingSize;
     private final long reserveStep;
     private final Arena arena = Arena.ofShared();
@@ -66,6 +68,8 @@ public final class MappedFile implements AutoCloseable {
         this.channel = channel;
         this.writable = writable;
         this.blockSize = blockSize;
+        this.unreachable = Long.MAX_VALUE / blockSize > Integer.MAX_VALUE ? blockSize * Integer.MAX_VALUE
+                : Long.MAX_VALUE;
         this.mappingSize = blockSize + overlap;
         this.reserveStep = reserveStep;
         this.diskSpace = diskSpace;
@@ -73,6 +77,11 @@ public final class MappedFile implements AutoCloseable {
 
     public Path path() {
         return path;
+    }
+
+    /** Whether a position can lie in a file of this block size at all (not negative, its chunk index an int). */
+    public boolean isReachable(long position) {
+        return position >= 0 && position < unreachable;
     }
 
     public long blockSize() {
@@ -315,7 +324,7 @@ public final class MappedFile implements AutoCloseable {
 
     /** The header word at a position, acquired; 0 (free) where the file does not reach yet. */
     public int intAcquireAt(long position) {
-        if (position < 0 || position / blockSize >= Integer.MAX_VALUE) {
+        if (!isReachable(position)) {
             return 0; // no file reaches there
         }
         int index = chunkIndex(position);
@@ -326,7 +335,7 @@ public final class MappedFile implements AutoCloseable {
 
     /** A long written with release semantics, acquired; 0 where the file does not reach yet. */
     public long longAcquireAt(long position) {
-        if (position < 0 || position / blockSize >= Integer.MAX_VALUE) {
+        if (!isReachable(position)) {
             return 0; // no file reaches there
         }
         int index = chunkIndex(position);
