@@ -20,7 +20,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -358,33 +360,34 @@ public final class CycleFiles implements AutoCloseable {
      */
     public static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions,
                                         boolean refuseShared) {
-        if (Files.isDirectory(directory)) {
-            if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
-                throw new QueueException("queue directory " + directory + " is not "
-                        + (readOnly ? "readable" : "readable and writable")
-                        + " by this process");
+        if (!Files.isDirectory(directory)) {
+            if (Files.exists(directory, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(directory)) {
+                throw new QueueException("queue path " + directory + " exists but is not a directory");
             }
-            if (FilePermissions.isWritableByOthers(directory)) {
-                if (refuseShared) {
-                    throw new QueueException("queue directory " + directory + " is writable by every user, who could "
-                            + "replace or damage its files; refused (refuseSharedDirectory): chmod o-w " + directory);
-                }
-                Log.warning(CycleFiles.class, "queue directory {0} is writable by every user: any of them can replace "
-                        + "or damage its files (chmod o-w {0})", directory);
+            if (readOnly) {
+                throw new QueueException("queue directory " + directory + " does not exist; a queue opened read-only "
+                        + "must already exist");
             }
-            return;
+            try {
+                // Tolerates another process creating it at the same moment.
+                permissions.createDirectories(directory);
+            } catch (FileAlreadyExistsException e) {
+                throw new QueueException("queue path " + directory + " exists but is not a directory");
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create queue directory " + directory + ": " + e, e);
+            }
         }
-        if (Files.exists(directory)) {
-            throw new QueueException("queue path " + directory + " exists but is not a directory");
+        if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
+            throw new QueueException("queue directory " + directory + " is not "
+                    + (readOnly ? "readable" : "readable and writable") + " by this process");
         }
-        if (readOnly) {
-            throw new QueueException("queue directory " + directory + " does not exist; a queue opened read-only must "
-                    + "already exist");
-        }
-        try {
-            permissions.createDirectories(directory);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create queue directory " + directory + ": " + e, e);
+        if (FilePermissions.isWritableByOthers(directory)) {
+            if (refuseShared) {
+                throw new QueueException("queue directory " + directory + " is writable by every user, who could "
+                        + "replace or damage its files; refused (refuseSharedDirectory): chmod o-w " + directory);
+            }
+            Log.warning(CycleFiles.class, "queue directory {0} is writable by every user: any of them can replace "
+                    + "or damage its files (chmod o-w {0})", directory);
         }
     }
 
