@@ -1,7 +1,7 @@
 package io.cq.spring.actuate;
 
 import io.cq.core.MappedQueue;
-import io.cq.spring.listener.ListenerContainerRegistry;
+import io.cq.spring.config.ListenerContainerRegistry;
 import io.cq.spring.listener.ListenerState;
 import io.cq.spring.listener.QueueListenerContainer;
 import io.micrometer.core.instrument.FunctionCounter;

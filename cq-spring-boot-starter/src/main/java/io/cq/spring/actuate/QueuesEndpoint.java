@@ -2,7 +2,7 @@ package io.cq.spring.actuate;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
-import io.cq.spring.listener.ListenerContainerRegistry;
+import io.cq.spring.config.ListenerContainerRegistry;
 import io.cq.spring.listener.QueueListenerContainer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;

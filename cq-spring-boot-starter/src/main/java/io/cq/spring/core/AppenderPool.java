@@ -3,6 +3,7 @@ package io.cq.spring.core;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.core.message.Messages;
+import io.cq.spring.annotation.QueueWriter;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -4,6 +4,7 @@ import io.cq.core.ExcerptBytes;
 import io.cq.core.MappedQueue;
 import io.cq.core.WriteContext;
 import io.cq.core.message.Messages;
+import io.cq.spring.annotation.QueueWriter;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;

@@ -1,6 +1,7 @@
 package io.cq.spring.core;
 
 import io.cq.core.MappedQueue;
+import io.cq.spring.annotation.QueueWriter;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;

@@ -1,6 +1,8 @@
 package io.cq.spring.core;
 
 import io.cq.core.MappedQueue;
+import io.cq.spring.annotation.QueueWriter;
+import io.cq.spring.support.InvalidQueuePropertyException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;

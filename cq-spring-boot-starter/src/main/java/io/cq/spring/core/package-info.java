@@ -1,2 +1,8 @@
-/** Spring-facing access to cq queues: {@link io.cq.spring.core.QueueTemplate} for appends. */
+/**
+ * Writing to queues from Spring: {@link io.cq.spring.core.QueueTemplate} and the proxies behind
+ * {@link io.cq.spring.annotation.QueueWriter} interfaces, sharing a few appenders per queue.
+ */
+@NullMarked
 package io.cq.spring.core;
+
+import org.jspecify.annotations.NullMarked;

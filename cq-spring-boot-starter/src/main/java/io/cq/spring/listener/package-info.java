@@ -1,5 +1,8 @@
 /**
- * {@link io.cq.spring.listener.QueueListener} methods, the containers that run them (one thread and one named
- * tailer each), the registry that controls them by id, their events and their error handling.
+ * The containers that run {@link io.cq.spring.annotation.QueueListener} methods (one thread and one named tailer
+ * each) and their error handling: retries, logging, stopping and dead letters.
  */
+@NullMarked
 package io.cq.spring.listener;
+
+import org.jspecify.annotations.NullMarked;

@@ -143,7 +143,6 @@ public final class StoreQueue implements MappedQueue {
                 ? BackgroundWork.every(PRETOUCH_INTERVAL_NANOS, directory, createPretoucher()::execute) : null;
     }
 
-
     @Override
     public ExcerptAppender createAppender() {
         ensureOpen();

@@ -5,7 +5,7 @@ import io.cq.spring.actuate.QueueAdapters;
 import io.cq.spring.actuate.QueuesEndpoint;
 import io.cq.spring.actuate.QueuesEndpointWebExtension;
 import io.cq.spring.actuate.QueuesHealthIndicator;
-import io.cq.spring.listener.ListenerContainerRegistry;
+import io.cq.spring.config.ListenerContainerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

@@ -1,19 +1,19 @@
 package io.cq.spring.boot.autoconfigure;
 
 import io.cq.core.idle.IdleStrategy;
+import io.cq.spring.annotation.QueueListenerAnnotationBeanPostProcessor;
 import io.cq.spring.boot.autoconfigure.CqProperties.ListenerProperties;
-import io.cq.spring.core.InvalidQueuePropertyException;
+import io.cq.spring.config.ContainerSettings;
+import io.cq.spring.config.DefaultQueueListenerContainerFactory;
+import io.cq.spring.config.ListenerContainerRegistry;
+import io.cq.spring.config.QueueListenerContainerFactory;
 import io.cq.spring.core.QueueTemplate;
-import io.cq.spring.listener.ContainerSettings;
 import io.cq.spring.listener.DeadLetterErrorHandler;
-import io.cq.spring.listener.DefaultQueueListenerContainerFactory;
-import io.cq.spring.listener.ListenerContainerRegistry;
 import io.cq.spring.listener.ListenerErrorHandler;
 import io.cq.spring.listener.LoggingErrorHandler;
-import io.cq.spring.listener.QueueListenerAnnotationBeanPostProcessor;
-import io.cq.spring.listener.QueueListenerContainerFactory;
 import io.cq.spring.listener.RetryPolicy;
 import io.cq.spring.listener.StoppingErrorHandler;
+import io.cq.spring.support.InvalidQueuePropertyException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * {@link io.cq.spring.listener.QueueListener} support: the annotation post-processor, the container registry, the
+ * {@link io.cq.spring.annotation.QueueListener} support: the annotation post-processor, the container registry, the
  * default container factory configured from {@code cq.listener.*}, and the default error handler.
  */
 @AutoConfiguration(after = CqAutoConfiguration.class)

@@ -3,7 +3,7 @@ package io.cq.spring.boot.autoconfigure;
 import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueueAdapters;
 import io.cq.spring.actuate.QueueMetrics;
-import io.cq.spring.listener.ListenerContainerRegistry;
+import io.cq.spring.config.ListenerContainerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -1,6 +1,6 @@
 package io.cq.spring.boot.autoconfigure;
 
-import io.cq.spring.core.InvalidQueuePropertyException;
+import io.cq.spring.support.InvalidQueuePropertyException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

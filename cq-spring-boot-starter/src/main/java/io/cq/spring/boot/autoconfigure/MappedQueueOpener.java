@@ -3,7 +3,7 @@ package io.cq.spring.boot.autoconfigure;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.QueueException;
-import io.cq.spring.core.InvalidQueuePropertyException;
+import io.cq.spring.support.InvalidQueuePropertyException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.cq.spring.boot.autoconfigure;
 
 import io.cq.core.MappedQueue;
-import io.cq.spring.core.InvalidQueuePropertyException;
+import io.cq.spring.support.InvalidQueuePropertyException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;

@@ -1,7 +1,8 @@
 package io.cq.spring.listener.invoke;
 
-import io.cq.spring.listener.ExcerptHeaders;
-import io.cq.spring.listener.Header;
+import io.cq.spring.annotation.Header;
+import io.cq.spring.support.ExcerptHeaders;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
@@ -18,7 +19,7 @@ public final class HeaderArgumentResolver implements ListenerArgumentResolver {
             ExcerptHeaders.LISTENER);
 
     /** The header a parameter asks for, or null when it has no header annotation. */
-    static String headerName(MethodParameter parameter) {
+    static @Nullable String headerName(MethodParameter parameter) {
         Header own = parameter.getParameterAnnotation(Header.class);
         if (own != null) {
             return own.value();

@@ -1,6 +1,6 @@
 package io.cq.spring.listener.invoke;
 
-import io.cq.spring.listener.ExcerptHeaders;
+import io.cq.spring.support.ExcerptHeaders;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.ResolvableType;
 import org.springframework.messaging.Message;

@@ -1,8 +1,8 @@
 package io.cq.spring.boot.app;
 
-import io.cq.spring.listener.ExcerptHeaders;
-import io.cq.spring.listener.Header;
-import io.cq.spring.listener.QueueListener;
+import io.cq.spring.annotation.Header;
+import io.cq.spring.annotation.QueueListener;
+import io.cq.spring.support.ExcerptHeaders;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 

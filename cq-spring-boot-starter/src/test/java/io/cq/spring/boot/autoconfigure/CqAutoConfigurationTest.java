@@ -4,6 +4,7 @@ import io.cq.core.Durability;
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
 import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.support.InvalidQueuePropertyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -58,7 +59,7 @@ class CqAutoConfigurationTest {
                 .run(context -> {
                     assertThat(context).hasFailed();
                     Throwable failure = context.getStartupFailure();
-                    while (failure != null && !(failure instanceof io.cq.spring.core.InvalidQueuePropertyException)) {
+                    while (failure != null && !(failure instanceof InvalidQueuePropertyException)) {
                         failure = failure.getCause();
                     }
                     assertThat(failure).as(String.valueOf(context.getStartupFailure())).isNotNull()

@@ -1,13 +1,13 @@
 package io.cq.spring.boot.autoconfigure;
 
+import io.cq.spring.annotation.QueueListener;
+import io.cq.spring.config.ListenerContainerRegistry;
+import io.cq.spring.config.QueueListenerContainerFactory;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.FailedExcerpt;
-import io.cq.spring.listener.ListenerContainerRegistry;
 import io.cq.spring.listener.ListenerErrorHandler;
 import io.cq.spring.listener.ListenerState;
 import io.cq.spring.listener.LoggingErrorHandler;
-import io.cq.spring.listener.QueueListener;
-import io.cq.spring.listener.QueueListenerContainerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;

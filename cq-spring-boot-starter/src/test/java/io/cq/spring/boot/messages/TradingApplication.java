@@ -1,9 +1,9 @@
 package io.cq.spring.boot.messages;
 
-import io.cq.spring.core.QueueWriter;
-import io.cq.spring.listener.ExcerptHeaders;
-import io.cq.spring.listener.Header;
-import io.cq.spring.listener.QueueListener;
+import io.cq.spring.annotation.Header;
+import io.cq.spring.annotation.QueueListener;
+import io.cq.spring.annotation.QueueWriter;
+import io.cq.spring.support.ExcerptHeaders;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 

@@ -2,8 +2,8 @@ package io.cq.spring.boot.messages;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.message.Messages;
+import io.cq.spring.config.ListenerContainerRegistry;
 import io.cq.spring.core.QueueTemplate;
-import io.cq.spring.listener.ListenerContainerRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;

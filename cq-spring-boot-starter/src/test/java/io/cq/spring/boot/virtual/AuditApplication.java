@@ -1,6 +1,6 @@
 package io.cq.spring.boot.virtual;
 
-import io.cq.spring.core.QueueWriter;
+import io.cq.spring.annotation.QueueWriter;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 
 /** An application that only writes: a writer interface on the "audit" queue, and the QueueTemplate. */

@@ -8,7 +8,7 @@ import io.cq.core.idle.IdleStrategy;
 import io.cq.core.message.BytesMessage;
 import io.cq.core.message.Messages;
 import io.cq.core.message.MethodReader;
-import io.cq.spring.listener.QueueListener;
+import io.cq.spring.annotation.QueueListener;
 import org.HdrHistogram.Histogram;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;

@@ -1,6 +1,6 @@
 package io.cq.samples.orders;
 
-import io.cq.spring.listener.QueueListener;
+import io.cq.spring.annotation.QueueListener;
 import org.springframework.stereotype.Component;
 
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.cq.samples.orders;
 
-import io.cq.spring.core.QueueWriter;
+import io.cq.spring.annotation.QueueWriter;
 
 /**
  * What happens to orders. The starter makes a bean of this interface whose calls append to the {@code orders}

@@ -1,4 +1,6 @@
-package io.cq.spring.listener;
+package io.cq.spring.event;
+
+import io.cq.spring.listener.QueueListenerContainer;
 
 import java.time.Duration;
 

@@ -1,14 +1,20 @@
-package io.cq.spring.listener;
+package io.cq.spring.annotation;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.StartPosition;
-import io.cq.spring.core.InvalidQueuePropertyException;
+import io.cq.spring.config.ListenerContainerRegistry;
+import io.cq.spring.config.ListenerEndpoint;
+import io.cq.spring.config.QueueListenerContainerFactory;
+import io.cq.spring.listener.QueueListenerContainer;
+import io.cq.spring.listener.invoke.BuiltInResolvers;
 import io.cq.spring.listener.invoke.ListenerArgumentResolver;
 import io.cq.spring.listener.invoke.ListenerInvoker;
 import io.cq.spring.listener.invoke.ListenerMethodInvoker;
 import io.cq.spring.listener.invoke.MethodDispatchInvoker;
 import io.cq.spring.listener.invoke.ObservedListenerInvoker;
+import io.cq.spring.support.InvalidQueuePropertyException;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
@@ -127,7 +133,7 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
         return queue;
     }
 
-    private Boolean autoStartup(QueueListener annotation, String where) {
+    private @Nullable Boolean autoStartup(QueueListener annotation, String where) {
         String value = resolve(annotation.autoStartup());
         if (value.isEmpty()) {
             return null;
@@ -155,7 +161,7 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
                 + "\"; give an excerpt index, decimal or 0x-hex");
     }
 
-    private Instant startTime(QueueListener annotation, String where) {
+    private @Nullable Instant startTime(QueueListener annotation, String where) {
         String value = resolve(annotation.startTime());
         if (annotation.startPosition() != StartPosition.Kind.TIME) {
             return null;

@@ -1,4 +1,6 @@
-package io.cq.spring.listener;
+package io.cq.spring.event;
+
+import io.cq.spring.listener.QueueListenerContainer;
 
 /**
  * The listener reached the end of its queue: it has processed every excerpt appended so far. Published once per

@@ -1,7 +1,9 @@
-package io.cq.spring.listener;
+package io.cq.spring.config;
 
 import io.cq.core.StartPosition;
+import io.cq.spring.annotation.QueueListener;
 import io.cq.spring.listener.invoke.ListenerInvoker;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 
@@ -20,7 +22,7 @@ import java.time.Instant;
  * @param startIndex       the index for {@link StartPosition.Kind#INDEX}
  * @param startTime        the instant for {@link StartPosition.Kind#TIME}, or null
  */
-public record ListenerEndpoint(String id, String queueName, ListenerInvoker invoker, Boolean autoStartup,
+public record ListenerEndpoint(String id, String queueName, ListenerInvoker invoker, @Nullable Boolean autoStartup,
                                String errorHandlerBean, String idleStrategy, StartPosition.Kind startPosition,
-                               long startIndex, Instant startTime) {
+                               long startIndex, @Nullable Instant startTime) {
 }

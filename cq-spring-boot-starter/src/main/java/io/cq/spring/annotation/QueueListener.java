@@ -1,6 +1,8 @@
-package io.cq.spring.listener;
+package io.cq.spring.annotation;
 
 import io.cq.core.StartPosition;
+import io.cq.spring.config.QueueListenerContainerFactory;
+import io.cq.spring.listener.ListenerErrorHandler;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

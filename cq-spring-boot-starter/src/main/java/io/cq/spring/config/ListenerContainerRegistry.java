@@ -1,5 +1,6 @@
-package io.cq.spring.listener;
+package io.cq.spring.config;
 
+import io.cq.spring.listener.QueueListenerContainer;
 import org.springframework.context.SmartLifecycle;
 
 import java.util.Collection;

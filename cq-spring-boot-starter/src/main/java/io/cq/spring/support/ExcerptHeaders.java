@@ -1,4 +1,6 @@
-package io.cq.spring.listener;
+package io.cq.spring.support;
+
+import io.cq.spring.annotation.Header;
 
 /** Names of the headers a listener may ask for with {@link Header}, and that a {@code Message} carries. */
 public final class ExcerptHeaders {

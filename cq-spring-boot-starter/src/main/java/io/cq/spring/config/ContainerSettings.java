@@ -1,6 +1,9 @@
-package io.cq.spring.listener;
+package io.cq.spring.config;
 
 import io.cq.core.idle.IdleStrategy;
+import io.cq.spring.event.ListenerIdleEvent;
+import io.cq.spring.listener.ListenerErrorHandler;
+import io.cq.spring.listener.RetryPolicy;
 
 import java.time.Duration;
 import java.util.function.Supplier;

@@ -1,4 +1,6 @@
-package io.cq.spring.listener;
+package io.cq.spring.annotation;
+
+import io.cq.spring.support.ExcerptHeaders;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

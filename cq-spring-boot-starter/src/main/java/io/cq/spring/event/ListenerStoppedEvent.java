@@ -1,4 +1,7 @@
-package io.cq.spring.listener;
+package io.cq.spring.event;
+
+import io.cq.spring.listener.ListenerState;
+import io.cq.spring.listener.QueueListenerContainer;
 
 /** The container's thread ended, on request (state STOPPED) or by an error (state FAILED); see {@link #state()}. */
 public final class ListenerStoppedEvent extends ListenerContainerEvent {

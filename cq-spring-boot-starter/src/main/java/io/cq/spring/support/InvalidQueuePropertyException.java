@@ -1,4 +1,6 @@
-package io.cq.spring.core;
+package io.cq.spring.support;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * A queue property that cq cannot open a queue with. Carries what the starter's failure analyzer
@@ -10,8 +12,8 @@ public final class InvalidQueuePropertyException extends RuntimeException {
     private final String problem;
     private final String action;
 
-    public InvalidQueuePropertyException(String property, Object value, String problem, String action,
-            Throwable cause) {
+    public InvalidQueuePropertyException(String property, @Nullable Object value, String problem, String action,
+            @Nullable Throwable cause) {
         super(property + "=" + value + ": " + problem, cause);
         this.property = property;
         this.value = String.valueOf(value);

@@ -1,24 +1,19 @@
-package io.cq.spring.listener;
+package io.cq.spring.listener.invoke;
 
-import io.cq.spring.listener.invoke.DocumentArgumentResolver;
-import io.cq.spring.listener.invoke.HeaderArgumentResolver;
-import io.cq.spring.listener.invoke.ListenerArgumentResolver;
-import io.cq.spring.listener.invoke.MessageArgumentResolver;
-import io.cq.spring.listener.invoke.PayloadArgumentResolver;
 import org.springframework.util.ClassUtils;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /** The argument resolvers every listener gets, after the application's own. */
-final class BuiltInResolvers {
+public final class BuiltInResolvers {
     private static final boolean MESSAGING_PRESENT = ClassUtils.isPresent("org.springframework.messaging.Message",
             BuiltInResolvers.class.getClassLoader());
 
     private BuiltInResolvers() {
     }
 
-    static List<ListenerArgumentResolver> create() {
+    public static List<ListenerArgumentResolver> create() {
         List<ListenerArgumentResolver> resolvers = new ArrayList<>();
         resolvers.add(new HeaderArgumentResolver());
         resolvers.add(new PayloadArgumentResolver());

@@ -1,5 +1,6 @@
-package io.cq.spring.listener;
+package io.cq.spring.event;
 
+import io.cq.spring.listener.QueueListenerContainer;
 import org.springframework.context.ApplicationEvent;
 
 /** Something that happened to a listener container; published on the container's thread. */

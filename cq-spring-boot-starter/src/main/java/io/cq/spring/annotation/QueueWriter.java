@@ -1,4 +1,4 @@
-package io.cq.spring.core;
+package io.cq.spring.annotation;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

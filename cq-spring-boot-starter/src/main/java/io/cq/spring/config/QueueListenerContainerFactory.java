@@ -1,6 +1,8 @@
-package io.cq.spring.listener;
+package io.cq.spring.config;
 
 import io.cq.core.MappedQueue;
+import io.cq.spring.annotation.QueueListener;
+import io.cq.spring.listener.QueueListenerContainer;
 
 /**
  * Makes the container of each {@link QueueListener}; name another bean of this type in

@@ -1,8 +1,10 @@
-package io.cq.spring.listener;
+package io.cq.spring.config;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.idle.BackoffIdleStrategy;
 import io.cq.core.idle.IdleStrategy;
+import io.cq.spring.listener.ListenerErrorHandler;
+import io.cq.spring.listener.QueueListenerContainer;
 import org.springframework.context.ApplicationEventPublisher;
 
 import java.time.Duration;

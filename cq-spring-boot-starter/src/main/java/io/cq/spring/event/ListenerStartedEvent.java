@@ -1,4 +1,6 @@
-package io.cq.spring.listener;
+package io.cq.spring.event;
+
+import io.cq.spring.listener.QueueListenerContainer;
 
 /** The container's thread started and holds the listener's named tailer. */
 public final class ListenerStartedEvent extends ListenerContainerEvent {
