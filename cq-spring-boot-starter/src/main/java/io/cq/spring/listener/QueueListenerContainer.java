@@ -2,6 +2,7 @@ package io.cq.spring.listener;
 
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.QueueClosedException;
 import io.cq.core.ReadContext;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.spring.annotation.QueueListener;
@@ -19,6 +20,8 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.SmartLifecycle;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -37,7 +40,6 @@ import java.util.function.Function;
  */
 public final class QueueListenerContainer implements SmartLifecycle {
     private static final Log log = LogFactory.getLog(QueueListenerContainer.class);
-    private static final long LAG_REFRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long PAUSE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ListenerEndpoint endpoint;
@@ -53,8 +55,21 @@ public final class QueueListenerContainer implements SmartLifecycle {
     /** Excerpts read between housekeeping rounds of a busy listener. */
     private static final int BATCH = 256;
 
+    private static final VarHandle NEXT_INDEX;
+
+    static {
+        try {
+            NEXT_INDEX = MethodHandles.lookup().findVarHandle(QueueListenerContainer.class, "nextIndex", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * Published by the container thread after every excerpt with a release store (a plain store on x86, where a
+     * volatile write would fence every excerpt), so that {@link #lag()} read from any thread is current.
+     */
     private volatile long nextIndex = -1;
-    private volatile long lag;
     private volatile Thread thread;
     /** Owned by the container thread while it runs. */
     private ExcerptTailer tailer;
@@ -211,7 +226,6 @@ public final class QueueListenerContainer implements SmartLifecycle {
         boolean caughtUp = false;
         long lastWork = System.nanoTime();
         long lastIdleEvent = lastWork;
-        long lastLagRefresh = 0;
         while (running) {
             int work = runCommands();
             if (work > 0) {
@@ -237,15 +251,8 @@ public final class QueueListenerContainer implements SmartLifecycle {
                         break;
                     }
                 }
-                if (work > 0) {
-                    nextIndex = tailer.index();
-                }
             }
             long now = System.nanoTime();
-            if (now - lastLagRefresh > LAG_REFRESH_NANOS) {
-                lag = tailer.lag();
-                lastLagRefresh = now;
-            }
             if (work > 0) {
                 lastWork = now;
                 lastIdleEvent = now;
@@ -253,7 +260,6 @@ public final class QueueListenerContainer implements SmartLifecycle {
             } else if (!paused) {
                 if (!caughtUp) {
                     caughtUp = true;
-                    lag = 0;
                     events.publishEvent(new ListenerCaughtUpEvent(this, tailer.index()));
                 }
                 if (idleEventInterval != null && now - lastIdleEvent >= idleEventInterval.toNanos()) {
@@ -280,8 +286,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
             ran++;
         }
         if (ran > 0) {
-            nextIndex = tailer.index();
-            lag = tailer.lag();
+            publishPosition(tailer);
         }
         return ran;
     }
@@ -300,9 +305,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
                 stop = outcome == Outcome.FAIL;
             }
         }
-        if (stop) {
-            nextIndex = tailer.index();
-        }
+        publishPosition(tailer);
         return stop ? -1 : 1;
     }
 
@@ -351,9 +354,26 @@ public final class QueueListenerContainer implements SmartLifecycle {
         return delivery.processingNanos();
     }
 
-    /** Excerpts between the listener's position and the end of the queue, refreshed every 100 ms by its thread. */
+    private void publishPosition(ExcerptTailer tailer) {
+        NEXT_INDEX.setRelease(this, tailer.index());
+    }
+
+    /**
+     * Excerpts between the listener's position and the end of the queue, counted when called: from the index the
+     * container thread published after its last excerpt (or seek) to the last index of the queue at this moment.
+     * 0 before the first start and once the queue is closed.
+     */
     public long lag() {
-        return lag;
+        long next = nextIndex;
+        if (next < 0) {
+            return 0;
+        }
+        try {
+            long last = queue.lastIndex();
+            return last < next ? 0 : queue.countExcerpts(next, last + 1);
+        } catch (QueueClosedException closed) {
+            return 0;
+        }
     }
 
     /** Index of the next excerpt the listener reads, as of its last excerpt or seek; -1 before its first start. */

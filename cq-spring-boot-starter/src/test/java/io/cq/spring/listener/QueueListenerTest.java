@@ -40,7 +40,9 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -72,6 +74,31 @@ class QueueListenerTest {
             assertThat(listener.threads).containsOnly("cq-listener-billing");
             assertThat(container.state()).isEqualTo(ListenerState.RUNNING);
             assertThat(container.nextIndex()).isEqualTo(first + 3);
+        });
+    }
+
+    @Test
+    void shouldReportCurrentLagUnderABacklogWhileTheListenerIsSlow() {
+        runner().withBean(GatedListener.class).run(context -> {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+            GatedListener listener = context.getBean(GatedListener.class);
+            QueueListenerContainer container = context.getBean(ListenerContainerRegistry.class).container("gated");
+            template.appendText("orders", "first");
+            await().atMost(Duration.ofSeconds(10)).until(() -> listener.entered.get() == 1);
+            // A backlog of 300 arrives while the listener is held inside its first excerpt: far fewer than the 256
+            // excerpts of one batch are processed before the lag must show it.
+            for (int i = 0; i < 300; i++) {
+                template.appendText("orders", "backlog-" + i);
+            }
+            await().atMost(Duration.ofSeconds(1)).until(container::lag, lag -> lag == 301);
+            for (int handled = 1; handled <= 5; handled++) {
+                listener.gate.release();
+                long expected = 301 - handled;
+                await().atMost(Duration.ofSeconds(1)).until(container::lag, lag -> lag == expected);
+            }
+            listener.gate.release(1_000);
+            await().atMost(Duration.ofSeconds(10)).until(container::lag, lag -> lag == 0);
+            assertThat(container.processedCount()).isEqualTo(301);
         });
     }
 
@@ -358,6 +385,17 @@ class QueueListenerTest {
 
     private static long count(List<ListenerContainerEvent> events, Class<?> type) {
         return events.stream().filter(type::isInstance).count();
+    }
+
+    static class GatedListener {
+        final Semaphore gate = new Semaphore(0);
+        final AtomicInteger entered = new AtomicInteger();
+
+        @QueueListener(queue = "orders", id = "gated")
+        void onOrder(String text) throws InterruptedException {
+            entered.incrementAndGet();
+            gate.acquire();
+        }
     }
 
     static class TextListener {
