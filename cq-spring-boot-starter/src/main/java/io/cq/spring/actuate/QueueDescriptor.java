@@ -1,7 +1,7 @@
 package io.cq.spring.actuate;
 
 import io.cq.core.QueueResources;
-import io.cq.core.WriterProcess;
+import org.jspecify.annotations.Nullable;
 
 import java.util.List;
 import java.util.Map;
@@ -10,7 +10,7 @@ import java.util.Map;
  * What {@code /actuator/queues/{name}} reports about one queue. Indexes are given in decimal and in hex (where the
  * cycle and the sequence number are easy to tell apart); a hex value is null where the index is -1 (none).
  *
- * @param path          the queue's directory
+ * @param path          the queue's directory; {@value #HIDDEN} unless values are shown
  * @param rollCycle     the roll cycle in force
  * @param readOnly      whether this application opened it read-only
  * @param durability    when appends reach storage
@@ -31,16 +31,23 @@ import java.util.Map;
  *                      access (docs/operations.md, "Disk usage")
  * @param resources     what the queue holds in this application now: open appenders, tailers and files, mapped bytes
  * @param writers       the processes that have the queue open for writing now (this one included), and which
- *                      of them holds the write lock
+ *                      of them holds the write lock; their pid and host hidden unless values are shown
  */
 public record QueueDescriptor(String path, String rollCycle, boolean readOnly, String durability, long firstIndex,
-                              String firstIndexHex, long lastIndex, String lastIndexHex, long currentCycle, int files,
+                              @Nullable String firstIndexHex, long lastIndex, @Nullable String lastIndexHex,
+                              long currentCycle, int files,
                               long bytesOnDisk, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
                               List<ListenerDescriptor> listeners, List<AdapterDescriptor> adapters,
                               Map<String, String> settings, long writtenBytes, long allocatedBytes,
-                              QueueResources resources, List<WriterProcess> writers) {
+                              QueueResources resources, List<WriterDescriptor> writers) {
 
-    static String hex(long index) {
+    /**
+     * What stands in for a value the reader may not see ({@code management.endpoint.queues.show-values}), as in
+     * Spring Boot's own endpoints.
+     */
+    public static final String HIDDEN = "******";
+
+    static @Nullable String hex(long index) {
         return index < 0 ? null : "0x" + Long.toHexString(index);
     }
 
@@ -50,10 +57,23 @@ public record QueueDescriptor(String path, String rollCycle, boolean readOnly, S
      * @param name         its name (a listener's id for listeners)
      * @param nextIndex    index of the next excerpt it reads, or -1 for the start of the queue
      * @param nextIndexHex the same in hex
-     * @param holder       which live tailer holds the name, or empty
+     * @param holder       which live tailer holds the name (pid, host and thread), or empty; {@value #HIDDEN}
+     *                     for a held name unless values are shown
      * @param lag          excerpts from its position to the end of the queue
      */
-    public record NamedTailerDescriptor(String name, long nextIndex, String nextIndexHex, String holder, long lag) {
+    public record NamedTailerDescriptor(String name, long nextIndex, @Nullable String nextIndexHex, String holder,
+                                        long lag) {
+    }
+
+    /**
+     * A process that has the queue open for writing.
+     *
+     * @param processSlot    its slot in the queue's table store
+     * @param pid            its process id, or null when values are hidden
+     * @param host           its host name, or {@value #HIDDEN} when values are hidden
+     * @param holdsWriteLock whether it holds the write lock now
+     */
+    public record WriterDescriptor(int processSlot, @Nullable Long pid, String host, boolean holdsWriteLock) {
     }
 
     /**
@@ -69,9 +89,9 @@ public record QueueDescriptor(String path, String rollCycle, boolean readOnly, S
      * @param failed       excerpts whose retries ran out since start-up
      * @param retries      repeated calls since start-up
      */
-    public record ListenerDescriptor(String id, String queue, String state, long nextIndex, String nextIndexHex,
-            long lag,
-                                     long processed, long failed, long retries) {
+    public record ListenerDescriptor(String id, String queue, String state, long nextIndex,
+                                     @Nullable String nextIndexHex, long lag, long processed, long failed,
+                                     long retries) {
     }
 
     /**
@@ -86,7 +106,7 @@ public record QueueDescriptor(String path, String rollCycle, boolean readOnly, S
      * @param processed    messages handled since start-up
      * @param failed       messages that failed since start-up
      */
-    public record AdapterDescriptor(String id, String kind, String state, long nextIndex, String nextIndexHex, long lag,
-                                    long processed, long failed) {
+    public record AdapterDescriptor(String id, String kind, String state, long nextIndex,
+                                    @Nullable String nextIndexHex, long lag, long processed, long failed) {
     }
 }

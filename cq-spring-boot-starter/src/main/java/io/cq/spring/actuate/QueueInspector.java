@@ -5,6 +5,7 @@ import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueDiskUsage;
 import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
 import io.cq.spring.actuate.QueueDescriptor.NamedTailerDescriptor;
+import io.cq.spring.actuate.QueueDescriptor.WriterDescriptor;
 import io.cq.spring.listener.QueueListenerContainer;
 import org.jspecify.annotations.Nullable;
 
@@ -21,21 +22,26 @@ final class QueueInspector {
     private QueueInspector() {
     }
 
+    /** @param showValues whether the reader may see paths, process ids and host names */
     static QueueDescriptor describe(MappedQueue queue, Collection<QueueListenerContainer> listeners,
-                                    @Nullable QueueAdapters adapters) {
+                                    @Nullable QueueAdapters adapters, boolean showValues) {
         long first = queue.firstIndex();
         long last = queue.lastIndex();
         QueueDiskUsage disk = queue.diskUsage();
         List<NamedTailerDescriptor> tailers = queue.namedTailers().stream()
-                .map(position -> describe(queue, position, last)).toList();
+                .map(position -> describe(queue, position, last, showValues)).toList();
         List<ListenerDescriptor> listenerDescriptors = listeners.stream().filter(c -> c.queue() == queue)
                 .map(QueueInspector::describe).toList();
-        return new QueueDescriptor(queue.path().toString(), queue.rollCycle().name(), queue.isReadOnly(),
-                queue.durability().name(), first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last),
-                queue.currentCycle(), queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
+        List<WriterDescriptor> writers = queue.writerProcesses().stream()
+                .map(writer -> new WriterDescriptor(writer.processSlot(), showValues ? writer.pid() : null,
+                        showValues ? writer.host() : QueueDescriptor.HIDDEN, writer.holdsWriteLock()))
+                .toList();
+        String path = showValues ? queue.path().toString() : QueueDescriptor.HIDDEN;
+        return new QueueDescriptor(path, queue.rollCycle().name(), queue.isReadOnly(), queue.durability().name(),
+                first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last), queue.currentCycle(),
+                queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
                 tailers, listenerDescriptors, adapters == null ? List.of() : adapters.adaptersOf(queue.path()),
-                queue.settings().describe(), disk.writtenBytes(), disk.allocatedBytes(), queue.resources(),
-                queue.writerProcesses());
+                queue.settings().describe(), disk.writtenBytes(), disk.allocatedBytes(), queue.resources(), writers);
     }
 
     static ListenerDescriptor describe(QueueListenerContainer container) {
@@ -44,10 +50,12 @@ final class QueueInspector {
                 container.processedCount(), container.failedCount(), container.retryCount());
     }
 
-    private static NamedTailerDescriptor describe(MappedQueue queue, NamedTailerPosition position, long last) {
+    private static NamedTailerDescriptor describe(MappedQueue queue, NamedTailerPosition position, long last,
+                                                  boolean showValues) {
         long next = position.nextIndex();
         long lag = last < 0 ? 0 : queue.countExcerpts(Math.max(0, next), last + 1);
-        return new NamedTailerDescriptor(position.name(), next, QueueDescriptor.hex(next), position.holder(), lag);
+        String holder = showValues || !position.held() ? position.holder() : QueueDescriptor.HIDDEN;
+        return new NamedTailerDescriptor(position.name(), next, QueueDescriptor.hex(next), holder, lag);
     }
 
     private static long bytesOnDisk(Path directory) {

@@ -7,6 +7,8 @@ import io.cq.spring.listener.QueueListenerContainer;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -15,6 +17,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -28,38 +31,55 @@ import java.util.concurrent.TimeoutException;
  * {@code {"action": "pause"}} (or resume, start, stop, seek-to-start, seek-to-end, seek-to-index with
  * {@code "index"}) controls a listener; write access is off unless {@code
  * management.endpoint.queues.access=unrestricted}.
+ *
+ * <p>Paths, process ids and host names are shown as Spring Boot shows values in its {@code env} and
+ * {@code configprops} endpoints: never (the default), to authorized users in the configured roles, or always
+ * ({@code management.endpoint.queues.show-values} and {@code roles}); otherwise they read {@value
+ * QueueDescriptor#HIDDEN}.
  */
 @Endpoint(id = "queues", defaultAccess = Access.READ_ONLY)
 public final class QueuesEndpoint {
     private static final long SEEK_TIMEOUT_SECONDS = 10;
 
     private final Map<String, MappedQueue> queues;
-    private final ListenerContainerRegistry registry;
-    private final QueueAdapters adapters;
+    private final @Nullable ListenerContainerRegistry registry;
+    private final @Nullable QueueAdapters adapters;
+    private final Show showValues;
+    private final Set<String> roles;
 
+    /** An endpoint that never shows paths, process ids or host names. */
     public QueuesEndpoint(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry) {
-        this(queues, registry, null);
+        this(queues, registry, null, Show.NEVER, Set.of());
     }
 
-    /** @param adapters the Spring Integration adapters to list beside the listeners, or null */
+    /**
+     * @param adapters   the Spring Integration adapters to list beside the listeners, or null
+     * @param showValues when paths, process ids and host names are shown
+     * @param roles      the roles that may see them when {@code showValues} is {@link Show#WHEN_AUTHORIZED}; empty
+     *                   means any authenticated user
+     */
     public QueuesEndpoint(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry,
-                          @Nullable QueueAdapters adapters) {
+                          @Nullable QueueAdapters adapters, Show showValues, Set<String> roles) {
         this.queues = new TreeMap<>(queues);
         this.registry = registry;
         this.adapters = adapters;
+        this.showValues = showValues;
+        this.roles = Set.copyOf(roles);
     }
 
     @ReadOperation
-    public Map<String, QueueDescriptor> queues() {
+    public Map<String, QueueDescriptor> queues(SecurityContext securityContext) {
+        boolean show = showValues.isShown(securityContext, roles);
         Map<String, QueueDescriptor> all = new TreeMap<>();
-        queues.forEach((name, queue) -> all.put(name, QueueInspector.describe(queue, containers(), adapters)));
+        queues.forEach((name, queue) -> all.put(name, QueueInspector.describe(queue, containers(), adapters, show)));
         return all;
     }
 
     @ReadOperation
-    public @Nullable QueueDescriptor queue(@Selector String name) {
+    public @Nullable QueueDescriptor queue(SecurityContext securityContext, @Selector String name) {
         MappedQueue queue = queues.get(name);
-        return queue == null ? null : QueueInspector.describe(queue, containers(), adapters);
+        return queue == null ? null
+                : QueueInspector.describe(queue, containers(), adapters, showValues.isShown(securityContext, roles));
     }
 
     /** Controls one listener of a queue and returns its state afterwards. */

@@ -55,7 +55,10 @@ public @interface QueueListener {
      */
     String errorHandler() default "";
 
-    /** "backoff", "sleeping", "yielding" or "busy-spin"; empty uses {@code cq.listener.idle-strategy}. */
+    /**
+     * "backoff", "sleeping", "yielding" or "busy-spin"; empty uses the container factory's
+     * ({@code cq.listener.idle.strategy} for the default one).
+     */
     String idleStrategy() default "";
 
     /** Where a listener without a committed position starts; ignored once it has committed one. */

@@ -4,6 +4,7 @@ import io.cq.core.idle.IdleStrategy;
 import io.cq.spring.event.ListenerIdleEvent;
 import io.cq.spring.listener.ListenerErrorHandler;
 import io.cq.spring.listener.RetryPolicy;
+import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -19,6 +20,6 @@ import java.util.function.Supplier;
  * @param shutdownTimeout   how long stopping waits for the thread
  */
 public record ContainerSettings(boolean autoStartup, Supplier<IdleStrategy> idleStrategy, RetryPolicy retryPolicy,
-                                ListenerErrorHandler errorHandler, Duration idleEventInterval,
+                                ListenerErrorHandler errorHandler, @Nullable Duration idleEventInterval,
                                 Duration shutdownTimeout) {
 }

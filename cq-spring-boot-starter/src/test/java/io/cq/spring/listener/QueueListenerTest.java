@@ -55,7 +55,7 @@ class QueueListenerTest {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(CqAutoConfiguration.class, CqListenerAutoConfiguration.class))
                 .withPropertyValues("cq.base-path=" + dir, "cq.queues.orders.durability=page-cache",
-                        "cq.queues.orders-dlq.durability=page-cache", "cq.listener.retry-interval=1ms");
+                        "cq.queues.orders-dlq.durability=page-cache", "cq.listener.retry.interval=1ms");
     }
 
     @Test
@@ -145,7 +145,7 @@ class QueueListenerTest {
 
     @Test
     void shouldRetryThenMoveTheExcerptToTheDeadLetterQueue() {
-        runner().withPropertyValues("cq.listener.max-attempts=3", "cq.listener.recoverer=dead-letter",
+        runner().withPropertyValues("cq.listener.retry.max-attempts=3", "cq.listener.recoverer=dead-letter",
                 "cq.listener.dead-letter-queue=orders-dlq").withBean(FailingListener.class).run(context -> {
             QueueTemplate template = context.getBean(QueueTemplate.class);
             long poison = template.appendText("orders", "poison");
@@ -173,7 +173,7 @@ class QueueListenerTest {
 
     @Test
     void shouldStopOnTheFailedExcerptAndReportFailedWithTheStoppingRecoverer() {
-        runner().withPropertyValues("cq.listener.max-attempts=1", "cq.listener.recoverer=stop-container")
+        runner().withPropertyValues("cq.listener.retry.max-attempts=1", "cq.listener.recoverer=stop-container")
                 .withBean(FailingListener.class).run(context -> {
                     QueueTemplate template = context.getBean(QueueTemplate.class);
                     long poison = template.appendText("orders", "poison");

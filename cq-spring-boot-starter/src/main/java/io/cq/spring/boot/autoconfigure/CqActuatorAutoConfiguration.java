@@ -13,6 +13,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -22,18 +23,20 @@ import java.util.Map;
 
 /** The {@code queues} endpoint and health indicator, when the actuator is on the class path. */
 @AutoConfiguration(after = CqListenerAutoConfiguration.class)
-public class CqActuatorAutoConfiguration {
+public final class CqActuatorAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(Endpoint.class)
+    @EnableConfigurationProperties(QueuesEndpointProperties.class)
     static class EndpointConfiguration {
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnAvailableEndpoint
         QueuesEndpoint queuesEndpoint(Map<String, MappedQueue> queues,
-                ObjectProvider<ListenerContainerRegistry> registry,
-                                      ObjectProvider<QueueAdapters> adapters) {
-            return new QueuesEndpoint(queues, registry.getIfAvailable(), adapters.getIfAvailable());
+                                      ObjectProvider<ListenerContainerRegistry> registry,
+                                      ObjectProvider<QueueAdapters> adapters, QueuesEndpointProperties properties) {
+            return new QueuesEndpoint(queues, registry.getIfAvailable(), adapters.getIfAvailable(),
+                    properties.getShowValues(), properties.getRoles());
         }
 
         @Bean

@@ -19,7 +19,7 @@ import java.util.Map;
 @AutoConfiguration
 @EnableConfigurationProperties(CqProperties.class)
 @Import({QueueBeanRegistrar.class, QueueWriterRegistrar.class})
-public class CqAutoConfiguration {
+public final class CqAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean

@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(afterName = "io.cq.integration.config.CqIntegrationAutoConfiguration",
         before = {CqActuatorAutoConfiguration.class, CqMetricsAutoConfiguration.class})
 @ConditionalOnClass(name = "io.cq.integration.QueueAdapterRegistry")
-public class CqIntegrationAdaptersAutoConfiguration {
+public final class CqIntegrationAdaptersAutoConfiguration {
 
     @Bean
     @ConditionalOnBean(QueueAdapterRegistry.class)

@@ -16,7 +16,7 @@ import java.util.Map;
 /** Micrometer meters for the queues and listeners, when Micrometer is on the class path and a registry exists. */
 @AutoConfiguration(after = CqListenerAutoConfiguration.class)
 @ConditionalOnClass(MeterRegistry.class)
-public class CqMetricsAutoConfiguration {
+public final class CqMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean

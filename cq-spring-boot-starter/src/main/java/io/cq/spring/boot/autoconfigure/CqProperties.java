@@ -1,5 +1,7 @@
 package io.cq.spring.boot.autoconfigure;
 
+import io.cq.spring.config.ListenerIdleStrategy;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
@@ -62,36 +64,13 @@ public class CqProperties {
         /** Whether listener containers start with the application context. */
         private boolean autoStartup = true;
 
-        /**
-         * What a listener thread does when its queue has nothing new: "backoff" (spin, yield, then park up to
-         * idle-max-park), "sleeping" (park idle-max-park each time), "yielding" or "busy-spin" (a whole core
-         * per listener).
-         */
-        private String idleStrategy = "backoff";
+        /** What a listener thread does when its queue has nothing new. */
+        @NestedConfigurationProperty
+        private final Idle idle = new Idle();
 
-        /** Spins of the backoff idle strategy before it starts yielding. */
-        private int idleMaxSpins = 100;
-
-        /** Yields of the backoff idle strategy before it starts parking. */
-        private int idleMaxYields = 20;
-
-        /** First park period of the backoff idle strategy; it doubles up to idle-max-park. */
-        private Duration idleMinPark = Duration.ofNanos(1_000);
-
-        /** Longest park of the backoff idle strategy, and the period of the sleeping one. */
-        private Duration idleMaxPark = Duration.ofMillis(1);
-
-        /** Calls of the listener method per excerpt before the recoverer takes over; 1 means no retry. */
-        private int maxAttempts = 3;
-
-        /** Pause before the first retry. */
-        private Duration retryInterval = Duration.ofMillis(100);
-
-        /** Factor by which the pause grows after each retry (1 keeps it fixed). */
-        private double retryMultiplier = 2.0;
-
-        /** Longest pause between two retries. */
-        private Duration retryMaxInterval = Duration.ofSeconds(10);
+        /** Retries of an excerpt whose listener method throws. */
+        @NestedConfigurationProperty
+        private final Retry retry = new Retry();
 
         /**
          * What happens to an excerpt whose retries are exhausted: log-and-skip, stop-container (the listener stops on
@@ -103,13 +82,13 @@ public class CqProperties {
          * The configured queue (a key of cq.queues) that receives excerpts whose retries are exhausted, when the
          * recoverer is dead-letter.
          */
-        private String deadLetterQueue;
+        private @Nullable String deadLetterQueue;
 
         /**
          * Publish a ListenerIdleEvent when a listener received nothing for this long, and again after each such
          * period; unset publishes none.
          */
-        private Duration idleEventInterval;
+        private @Nullable Duration idleEventInterval;
 
         /** How long stopping a container waits for its thread to finish the excerpt in hand. */
         private Duration shutdownTimeout = Duration.ofSeconds(10);
@@ -122,76 +101,12 @@ public class CqProperties {
             this.autoStartup = autoStartup;
         }
 
-        public String getIdleStrategy() {
-            return idleStrategy;
+        public Idle getIdle() {
+            return idle;
         }
 
-        public void setIdleStrategy(String idleStrategy) {
-            this.idleStrategy = idleStrategy;
-        }
-
-        public int getIdleMaxSpins() {
-            return idleMaxSpins;
-        }
-
-        public void setIdleMaxSpins(int idleMaxSpins) {
-            this.idleMaxSpins = idleMaxSpins;
-        }
-
-        public int getIdleMaxYields() {
-            return idleMaxYields;
-        }
-
-        public void setIdleMaxYields(int idleMaxYields) {
-            this.idleMaxYields = idleMaxYields;
-        }
-
-        public Duration getIdleMinPark() {
-            return idleMinPark;
-        }
-
-        public void setIdleMinPark(Duration idleMinPark) {
-            this.idleMinPark = idleMinPark;
-        }
-
-        public Duration getIdleMaxPark() {
-            return idleMaxPark;
-        }
-
-        public void setIdleMaxPark(Duration idleMaxPark) {
-            this.idleMaxPark = idleMaxPark;
-        }
-
-        public int getMaxAttempts() {
-            return maxAttempts;
-        }
-
-        public void setMaxAttempts(int maxAttempts) {
-            this.maxAttempts = maxAttempts;
-        }
-
-        public Duration getRetryInterval() {
-            return retryInterval;
-        }
-
-        public void setRetryInterval(Duration retryInterval) {
-            this.retryInterval = retryInterval;
-        }
-
-        public double getRetryMultiplier() {
-            return retryMultiplier;
-        }
-
-        public void setRetryMultiplier(double retryMultiplier) {
-            this.retryMultiplier = retryMultiplier;
-        }
-
-        public Duration getRetryMaxInterval() {
-            return retryMaxInterval;
-        }
-
-        public void setRetryMaxInterval(Duration retryMaxInterval) {
-            this.retryMaxInterval = retryMaxInterval;
+        public Retry getRetry() {
+            return retry;
         }
 
         public RecovererKind getRecoverer() {
@@ -202,19 +117,19 @@ public class CqProperties {
             this.recoverer = recoverer;
         }
 
-        public String getDeadLetterQueue() {
+        public @Nullable String getDeadLetterQueue() {
             return deadLetterQueue;
         }
 
-        public void setDeadLetterQueue(String deadLetterQueue) {
+        public void setDeadLetterQueue(@Nullable String deadLetterQueue) {
             this.deadLetterQueue = deadLetterQueue;
         }
 
-        public Duration getIdleEventInterval() {
+        public @Nullable Duration getIdleEventInterval() {
             return idleEventInterval;
         }
 
-        public void setIdleEventInterval(Duration idleEventInterval) {
+        public void setIdleEventInterval(@Nullable Duration idleEventInterval) {
             this.idleEventInterval = idleEventInterval;
         }
 
@@ -224,6 +139,116 @@ public class CqProperties {
 
         public void setShutdownTimeout(Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
+        }
+    }
+
+    /** The idle strategy of listener threads and its parameters. */
+    public static class Idle {
+
+        /**
+         * The strategy: backoff (spin, yield, then park up to max-park), sleeping (park max-park each time),
+         * yielding, or busy-spin (a whole core per listener).
+         */
+        private ListenerIdleStrategy strategy = ListenerIdleStrategy.BACKOFF;
+
+        /** Spins of the backoff strategy before it starts yielding. */
+        private int maxSpins = 100;
+
+        /** Yields of the backoff strategy before it starts parking. */
+        private int maxYields = 20;
+
+        /** First park period of the backoff strategy; it doubles up to max-park. */
+        private Duration minPark = Duration.ofNanos(1_000);
+
+        /** Longest park of the backoff strategy, and the period of the sleeping one. */
+        private Duration maxPark = Duration.ofMillis(1);
+
+        public ListenerIdleStrategy getStrategy() {
+            return strategy;
+        }
+
+        public void setStrategy(ListenerIdleStrategy strategy) {
+            this.strategy = strategy;
+        }
+
+        public int getMaxSpins() {
+            return maxSpins;
+        }
+
+        public void setMaxSpins(int maxSpins) {
+            this.maxSpins = maxSpins;
+        }
+
+        public int getMaxYields() {
+            return maxYields;
+        }
+
+        public void setMaxYields(int maxYields) {
+            this.maxYields = maxYields;
+        }
+
+        public Duration getMinPark() {
+            return minPark;
+        }
+
+        public void setMinPark(Duration minPark) {
+            this.minPark = minPark;
+        }
+
+        public Duration getMaxPark() {
+            return maxPark;
+        }
+
+        public void setMaxPark(Duration maxPark) {
+            this.maxPark = maxPark;
+        }
+    }
+
+    /** Retries of a failing excerpt before the recoverer decides. */
+    public static class Retry {
+
+        /** Calls of the listener method per excerpt before the recoverer takes over; 1 means no retry. */
+        private int maxAttempts = 3;
+
+        /** Pause before the first retry. */
+        private Duration interval = Duration.ofMillis(100);
+
+        /** Factor by which the pause grows after each retry (1 keeps it fixed). */
+        private double multiplier = 2.0;
+
+        /** Longest pause between two retries. */
+        private Duration maxInterval = Duration.ofSeconds(10);
+
+        public int getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        public void setMaxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public double getMultiplier() {
+            return multiplier;
+        }
+
+        public void setMultiplier(double multiplier) {
+            this.multiplier = multiplier;
+        }
+
+        public Duration getMaxInterval() {
+            return maxInterval;
+        }
+
+        public void setMaxInterval(Duration maxInterval) {
+            this.maxInterval = maxInterval;
         }
     }
 

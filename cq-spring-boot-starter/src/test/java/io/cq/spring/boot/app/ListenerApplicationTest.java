@@ -33,8 +33,8 @@ class ListenerApplicationTest {
 
     private ConfigurableApplicationContext start(String... extraProperties) {
         List<String> properties = new ArrayList<>(List.of("cq.base-path=" + dir, "cq.queues.orders.roll-cycle=hourly",
-                "cq.queues.orders-dlq.durability=page-cache", "cq.listener.retry-interval=5ms",
-                "cq.listener.max-attempts=3", "cq.listener.recoverer=dead-letter",
+                "cq.queues.orders-dlq.durability=page-cache", "cq.listener.retry.interval=5ms",
+                "cq.listener.retry.max-attempts=3", "cq.listener.recoverer=dead-letter",
                 "cq.listener.dead-letter-queue=orders-dlq"));
         properties.addAll(List.of(extraProperties));
         return new SpringApplicationBuilder(ListenerApplication.class).web(WebApplicationType.NONE)

@@ -2,6 +2,7 @@ package io.cq.spring.boot.autoconfigure;
 
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
+import io.cq.spring.actuate.QueueDescriptor;
 import io.cq.spring.actuate.QueueMetrics;
 import io.cq.spring.actuate.QueuesEndpoint;
 import io.cq.spring.actuate.QueuesHealthIndicator;
@@ -13,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -21,6 +23,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import java.nio.file.Path;
+import java.security.Principal;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,7 +45,7 @@ class CqActuatorAutoConfigurationTest {
         runner().withPropertyValues("management.endpoints.web.exposure.include=queues").run(context -> {
             assertThat(context).hasSingleBean(QueuesEndpoint.class);
             context.getBean(QueueTemplate.class).appendText("orders", "x");
-            var orders = context.getBean(QueuesEndpoint.class).queue("orders");
+            var orders = context.getBean(QueuesEndpoint.class).queue(SecurityContext.NONE, "orders");
             assertThat(orders.lastIndex()).isEqualTo(context.getBean("orders", MappedQueue.class).lastIndex());
             assertThat(orders.lastIndexHex()).isEqualTo("0x" + Long.toHexString(orders.lastIndex()));
             assertThat(orders.files()).isEqualTo(1);
@@ -51,8 +54,54 @@ class CqActuatorAutoConfigurationTest {
                     orders.writtenBytes() - 4096);
             assertThat(orders.settings()).containsEntry("durability", "PAGE_CACHE").containsEntry("readOnly", "false")
                     .containsKeys("rollCycle", "blockSize", "indexSpacing", "retainCycles", "writeLockCheckInterval");
-            assertThat(context.getBean(QueuesEndpoint.class).queue("missing")).isNull();
+            assertThat(context.getBean(QueuesEndpoint.class).queue(SecurityContext.NONE, "missing")).isNull();
         });
+    }
+
+    @Test
+    void shouldHidePathsProcessIdsAndHostsUnlessShowValuesAllowsThem() {
+        runner().withPropertyValues("management.endpoints.web.exposure.include=queues").run(context -> {
+            context.getBean(QueueTemplate.class).appendText("orders", "x");
+            QueueDescriptor hidden = context.getBean(QueuesEndpoint.class).queue(SecurityContext.NONE, "orders");
+            assertThat(hidden.path()).isEqualTo(QueueDescriptor.HIDDEN);
+            assertThat(hidden.writers()).isNotEmpty().allSatisfy(writer -> {
+                assertThat(writer.pid()).isNull();
+                assertThat(writer.host()).isEqualTo(QueueDescriptor.HIDDEN);
+            });
+        });
+        runner().withPropertyValues("management.endpoints.web.exposure.include=queues",
+                "management.endpoint.queues.show-values=always").run(context -> {
+                    context.getBean(QueueTemplate.class).appendText("orders", "x");
+                    QueueDescriptor shown = context.getBean(QueuesEndpoint.class).queue(SecurityContext.NONE, "orders");
+                    assertThat(shown.path()).isEqualTo(dir.resolve("orders").toString());
+                    assertThat(shown.writers()).anySatisfy(writer ->
+                            assertThat(writer.pid()).isEqualTo(ProcessHandle.current().pid()));
+                });
+        runner().withPropertyValues("management.endpoints.web.exposure.include=queues",
+                "management.endpoint.queues.show-values=when-authorized", "management.endpoint.queues.roles=ops")
+                .run(context -> {
+                    QueuesEndpoint endpoint = context.getBean(QueuesEndpoint.class);
+                    assertThat(endpoint.queue(user("ops"), "orders").path())
+                            .isEqualTo(dir.resolve("orders").toString());
+                    assertThat(endpoint.queue(user("dev"), "orders").path()).isEqualTo(QueueDescriptor.HIDDEN);
+                    assertThat(endpoint.queue(SecurityContext.NONE, "orders").path()).isEqualTo(QueueDescriptor.HIDDEN);
+                    assertThat(endpoint.queues(user("ops")).get("orders").path())
+                            .isEqualTo(dir.resolve("orders").toString());
+                });
+    }
+
+    private static SecurityContext user(String role) {
+        return new SecurityContext() {
+            @Override
+            public Principal getPrincipal() {
+                return () -> "someone";
+            }
+
+            @Override
+            public boolean isUserInRole(String name) {
+                return name.equals(role);
+            }
+        };
     }
 
     @Test
@@ -77,7 +126,7 @@ class CqActuatorAutoConfigurationTest {
     @Test
     @SuppressWarnings("unchecked")
     void shouldReportHealthDownWhenAListenerWasStoppedByAnError() {
-        runner().withPropertyValues("cq.listener.max-attempts=1", "cq.listener.recoverer=stop-container")
+        runner().withPropertyValues("cq.listener.retry.max-attempts=1", "cq.listener.recoverer=stop-container")
                 .withBean(RefusingListener.class).run(context -> {
                     QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
                     assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);

@@ -1,13 +1,17 @@
 package io.cq.spring.boot.autoconfigure;
 
 import io.cq.spring.annotation.QueueListener;
+import io.cq.spring.config.DefaultQueueListenerContainerFactory;
 import io.cq.spring.config.ListenerContainerRegistry;
+import io.cq.spring.config.ListenerIdleStrategy;
 import io.cq.spring.config.QueueListenerContainerFactory;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.FailedExcerpt;
 import io.cq.spring.listener.ListenerErrorHandler;
 import io.cq.spring.listener.ListenerState;
 import io.cq.spring.listener.LoggingErrorHandler;
+import io.cq.spring.listener.QueueListenerContainer;
+import io.cq.spring.listener.RetryPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -20,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,7 +37,7 @@ class CqListenerAutoConfigurationTest {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(CqAutoConfiguration.class, CqListenerAutoConfiguration.class))
                 .withPropertyValues("cq.base-path=" + dir, "cq.queues.orders.durability=page-cache",
-                        "cq.listener.max-attempts=1");
+                        "cq.listener.retry.max-attempts=1");
     }
 
     @Test
@@ -67,6 +72,58 @@ class CqListenerAutoConfigurationTest {
             assertThat(context.getBean(OwnFactory.class).created).containsExactly("with-own-factory");
             assertThat(context.getBean(ListenerContainerRegistry.class).containers()).hasSize(1);
         });
+    }
+
+    @Test
+    void shouldLetAnApplicationsOwnFactoryStartFromTheConfiguredSettings() {
+        runner().withPropertyValues("cq.listener.retry.max-attempts=2", "cq.listener.retry.interval=1ms",
+                "cq.listener.idle.strategy=sleeping", "cq.listener.idle.max-park=2ms",
+                "cq.listener.shutdown-timeout=3s").withUserConfiguration(ConfiguredFactory.class).run(context -> {
+                    DefaultQueueListenerContainerFactory defaults = context.getBean("queueListenerContainerFactory",
+                            DefaultQueueListenerContainerFactory.class);
+                    DefaultQueueListenerContainerFactory patient = context.getBean("patientFactory",
+                            DefaultQueueListenerContainerFactory.class);
+                    assertThat(defaults.retryPolicy().maxAttempts()).isEqualTo(2);
+                    assertThat(defaults.idleSettings().strategy()).isEqualTo(ListenerIdleStrategy.SLEEPING);
+                    assertThat(defaults.idleSettings().maxPark()).isEqualTo(Duration.ofMillis(2));
+                    // Everything from cq.listener.* but what the application changed.
+                    assertThat(patient.retryPolicy().maxAttempts()).isEqualTo(5);
+                    assertThat(patient.idleSettings()).isEqualTo(defaults.idleSettings());
+                    assertThat(patient.shutdownTimeout()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(patient.errorHandler()).isSameAs(context.getBean("queueListenerErrorHandler"));
+
+                    context.getBean(QueueTemplate.class).appendText("orders", "fails");
+                    ConfiguredFactory config = context.getBean(ConfiguredFactory.class);
+                    await().atMost(Duration.ofSeconds(10)).until(() -> config.calls.get() == 5);
+                    QueueListenerContainer container = context.getBean(ListenerContainerRegistry.class)
+                            .container("patient");
+                    await().atMost(Duration.ofSeconds(10)).until(() -> container.failedCount() == 1);
+                    assertThat(container.retryCount()).isEqualTo(4);
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ConfiguredFactory {
+        final AtomicInteger calls = new AtomicInteger();
+
+        @Bean
+        DefaultQueueListenerContainerFactory patientFactory(QueueListenerContainerFactoryConfigurer configurer) {
+            DefaultQueueListenerContainerFactory factory = new DefaultQueueListenerContainerFactory();
+            configurer.configure(factory);
+            factory.setRetryPolicy(new RetryPolicy(5, Duration.ofMillis(1), 1.0, Duration.ofMillis(1)));
+            return factory;
+        }
+
+        @Bean
+        Object patientListener() {
+            return new Object() {
+                @QueueListener(queue = "orders", id = "patient", containerFactory = "patientFactory")
+                void onOrder(String text) {
+                    calls.incrementAndGet();
+                    throw new IllegalStateException("refused " + text);
+                }
+            };
+        }
     }
 
     static class Listeners {

@@ -98,9 +98,24 @@ class InvalidQueuePropertyFailureAnalyzerTest {
     }
 
     @Test
-    void shouldNameAnUnknownIdleStrategy() {
-        FailureAnalysis analysis = startupFailure("cq.listener.idle-strategy=sleepy");
-        assertThat(analysis.getDescription()).contains("'cq.listener.idle-strategy' has the value 'sleepy'");
-        assertThat(analysis.getAction()).contains("backoff").contains("busy-spin");
+    void shouldNameAnUnknownIdleStrategyWithTheValidOnes() {
+        FailureAnalysis analysis = startupFailure("cq.listener.idle.strategy=sleepy");
+        assertThat(analysis.getDescription()).contains("cq.listener.idle.strategy").contains("sleepy");
+        assertThat(analysis.getAction()).containsIgnoringCase("backoff").containsIgnoringCase("busy_spin");
+    }
+
+    @Test
+    void shouldNameIdleParksThatCannotWork() {
+        FailureAnalysis analysis = startupFailure("cq.listener.idle.min-park=10ms", "cq.listener.idle.max-park=1ms");
+        assertThat(analysis.getDescription()).contains("'cq.listener.idle.max-park' has the value")
+                .contains("maxPark must be at least minPark");
+        assertThat(analysis.getAction()).contains("cq.listener.idle.max-park to at least cq.listener.idle.min-park");
+    }
+
+    @Test
+    void shouldNameARetryPolicyThatCannotWork() {
+        FailureAnalysis analysis = startupFailure("cq.listener.retry.max-attempts=0");
+        assertThat(analysis.getDescription()).contains("'cq.listener.retry.max-attempts' has the value '0'");
+        assertThat(analysis.getAction()).contains("cq.listener.retry.max-attempts to 1 or more");
     }
 }

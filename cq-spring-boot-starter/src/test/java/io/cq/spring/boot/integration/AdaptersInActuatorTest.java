@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -74,7 +75,8 @@ class AdaptersInActuatorTest {
                     Flows flows = context.getBean(Flows.class);
                     await().atMost(Duration.ofSeconds(10)).until(() -> flows.received.size() == 2);
 
-                    QueueDescriptor trades = context.getBean(QueuesEndpoint.class).queue("trades");
+                    QueueDescriptor trades = context.getBean(QueuesEndpoint.class)
+                            .queue(SecurityContext.NONE, "trades");
                     assertThat(trades.adapters()).singleElement().satisfies(adapter -> {
                         assertThat(adapter.id()).isEqualTo("risk");
                         assertThat(adapter.kind()).isEqualTo("INBOUND_CHANNEL_ADAPTER");
@@ -82,7 +84,8 @@ class AdaptersInActuatorTest {
                         assertThat(adapter.processed()).isEqualTo(2);
                     });
                     await().atMost(Duration.ofSeconds(5)).until(() ->
-                            context.getBean(QueuesEndpoint.class).queue("trades").adapters().getFirst().lag() == 0);
+                            context.getBean(QueuesEndpoint.class)
+                                    .queue(SecurityContext.NONE, "trades").adapters().getFirst().lag() == 0);
                     Health health = context.getBean(QueuesHealthIndicator.class).health(true);
                     assertThat(health.getDetails().get("trades").toString()).contains("adapters={risk=RUNNING}");
                     MeterRegistry meters = context.getBean(MeterRegistry.class);

@@ -25,7 +25,7 @@ class TypedMessagesTest {
         return new SpringApplicationBuilder(TradingApplication.class).web(WebApplicationType.NONE)
                 .properties("cq.base-path=" + dir, "cq.queues.trades.roll-cycle=daily",
                 "cq.queues.fills.roll-cycle=daily",
-                        "cq.listener.retry-interval=5ms", "cq.listener.max-attempts=3")
+                        "cq.listener.retry.interval=5ms", "cq.listener.retry.max-attempts=3")
                 .run();
     }
 
