@@ -48,9 +48,15 @@ final class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar {
         }
     }
 
-    /** A bean of the queue's name must be a MappedQueue (the application's own), or of a type not known yet. */
-    private static void requireQueueType(String name, BeanDefinition existing) {
+    /**
+     * A bean of the queue's name must be a MappedQueue (the application's own), or of a type not known yet. The type
+     * of a {@code @Bean} method is predicted from its return type, without creating anything.
+     */
+    private void requireQueueType(String name, BeanDefinition existing) {
         Class<?> type = existing.getResolvableType().resolve();
+        if (type == null && existing.getFactoryMethodName() != null) {
+            type = beanFactory.getType(name, false);
+        }
         if (type == null && existing.getBeanClassName() != null && existing.getFactoryMethodName() == null) {
             try {
                 type = Class.forName(existing.getBeanClassName(), false, QueueBeanRegistrar.class.getClassLoader());
@@ -59,9 +65,13 @@ final class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar {
             }
         }
         if (type != null && type != Object.class && !MappedQueue.class.isAssignableFrom(type)) {
+            String origin = existing.getResourceDescription() == null ? ""
+                    : " (defined in " + existing.getResourceDescription() + ")";
             throw new InvalidQueuePropertyException("cq.queues." + name, name, "the application already has a bean "
-                    + "named '" + name + "' of type " + type.getName() + ", which would hide the queue of that name",
-                    "Rename the bean, or the queue (cq.queues.<other-name>.path=... keeps its directory).", null);
+                    + "named '" + name + "' of type " + type.getName() + origin + ", and the queue '" + name
+                    + "' would be the MappedQueue bean of the same name: one would hide the other",
+                    "Rename the bean (e.g. @Bean(\"" + name + "Service\") or @Component(\"" + name + "Service\")), or "
+                            + "the queue: cq.queues.<other-name>.path=<its directory> keeps the same files.", null);
         }
     }
 }

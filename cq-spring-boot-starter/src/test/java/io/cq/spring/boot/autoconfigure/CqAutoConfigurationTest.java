@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -65,6 +66,34 @@ class CqAutoConfigurationTest {
                     assertThat(failure).as(String.valueOf(context.getStartupFailure())).isNotNull()
                             .hasMessageContaining("already has a bean named 'orders' of type java.lang.StringBuilder");
                 });
+    }
+
+    @Test
+    void shouldNameBothBeansWhenABeanMethodTakesAQueuesName() {
+        // The bean needs the queue it hides: without the check, a circular reference with no failure analysis.
+        runner().withPropertyValues("cq.queues.orders.durability=page-cache")
+                .withUserConfiguration(BeanNamedLikeAQueue.class)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("cq.queues.orders")
+                            .contains("bean named 'orders' of type " + OrderDesk.class.getName())
+                            .contains(BeanNamedLikeAQueue.class.getSimpleName())
+                            .contains("the queue 'orders' would be the MappedQueue bean of the same name");
+                    assertThat(analysis.getAction()).contains("@Bean(\"ordersService\")")
+                            .contains("cq.queues.<other-name>.path");
+                });
+    }
+
+    record OrderDesk(MappedQueue queue) {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BeanNamedLikeAQueue {
+        @Bean
+        OrderDesk orders(MappedQueue orders) {
+            return new OrderDesk(orders);
+        }
     }
 
     @Test
