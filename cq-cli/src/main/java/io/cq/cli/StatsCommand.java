@@ -19,6 +19,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code cq stats}: what a queue holds and how far its named tailers are behind. */
@@ -45,6 +46,10 @@ final class StatsCommand implements Callable<Integer> {
         try (MappedQueue queue = Queues.openReadOnly(directory)) {
             stats.put("path", queue.path().toAbsolutePath().toString());
             stats.put("rollCycle", queue.rollCycle().name());
+            ObjectNode filesystem = stats.putObject("filesystem");
+            filesystem.put("type", queue.filesystem().type());
+            filesystem.put("locality", queue.filesystem().locality().name());
+            filesystem.put("local", queue.filesystem().isLocal());
             ObjectNode settings = stats.putObject("settings");
             queue.settings().describe().forEach(settings::put);
             ArrayNode files = stats.putArray("files");
@@ -117,6 +122,12 @@ final class StatsCommand implements Callable<Integer> {
         StringBuilder out = new StringBuilder();
         out.append("queue        ").append(stats.get("path").asString()).append('\n');
         out.append("roll cycle   ").append(stats.get("rollCycle").asString()).append('\n');
+        JsonNode filesystem = stats.get("filesystem");
+        out.append("file system  ").append(filesystem.get("type").asString()).append(" (")
+                .append(filesystem.get("locality").asString().toLowerCase(Locale.ROOT).replace('_', ' '))
+                .append(filesystem.get("local").asBoolean() ? ")"
+                        : "; not suited to a queue: operations guide, \"File systems\")")
+                .append('\n');
         // What this read-only opening runs with; block size and index spacing are those given to new cycle files.
         StringBuilder settings = new StringBuilder();
         stats.get("settings").properties().forEach(setting -> settings.append(settings.isEmpty() ? "" : ", ")

@@ -205,6 +205,8 @@ class CqCliTest {
         assertThat(text.out()).contains("settings     rollCycle=DAILY, clock=").contains("readOnly=true")
                 .containsPattern("disk         \\d+ bytes written, \\d+ bytes allocated");
         assertThat(json.out()).containsPattern("\"writtenBytes\" : \\d+").containsPattern("\"allocatedBytes\" : \\d+");
+        assertThat(text.out()).containsPattern("file system  \\S+ \\(local\\)");
+        assertThat(json.out()).contains("\"locality\" : \"LOCAL\"").contains("\"local\" : true");
         assertThat(json.out()).contains("\"settings\" : {").contains("\"readOnly\" : \"true\"")
                 .contains("\"indexSpacing\" : \"16\"");
     }

@@ -148,6 +148,9 @@ public interface MappedQueue extends AutoCloseable {
      */
     DiskSpace diskSpace();
 
+    /** The file system the queue's directory is on, read when the queue opened. */
+    QueueFilesystem filesystem();
+
     /**
      * What the queue occupies on disk, read from its files now: for monitoring ({@code cq stats}, the Actuator
      * endpoint), not for every scrape of a busy system with thousands of cycles, since it visits every file.

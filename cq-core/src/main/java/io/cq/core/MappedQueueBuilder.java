@@ -54,6 +54,7 @@ public final class MappedQueueBuilder {
     private long diskSpaceWarningBytes = DEFAULT_DISK_SPACE_WARNING_BYTES;
     private double diskSpaceWarningPercent = DEFAULT_DISK_SPACE_WARNING_PERCENT;
     private boolean refuseSharedDirectory;
+    private boolean requireLocalFilesystem;
 
     MappedQueueBuilder(Path directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
@@ -225,6 +226,15 @@ public final class MappedQueueBuilder {
         return this;
     }
 
+    /**
+     * Refuse to open a queue whose directory is on a network (NFS, SMB/CIFS, ...) or FUSE file system (default false:
+     * such a directory is logged as a warning). See {@link QueueFilesystem} for what such file systems break.
+     */
+    public MappedQueueBuilder requireLocalFilesystem(boolean require) {
+        this.requireLocalFilesystem = require;
+        return this;
+    }
+
     public MappedQueue build() {
         BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
         long step = reserveStep == 0 ? Math.min(BlockDescriptor.DEFAULT_RESERVE_STEP, blockSize) : reserveStep;
@@ -264,7 +274,7 @@ public final class MappedQueueBuilder {
         QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, step, readOnly,
                 writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch, retainCycles, retainFor,
                 retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
-                diskSpaceWarningPercent, refuseSharedDirectory);
+                diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem);
         return new StoreQueue(settings, rollCycleChosen);
     }
 }

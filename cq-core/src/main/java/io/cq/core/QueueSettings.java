@@ -38,6 +38,7 @@ import java.util.Set;
  * @param diskSpaceWarningBytes   free bytes below which a warning is logged (0: off)
  * @param diskSpaceWarningPercent free percentage below which a warning is logged (0: off)
  * @param refuseSharedDirectory   whether a queue directory every user may write to is refused (else warned about)
+ * @param requireLocalFilesystem  whether a directory on a network or FUSE file system is refused (else warned about)
  */
 public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, long blockSize, int indexSpacing,
                             long reserveStep, boolean readOnly, Duration writeLockCheckInterval,
@@ -45,7 +46,8 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                             int retainCycles, Duration retainFor,
                             boolean retentionKeepsUnread, StoreFileListener storeFileListener,
                             Set<PosixFilePermission> filePermissions, long diskSpaceWarningBytes,
-                            double diskSpaceWarningPercent, boolean refuseSharedDirectory) {
+                            double diskSpaceWarningPercent, boolean refuseSharedDirectory,
+                            boolean requireLocalFilesystem) {
     public QueueSettings {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(rollCycle, "rollCycle");
@@ -87,6 +89,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("diskSpaceWarningBytes", Long.toString(diskSpaceWarningBytes));
         shown.put("diskSpaceWarningPercent", Double.toString(diskSpaceWarningPercent));
         shown.put("refuseSharedDirectory", Boolean.toString(refuseSharedDirectory));
+        shown.put("requireLocalFilesystem", Boolean.toString(requireLocalFilesystem));
         return shown;
     }
 
@@ -95,7 +98,8 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         return new QueueSettings(directory, inForce, clock, blockSize, indexSpacing, reserveStep, readOnly,
                 writeLockCheckInterval, writeLockTimeout,
                 durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
-                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory);
+                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
+                requireLocalFilesystem);
     }
 
     /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
@@ -103,6 +107,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
                 writeLockCheckInterval, writeLockTimeout,
                 inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
-                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory);
+                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
+                requireLocalFilesystem);
     }
 }

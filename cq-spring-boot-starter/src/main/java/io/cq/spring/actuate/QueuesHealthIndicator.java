@@ -51,6 +51,8 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
             details.put("diskThresholdBytes", disk.warningBytes());
             details.put("diskLow", disk.low());
             details.put("writable", writable);
+            details.put("filesystem", queue.filesystem().type());
+            details.put("localFilesystem", queue.filesystem().isLocal());
             Map<String, String> listeners = new TreeMap<>();
             boolean listenerFailed = false;
             if (registry != null) {

@@ -11,6 +11,7 @@ import io.cq.core.Pretoucher;
 import io.cq.core.QueueClosedException;
 import io.cq.core.QueueDiskUsage;
 import io.cq.core.QueueException;
+import io.cq.core.QueueFilesystem;
 import io.cq.core.QueueRepair;
 import io.cq.core.QueueResources;
 import io.cq.core.QueueSettings;
@@ -29,6 +30,7 @@ import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.FilePermissions;
+import io.cq.core.internal.system.FilesystemGuard;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.system.ProcessIdentity;
@@ -79,6 +81,7 @@ public final class StoreQueue implements MappedQueue {
     private volatile ScheduledFuture<?> sweeper;
     private volatile boolean closed;
     private final QueueExtent extent;
+    private final QueueFilesystem filesystem;
 
     /**
      * Opens the queue.
@@ -93,6 +96,8 @@ public final class StoreQueue implements MappedQueue {
         RollCycle requestedRollCycle = requested.rollCycle();
         FilePermissions permissions = new FilePermissions(requested.filePermissions());
         CycleFiles.prepareDirectory(directory, readOnly, permissions, requested.refuseSharedDirectory());
+        this.filesystem = FilesystemGuard.detect(directory);
+        FilesystemGuard.check(directory, filesystem, requested.requireLocalFilesystem());
         if (!readOnly) {
             NativeIo.warmUpInBackground();
         }
@@ -314,6 +319,11 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public RollCycle rollCycle() {
         return files.rollCycle();
+    }
+
+    @Override
+    public QueueFilesystem filesystem() {
+        return filesystem;
     }
 
     @Override

@@ -58,6 +58,7 @@ public final class MappedQueueOpener {
                 .writeLockCheckInterval(queue.getWriteLockCheckInterval())
                 .writeLockTimeout(queue.getWriteLockTimeout())
                 .refuseSharedDirectory(queue.isRefuseSharedDirectory())
+                .requireLocalFilesystem(queue.isRequireLocalFilesystem())
                 .filePermissions(PosixFilePermissions.fromString(queue.getFilePermissions()));
         if (queue.getReserveStep() != null) {
             builder.reserveStep(queue.getReserveStep().toBytes());

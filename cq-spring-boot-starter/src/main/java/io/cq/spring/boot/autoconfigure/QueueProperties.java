@@ -76,6 +76,12 @@ public class QueueProperties {
     /** Refuse to open the queue when every user may write to its directory (else a warning is logged). */
     private boolean refuseSharedDirectory;
 
+    /**
+     * Refuse to open the queue when its directory is on a network (NFS, SMB/CIFS, ...) or FUSE file system (else a
+     * warning is logged).
+     */
+    private boolean requireLocalFilesystem;
+
     /** Permissions of the files the queue creates, e.g. "rw-r-----"; the owner must read and write. */
     private String filePermissions = "rw-------";
 
@@ -205,6 +211,14 @@ public class QueueProperties {
 
     public void setWriteLockTimeout(Duration writeLockTimeout) {
         this.writeLockTimeout = writeLockTimeout;
+    }
+
+    public boolean isRequireLocalFilesystem() {
+        return requireLocalFilesystem;
+    }
+
+    public void setRequireLocalFilesystem(boolean requireLocalFilesystem) {
+        this.requireLocalFilesystem = requireLocalFilesystem;
     }
 
     public boolean isRefuseSharedDirectory() {

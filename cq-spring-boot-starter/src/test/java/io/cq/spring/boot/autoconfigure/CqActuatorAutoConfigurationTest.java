@@ -135,7 +135,10 @@ class CqActuatorAutoConfigurationTest {
                             .until(() -> health.health(true).getStatus().equals(Status.DOWN));
                     var orders = (java.util.Map<String, Object>) health.health(true).getDetails().get("orders");
                     assertThat(orders.get("listeners")).isEqualTo(java.util.Map.of("refusing", "FAILED"));
-                    assertThat(orders).containsEntry("diskLow", false).containsEntry("writable", true);
+                    assertThat(orders).containsEntry("diskLow", false).containsEntry("writable", true)
+                            .containsEntry("localFilesystem", true)
+                            .containsEntry("filesystem",
+                                    context.getBean("orders", MappedQueue.class).filesystem().type());
                 });
     }
 
