@@ -2,6 +2,7 @@ package io.cq.test.spring;
 
 import io.cq.core.MappedQueue;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
@@ -11,6 +12,8 @@ import org.springframework.test.context.TestContextManager;
 import org.springframework.util.FileSystemUtils;
 
 import java.io.IOException;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +56,22 @@ class EmbeddedQueuesContextTest {
     }
 
     static class SubclassOfFirst extends FirstTestClass {
+    }
+
+    @Retention(RetentionPolicy.RUNTIME)
+    @EmbeddedQueues(keepDirectory = true)
+    @interface ComposedQueueTest {
+    }
+
+    @ComposedQueueTest
+    static class ComposedTestClass {
+    }
+
+    @EmbeddedQueues(property = "app.archive")
+    static class EnclosingTestClass {
+        @Nested
+        class NestedTestClass {
+        }
     }
 
     private final List<TestContext> loaded = new ArrayList<>();
@@ -144,7 +163,7 @@ class EmbeddedQueuesContextTest {
     }
 
     @Test
-    void shouldMakeEqualCustomizersForEqualAttributesOnly() {
+    void shouldMakeEqualCustomizersForEqualAttributesOnlyWhereverTheAnnotationIsFound() {
         EmbeddedQueuesContextCustomizerFactory factory = new EmbeddedQueuesContextCustomizerFactory();
 
         var first = factory.createContextCustomizer(FirstTestClass.class, List.of());
@@ -154,5 +173,8 @@ class EmbeddedQueuesContextTest {
 
         assertThat(first).isEqualTo(alike).hasSameHashCodeAs(alike).isNotEqualTo(keeping).isNotEqualTo(ownProperty);
         assertThat(factory.createContextCustomizer(EmbeddedQueuesContextTest.class, List.of())).isNull();
+        assertThat(factory.createContextCustomizer(ComposedTestClass.class, List.of())).isEqualTo(keeping);
+        assertThat(factory.createContextCustomizer(EnclosingTestClass.NestedTestClass.class, List.of()))
+                .isEqualTo(ownProperty);
     }
 }
