@@ -114,7 +114,7 @@ final class CqArchitecture {
                         "file", "inspect", "queue");
     }
 
-    /** The CLI, the Spring modules and the samples use cq-core's public API and nothing else of it. */
+    /** The CLI, the Spring modules, the test support and the samples use cq-core's public API and nothing else. */
     static ArchRule otherModulesUseOnlyThePublicApi() {
         return noClasses().that().resideOutsideOfPackage("io.cq.core..").should()
                 .dependOnClassesThat(INTERNAL_TYPES)
@@ -122,7 +122,7 @@ final class CqArchitecture {
                         + "rule keeps them from its internals");
     }
 
-    /** The modules' top-level packages: engine, command line, Spring, Spring Integration, samples. */
+    /** The modules' top-level packages: engine, command line, Spring, Spring Integration, test support, samples. */
     static ArchRule modulesAreFreeOfCycles() {
         return slices().matching("io.cq.(*)..").should().beFreeOfCycles();
     }

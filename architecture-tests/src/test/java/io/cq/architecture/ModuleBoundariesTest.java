@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Every module's main classes: the CLI, the Spring modules and the samples against cq-core. */
+/** Every module's main classes: the CLI, the Spring modules, the test support and the samples against cq-core. */
 class ModuleBoundariesTest {
     private static JavaClasses all;
 
@@ -17,7 +17,7 @@ class ModuleBoundariesTest {
         all = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.cq");
         for (String module : new String[] {"io.cq.core.", "io.cq.cli.", "io.cq.spring.", "io.cq.integration.",
-                "io.cq.samples.", "io.cq.benchmarks."}) {
+                "io.cq.test.", "io.cq.samples.", "io.cq.benchmarks."}) {
             assertThat(all.stream().anyMatch(type -> type.getName().startsWith(module)))
                     .as("classes of %s* were imported", module).isTrue();
         }

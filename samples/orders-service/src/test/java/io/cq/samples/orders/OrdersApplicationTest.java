@@ -1,10 +1,14 @@
 package io.cq.samples.orders;
 
+import io.cq.core.MappedQueue;
+import io.cq.test.QueueExcerpt;
+import io.cq.test.QueueProbe;
+import io.cq.test.spring.EmbeddedQueues;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -13,28 +17,28 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.UUID;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The sample as a user drives it: HTTP in, the listener's figures and the actuator out. */
+/**
+ * The sample as a user drives it: HTTP in, the events on the queue, the listener's figures and the actuator out.
+ * {@code @EmbeddedQueues} gives the context a fresh queue directory, deleted when the context closes.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@EmbeddedQueues
 class OrdersApplicationTest {
-    /** Under target/: the cached context keeps its queues open until the JVM ends. */
-    private static final Path DIR = Path.of("target", "orders-" + UUID.randomUUID()).toAbsolutePath();
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private final HttpClient http = HttpClient.newHttpClient();
 
     @LocalServerPort
     int port;
 
-    @DynamicPropertySource
-    static void queueDirectory(DynamicPropertyRegistry registry) {
-        registry.add("cq.base-path", DIR::toString);
-    }
+    @Autowired
+    @Qualifier("orders")
+    MappedQueue orders;
 
     @Test
     void shouldBillOrdersPostedOverHttpAndShowTheQueueInTheActuator() throws Exception {
@@ -46,6 +50,11 @@ class OrdersApplicationTest {
                 .isEqualTo(202);
         assertThat(send("DELETE", "/orders/o-1", null)).isEqualTo(202);
 
+        List<QueueExcerpt> events = QueueProbe.of(orders).awaitExcerpts(3);
+        assertThat(events).extracting(QueueExcerpt::methodName).containsExactly("onOrder", "onOrder", "onCancel");
+        assertThat(events.getFirst().as(Order.class)).isEqualTo(new Order("o-1", "AAPL", Order.Side.BUY, 100, 2.5));
+        assertThat(events.get(2).as(String.class)).isEqualTo("o-1");
+
         await().atMost(Duration.ofSeconds(10)).until(() -> get("/billing").get("cancels").asLong() == 1);
         JsonNode billing = get("/billing");
         assertThat(billing.get("orders").asLong()).isEqualTo(2);
@@ -54,10 +63,10 @@ class OrdersApplicationTest {
 
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> get("/actuator/queues/orders").at("/listeners/0/lag").asLong() == 0);
-        JsonNode orders = get("/actuator/queues/orders");
-        assertThat(orders.at("/listeners/0/id").asString()).isEqualTo("billing");
-        assertThat(orders.at("/listeners/0/processed").asLong()).isEqualTo(3);
-        assertThat(orders.get("path").asString()).as("hidden unless management.endpoint.queues.show-values allows")
+        JsonNode queue = get("/actuator/queues/orders");
+        assertThat(queue.at("/listeners/0/id").asString()).isEqualTo("billing");
+        assertThat(queue.at("/listeners/0/processed").asLong()).isEqualTo(3);
+        assertThat(queue.get("path").asString()).as("hidden unless management.endpoint.queues.show-values allows")
                 .isEqualTo("******");
         assertThat(get("/actuator/health").get("status").asString()).isEqualTo("UP");
     }
