@@ -1,7 +1,7 @@
 package io.cq.cli;
 
+import io.cq.core.CycleCalendar;
 import io.cq.core.MappedQueue;
-import io.cq.core.RollCycle;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -34,7 +34,7 @@ final class DumpCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         try (MappedQueue queue = Queues.openReadOnly(directory)) {
-            long cycle = cycleFileName == null ? -1 : cycleOf(queue.rollCycle(), cycleFileName);
+            long cycle = cycleFileName == null ? -1 : cycleOf(queue.cycleCalendar(), cycleFileName);
             ExcerptRenderer renderer = new ExcerptRenderer();
             queue.dumpCycle(cycle, out, (excerpt, text) -> text.append(renderer.quoted(excerpt)));
         }
@@ -42,9 +42,9 @@ final class DumpCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static long cycleOf(RollCycle rollCycle, String fileName) {
+    private static long cycleOf(CycleCalendar calendar, String fileName) {
         String name = fileName.substring(0, fileName.length() - Queues.CYCLE_FILE_SUFFIX.length());
-        return rollCycle.parseCycle(name).orElseThrow(() -> new UserInputException(fileName
-                + " is not named after a cycle of the queue's roll cycle " + rollCycle.name()));
+        return calendar.parseCycle(name).orElseThrow(() -> new UserInputException(fileName
+                + " is not named after a cycle of the queue (" + calendar + ")"));
     }
 }

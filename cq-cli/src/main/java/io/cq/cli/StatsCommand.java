@@ -55,7 +55,7 @@ final class StatsCommand implements Callable<Integer> {
             ArrayNode files = stats.putArray("files");
             long bytes = 0;
             for (long cycle : queue.cycles()) {
-                Path file = queue.path().resolve(queue.rollCycle().fileName(cycle) + Queues.CYCLE_FILE_SUFFIX);
+                Path file = queue.path().resolve(queue.cycleCalendar().fileName(cycle) + Queues.CYCLE_FILE_SUFFIX);
                 long size = sizeOf(file);
                 bytes += size;
                 files.addObject().put("cycle", cycle).put("file", file.getFileName().toString()).put("bytes", size);

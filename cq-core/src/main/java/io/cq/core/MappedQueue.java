@@ -112,9 +112,17 @@ public interface MappedQueue extends AutoCloseable {
         return settings().rollCycle();
     }
 
+    /**
+     * When the queue's cycles begin: its roll cycle, roll time and zone, the ones it was created with. Names the
+     * cycles' files ({@link CycleCalendar#fileName(long)}) and finds the cycle of an instant.
+     */
+    default CycleCalendar cycleCalendar() {
+        return settings().calendar();
+    }
+
     /** The cycle the queue's clock is in now. */
     default long currentCycle() {
-        return rollCycle().cycleAt(settings().clock().millis());
+        return cycleCalendar().cycleAt(settings().clock().millis());
     }
 
     /** The queue's directory. */

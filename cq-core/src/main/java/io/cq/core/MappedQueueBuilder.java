@@ -9,6 +9,9 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Objects;
 import java.util.Set;
 
@@ -34,6 +37,9 @@ public final class MappedQueueBuilder {
     private RollCycle rollCycle = DEFAULT_ROLL_CYCLE;
     /** Whether the caller chose the roll cycle: only then is a different persisted one worth a warning. */
     private boolean rollCycleChosen;
+    private LocalTime rollTime = LocalTime.MIDNIGHT;
+    private ZoneId rollZone = ZoneOffset.UTC;
+    private boolean rollTimeChosen;
     private Clock clock = Clock.systemUTC();
     private long blockSize = DEFAULT_BLOCK_SIZE;
     private int indexSpacing = DEFAULT_INDEX_SPACING;
@@ -67,6 +73,25 @@ public final class MappedQueueBuilder {
     public MappedQueueBuilder rollCycle(RollCycle rollCycle) {
         this.rollCycle = Objects.requireNonNull(rollCycle, "rollCycle");
         this.rollCycleChosen = true;
+        return this;
+    }
+
+    /** Cycles begin at this time of day, UTC; see {@link #rollTime(LocalTime, ZoneId)}. */
+    public MappedQueueBuilder rollTime(LocalTime time) {
+        return rollTime(time, ZoneOffset.UTC);
+    }
+
+    /**
+     * Cycles begin at this time of day in this zone (default midnight UTC): daily and weekly cycles follow the
+     * zone's calendar, 23 or 25 hours long across a daylight-saving change; shorter cycles need a zone with a fixed
+     * offset ({@link CycleCalendar}). A queue keeps the roll time it was created with, in its table store, so that
+     * every process agrees: opening an existing queue with another roll time fails; leaving it unset uses the
+     * queue's.
+     */
+    public MappedQueueBuilder rollTime(LocalTime time, ZoneId zone) {
+        this.rollTime = Objects.requireNonNull(time, "time");
+        this.rollZone = Objects.requireNonNull(zone, "zone");
+        this.rollTimeChosen = true;
         return this;
     }
 
@@ -237,6 +262,7 @@ public final class MappedQueueBuilder {
 
     public MappedQueue build() {
         BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
+        CycleCalendar.of(rollCycle, rollTime, rollZone);
         long step = reserveStep == 0 ? Math.min(BlockDescriptor.DEFAULT_RESERVE_STEP, blockSize) : reserveStep;
         BlockDescriptor.requireReserveStepFits(step, blockSize);
         if (indexSpacing < 1 || indexSpacing > IndexDescriptor.MAX_INDEX_SPACING
@@ -274,7 +300,8 @@ public final class MappedQueueBuilder {
         QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, step, readOnly,
                 writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch, retainCycles, retainFor,
                 retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
-                diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem);
-        return new StoreQueue(settings, rollCycleChosen);
+                diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime,
+                rollZone);
+        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen);
     }
 }

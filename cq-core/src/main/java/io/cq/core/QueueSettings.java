@@ -5,6 +5,8 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -39,6 +41,8 @@ import java.util.Set;
  * @param diskSpaceWarningPercent free percentage below which a warning is logged (0: off)
  * @param refuseSharedDirectory   whether a queue directory every user may write to is refused (else warned about)
  * @param requireLocalFilesystem  whether a directory on a network or FUSE file system is refused (else warned about)
+ * @param rollTime                the time of day cycles begin at ({@link CycleCalendar})
+ * @param rollZone                the zone of the roll time
  */
 public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, long blockSize, int indexSpacing,
                             long reserveStep, boolean readOnly, Duration writeLockCheckInterval,
@@ -47,7 +51,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                             boolean retentionKeepsUnread, StoreFileListener storeFileListener,
                             Set<PosixFilePermission> filePermissions, long diskSpaceWarningBytes,
                             double diskSpaceWarningPercent, boolean refuseSharedDirectory,
-                            boolean requireLocalFilesystem) {
+                            boolean requireLocalFilesystem, LocalTime rollTime, ZoneId rollZone) {
     public QueueSettings {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(rollCycle, "rollCycle");
@@ -58,6 +62,8 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         Objects.requireNonNull(syncInterval, "syncInterval");
         Objects.requireNonNull(retainFor, "retainFor");
         Objects.requireNonNull(storeFileListener, "storeFileListener");
+        Objects.requireNonNull(rollTime, "rollTime");
+        Objects.requireNonNull(rollZone, "rollZone");
         filePermissions = Set.copyOf(filePermissions);
     }
 
@@ -90,16 +96,23 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("diskSpaceWarningPercent", Double.toString(diskSpaceWarningPercent));
         shown.put("refuseSharedDirectory", Boolean.toString(refuseSharedDirectory));
         shown.put("requireLocalFilesystem", Boolean.toString(requireLocalFilesystem));
+        shown.put("rollTime", rollTime.toString());
+        shown.put("rollZone", rollZone.getId());
         return shown;
     }
 
-    /** The same settings with another roll cycle: the one an existing queue was created with. */
-    public QueueSettings withRollCycle(RollCycle inForce) {
-        return new QueueSettings(directory, inForce, clock, blockSize, indexSpacing, reserveStep, readOnly,
+    /** When cycles begin: the roll cycle with the roll time in its zone. */
+    public CycleCalendar calendar() {
+        return CycleCalendar.of(rollCycle, rollTime, rollZone);
+    }
+
+    /** The same settings with another calendar: the one an existing queue was created with. */
+    public QueueSettings withCalendar(CycleCalendar inForce) {
+        return new QueueSettings(directory, inForce.rollCycle(), clock, blockSize, indexSpacing, reserveStep, readOnly,
                 writeLockCheckInterval, writeLockTimeout,
                 durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem);
+                requireLocalFilesystem, inForce.rollTime(), inForce.zone());
     }
 
     /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
@@ -108,6 +121,6 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                 writeLockCheckInterval, writeLockTimeout,
                 inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem);
+                requireLocalFilesystem, rollTime, rollZone);
     }
 }

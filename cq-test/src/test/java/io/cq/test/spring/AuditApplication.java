@@ -1,6 +1,6 @@
 package io.cq.test.spring;
 
-import io.cq.spring.listener.QueueListener;
+import io.cq.spring.annotation.QueueListener;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.stereotype.Component;
 

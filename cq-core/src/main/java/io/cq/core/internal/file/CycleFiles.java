@@ -1,6 +1,7 @@
 package io.cq.core.internal.file;
 
 import io.cq.core.CorruptQueueException;
+import io.cq.core.CycleCalendar;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
 import io.cq.core.StoreFileListener;
@@ -44,6 +45,7 @@ public final class CycleFiles implements AutoCloseable {
 
     private final Path directory;
     private final RollCycle rollCycle;
+    private final CycleCalendar calendar;
     private final TableStore tableStore;
     private final boolean writable;
     private final long blockSize;
@@ -62,7 +64,7 @@ public final class CycleFiles implements AutoCloseable {
     private boolean everListed;
     private boolean closed;
 
-    public CycleFiles(Path directory, RollCycle rollCycle, TableStore tableStore, boolean writable, long blockSize,
+    public CycleFiles(Path directory, CycleCalendar calendar, TableStore tableStore, boolean writable, long blockSize,
                       int indexSpacing, long reserveStep, FilePermissions permissions, DiskSpaceMonitor diskSpace,
                       StoreFileListener listener) {
         this.reserveStep = reserveStep;
@@ -70,7 +72,8 @@ public final class CycleFiles implements AutoCloseable {
         this.permissions = permissions;
         this.diskSpace = diskSpace;
         this.directory = directory;
-        this.rollCycle = rollCycle;
+        this.calendar = calendar;
+        this.rollCycle = calendar.rollCycle();
         this.tableStore = tableStore;
         this.writable = writable;
         this.blockSize = blockSize;
@@ -85,12 +88,17 @@ public final class CycleFiles implements AutoCloseable {
         return rollCycle;
     }
 
+    /** When the queue's cycles begin; names their files. */
+    public CycleCalendar calendar() {
+        return calendar;
+    }
+
     public TableStore tableStore() {
         return tableStore;
     }
 
     public Path pathOf(long cycle) {
-        return directory.resolve(rollCycle.fileName(cycle) + SUFFIX);
+        return directory.resolve(calendar.fileName(cycle) + SUFFIX);
     }
 
     /** Opens an existing cycle file, or returns null when the cycle has no file. */
@@ -279,7 +287,7 @@ public final class CycleFiles implements AutoCloseable {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + SUFFIX)) {
             for (Path path : stream) {
                 String name = path.getFileName().toString();
-                Optional<Long> cycle = rollCycle.parseCycle(name.substring(0, name.length() - SUFFIX.length()));
+                Optional<Long> cycle = calendar.parseCycle(name.substring(0, name.length() - SUFFIX.length()));
                 cycle.ifPresent(listed::add);
             }
         } catch (IOException e) {

@@ -226,7 +226,7 @@ public final class QueueVerifier {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + CycleFiles.SUFFIX)) {
             for (Path file : stream) {
                 String name = file.getFileName().toString();
-                if (files.rollCycle().parseCycle(name.substring(0, name.length() - CycleFiles.SUFFIX.length()))
+                if (files.calendar().parseCycle(name.substring(0, name.length() - CycleFiles.SUFFIX.length()))
                         .isEmpty()) {
                     note(file, -1, "the name is not a cycle of the queue's roll cycle " + files.rollCycle().name()
                             + ", so readers ignore the file");

@@ -17,6 +17,9 @@ package io.cq.core.internal.layout;
  *  208 | shrinks                      | 8   times the newest cycle was shrunk by a closing last writer
  *  216 | processSlotsUsed             | 8   highest process slot ever claimed + 1 (0: unknown)
  *  224 | tokenSerial                  | 8   the next write-lock token's serial (LockWordDescriptor)
+ *  232 | rollTimeMillisOfDay          | 4   time of day cycles begin at (CycleCalendar); 0 = midnight
+ *  236 | rollZoneLength               | 4   0 = UTC
+ *  240 | rollZone, its ZoneId, ASCII  | 64
  *      | (reserved up to 1024)        |     the lock and the cycle range sit on separate cache lines, so that
  *      |                              |     idle tailers reading the range do not slow appenders taking the lock
  * 1024 | named tailer slots: slotCount x 256 bytes
@@ -80,6 +83,14 @@ public final class TableStoreDescriptor {
     public static final long PROCESS_SLOTS_USED_OFFSET = 216;
     /** The serial of the next write-lock token, advanced with an atomic add by whoever makes one. */
     public static final long TOKEN_SERIAL_OFFSET = 224;
+    /**
+     * When cycles begin: written when the table store is created and never changed, so every process agrees. A
+     * table store from before roll times has zeros here: midnight UTC, which is what it was created with.
+     */
+    public static final long ROLL_TIME_MILLIS_OFFSET = 232;
+    public static final long ROLL_ZONE_LENGTH_OFFSET = 236;
+    public static final long ROLL_ZONE_OFFSET = 240;
+    public static final int ROLL_ZONE_CAPACITY = 64;
 
     public static final int PROCESS_RECORD_SIZE = 64;
     public static final long PROCESS_PID = 0;

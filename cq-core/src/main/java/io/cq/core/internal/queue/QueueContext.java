@@ -1,5 +1,6 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.CycleCalendar;
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
 import io.cq.core.internal.file.CycleFiles;
@@ -22,6 +23,11 @@ public record QueueContext(MappedQueue queue, CycleFiles files, TableStore table
     /** A write lock with a token of its own, waiting as the queue's settings say. */
     public WriteLock newWriteLock() {
         return new WriteLock(tableStore, writeLockCheckNanos, writeLockTimeoutNanos);
+    }
+
+    /** When the queue's cycles begin. */
+    public CycleCalendar calendar() {
+        return files.calendar();
     }
 
     public String describe() {

@@ -46,7 +46,7 @@ public record Retention(int cycles, long durationMillis, boolean keepUnreadByNam
         }
         if (durationMillis > 0) {
             // A cycle is kept while any of it lies inside the window: it ends after now - duration.
-            keepFrom = Math.max(keepFrom, roll.cycleAt(nowMillis - durationMillis));
+            keepFrom = Math.max(keepFrom, files.calendar().cycleAt(nowMillis - durationMillis));
         }
         if (keepUnreadByNamedTailers) {
             for (NamedTailerPosition tailer : namedTailers.positions()) {

@@ -37,7 +37,7 @@ final class StartPositions {
     }
 
     private static boolean moveToTime(ExcerptTailer tailer, MappedQueue queue, long epochMillis) {
-        long cycle = queue.rollCycle().cycleAt(epochMillis);
+        long cycle = queue.cycleCalendar().cycleAt(epochMillis);
         for (long candidate : queue.cycles()) {
             if (candidate >= cycle) {
                 return tailer.moveToIndex(queue.rollCycle().toIndex(candidate, 0));

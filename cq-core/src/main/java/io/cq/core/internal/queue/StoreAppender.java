@@ -254,11 +254,11 @@ public final class StoreAppender implements ExcerptAppender {
      * then marks the previous newest cycle finished and publishes the new one (docs/file-format.md, "Rolling").
      */
     private void roll(long now) {
-        long target = Math.max(queue.rollCycle().cycleAt(now), queue.tableStore().maxCycle());
+        long target = Math.max(queue.calendar().cycleAt(now), queue.tableStore().maxCycle());
         if (target > queue.rollCycle().lastCycle() || target < 0) {
             throw new QueueException("the clock (" + Instant.ofEpochMilli(now) + ") is outside what "
                     + queue.rollCycle() + " can index (cycles 0 to " + queue.rollCycle().lastCycle() + ", up to "
-                    + Instant.ofEpochMilli(queue.rollCycle().cycleStartMillis(queue.rollCycle().lastCycle()))
+                    + Instant.ofEpochMilli(queue.calendar().cycleStartMillis(queue.rollCycle().lastCycle()))
                     + "); nothing was written");
         }
         if (target != cycle || file == null) {
@@ -285,7 +285,7 @@ public final class StoreAppender implements ExcerptAppender {
             chunkStart = 0;
             chunkEnd = Long.MIN_VALUE;
         }
-        cycleEndMillis = queue.rollCycle().cycleStartMillis(cycle + 1);
+        cycleEndMillis = queue.calendar().cycleStartMillis(cycle + 1);
     }
 
     /**

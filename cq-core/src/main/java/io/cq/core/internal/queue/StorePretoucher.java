@@ -44,7 +44,7 @@ public final class StorePretoucher implements Pretoucher {
             files.release(file);
         }
         long now = queue.clock().millis();
-        long nextStart = queue.rollCycle().cycleStartMillis(cycle + 1);
+        long nextStart = queue.calendar().cycleStartMillis(cycle + 1);
         if (nextStart - now <= Math.min(queue.rollCycle().lengthMillis() / 10, 2_000)) {
             CycleFile next = files.acquireOrCreate(cycle + 1, now);
             try {

@@ -1,5 +1,6 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.CycleCalendar;
 import io.cq.core.DiskSpace;
 import io.cq.core.Durability;
 import io.cq.core.ExcerptAppender;
@@ -17,6 +18,7 @@ import io.cq.core.QueueResources;
 import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
+import io.cq.core.RollTimeMismatchException;
 import io.cq.core.WriterProcess;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
@@ -88,8 +90,9 @@ public final class StoreQueue implements MappedQueue {
      *
      * @param rollCycleChosen whether the caller chose the roll cycle: only then is a different persisted one worth
      *                        a warning
+     * @param rollTimeChosen  whether the caller chose the roll time: a different persisted one is then refused
      */
-    public StoreQueue(QueueSettings requested, boolean rollCycleChosen) {
+    public StoreQueue(QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen) {
         this.directory = requested.directory();
         this.readOnly = requested.readOnly();
         this.blockSize = requested.blockSize();
@@ -103,9 +106,18 @@ public final class StoreQueue implements MappedQueue {
         }
         this.diskSpace = new DiskSpaceMonitor(directory, requested.diskSpaceWarningBytes(),
                 requested.diskSpaceWarningPercent());
-        this.tableStore = TableStore.open(directory, readOnly, requestedRollCycle, requested.clock().millis(),
+        this.tableStore = TableStore.open(directory, readOnly, requested.calendar(), requested.clock().millis(),
                 permissions);
-        RollCycle rollCycle = tableStore.rollCycle();
+        CycleCalendar calendar = tableStore.calendar();
+        RollCycle rollCycle = calendar.rollCycle();
+        if (rollTimeChosen && (!calendar.rollTime().equals(requested.rollTime())
+                || !calendar.zone().equals(requested.rollZone().normalized()))) {
+            tableStore.release(!readOnly);
+            throw new RollTimeMismatchException("queue " + directory + " rolls at " + calendar.rollTime() + " "
+                    + calendar.zone().getId() + " (kept in its table store since it was created); this process asked "
+                    + "for " + requested.rollTime() + " " + requested.rollZone().getId() + ". Every process on a "
+                    + "queue must cut cycles the same way: ask for the queue's roll time, or none", calendar);
+        }
         if (rollCycle != requestedRollCycle) {
             if (rollCycleChosen) {
                 Log.warning(MappedQueue.class, "queue {0} was created with roll cycle {1}; using it instead of the "
@@ -119,12 +131,12 @@ public final class StoreQueue implements MappedQueue {
             }
         }
         this.namedTailers = new NamedTailerSlots(tableStore, directory.toString());
-        QueueSettings inForce = requested.withRollCycle(rollCycle);
+        QueueSettings inForce = requested.withCalendar(calendar);
         if (readOnly && requested.durability() != Durability.PAGE_CACHE) {
             inForce = inForce.withDurability(Durability.PAGE_CACHE);
         }
         this.settings = inForce;
-        this.files = new CycleFiles(directory, rollCycle, tableStore, !readOnly, blockSize, settings.indexSpacing(),
+        this.files = new CycleFiles(directory, calendar, tableStore, !readOnly, blockSize, settings.indexSpacing(),
                 settings.reserveStep(), permissions, diskSpace, settings.storeFileListener());
         if (!readOnly) {
             try {

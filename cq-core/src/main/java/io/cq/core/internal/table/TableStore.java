@@ -1,6 +1,7 @@
 package io.cq.core.internal.table;
 
 import io.cq.core.CorruptQueueException;
+import io.cq.core.CycleCalendar;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
 import io.cq.core.WriterProcess;
@@ -53,7 +54,7 @@ public final class TableStore {
     private final MemorySegment memory;
     private final boolean writable;
     private final int slotCount;
-    private final RollCycle rollCycle;
+    private final CycleCalendar calendar;
     /** Whether the file has process records (format version 2, or 1 upgraded): a read-only map of a v1 file not. */
     private final boolean hasProcessRecords;
     private final int openedVersion;
@@ -72,7 +73,7 @@ public final class TableStore {
         this.writable = writable;
         TableStoreHeaders.Header header = TableStoreHeaders.validate(path, channel);
         this.slotCount = header.slotCount();
-        this.rollCycle = header.rollCycle();
+        this.calendar = header.calendar();
         this.openedVersion = header.version();
         long fullSize = TableStoreDescriptor.fileSize(slotCount);
         if (writable && channel.size() < fullSize) {
@@ -92,11 +93,21 @@ public final class TableStore {
      */
     public static TableStore open(Path directory, boolean readOnly, RollCycle rollCycle, long nowMillis,
                                   FilePermissions permissions) {
+        return open(directory, readOnly, CycleCalendar.of(rollCycle), nowMillis, permissions);
+    }
+
+    /**
+     * Opens (creating when writable and absent) the table store of a queue.
+     *
+     * @param calendar what a new table store is created with; an existing one keeps its own ({@link #calendar()})
+     */
+    public static TableStore open(Path directory, boolean readOnly, CycleCalendar calendar, long nowMillis,
+                                  FilePermissions permissions) {
         Path file = directory.resolve(TableStoreDescriptor.FILE_NAME).toAbsolutePath().normalize();
         synchronized (OPEN) {
             try {
                 if (!readOnly && !Files.exists(file)) {
-                    TableStoreHeaders.create(file, rollCycle, nowMillis, permissions);
+                    TableStoreHeaders.create(file, calendar, nowMillis, permissions);
                 }
                 // Keyed by the file itself (device and inode), so a second path to it (a link, a bind mount)
                 // shares the channel instead of opening one whose close would drop this JVM's locks.
@@ -166,7 +177,12 @@ public final class TableStore {
 
     /** The roll cycle the queue was created with. */
     public RollCycle rollCycle() {
-        return rollCycle;
+        return calendar.rollCycle();
+    }
+
+    /** When the queue's cycles begin, as its table store was created. */
+    public CycleCalendar calendar() {
+        return calendar;
     }
 
     /** Named-tailer slots the file has. */

@@ -1,6 +1,7 @@
 package io.cq.core.internal.table;
 
 import io.cq.core.CorruptQueueException;
+import io.cq.core.CycleCalendar;
 import io.cq.core.RollCycle;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.system.AtomicFiles;
@@ -12,6 +13,10 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 
 /**
  * Writes a new table store's header, and checks an existing one's before anything is mapped, so damage is
@@ -19,14 +24,15 @@ import java.nio.file.Path;
  */
 final class TableStoreHeaders {
     /** What the rest of the table store is read with. */
-    record Header(int slotCount, RollCycle rollCycle, int version) {
+    record Header(int slotCount, CycleCalendar calendar, int version) {
     }
 
     private TableStoreHeaders() {
     }
 
-    static void create(Path file, RollCycle rollCycle, long nowMillis, FilePermissions permissions)
+    static void create(Path file, CycleCalendar calendar, long nowMillis, FilePermissions permissions)
             throws IOException {
+        RollCycle rollCycle = calendar.rollCycle();
         int slots = TableStoreDescriptor.DEFAULT_SLOT_COUNT;
         // The file up to the process records is written (zeros after the head), so that its blocks are allocated by
         // the write itself: reserving them later through another descriptor would be fatal, since closing any
@@ -44,6 +50,13 @@ final class TableStoreHeaders {
         head.putInt((int) TableStoreDescriptor.ROLL_NAME_LENGTH_OFFSET, name.length);
         head.put((int) TableStoreDescriptor.ROLL_NAME_OFFSET, name);
         head.putLong((int) TableStoreDescriptor.CREATED_MILLIS_OFFSET, nowMillis);
+        if (!calendar.isDefault()) {
+            head.putInt((int) TableStoreDescriptor.ROLL_TIME_MILLIS_OFFSET,
+                    (int) (calendar.rollTime().toNanoOfDay() / 1_000_000L));
+            byte[] zone = calendar.zone().getId().getBytes(StandardCharsets.US_ASCII);
+            head.putInt((int) TableStoreDescriptor.ROLL_ZONE_LENGTH_OFFSET, zone.length);
+            head.put((int) TableStoreDescriptor.ROLL_ZONE_OFFSET, zone);
+        }
         head.putLong((int) TableStoreDescriptor.MAX_CYCLE_OFFSET, TableStore.NO_CYCLE);
         head.putLong((int) TableStoreDescriptor.MIN_CYCLE_OFFSET, TableStore.NO_CYCLE);
         AtomicFiles.createWithContent(file, head, permissions);
@@ -76,7 +89,27 @@ final class TableStoreHeaders {
             throw new CorruptQueueException(path, TableStoreDescriptor.SLOT_COUNT_OFFSET, "slot count " + slotCount
                     + " does not fit a file of " + size + " bytes");
         }
-        return new Header(slotCount, readRollCycle(path, head), version);
+        return new Header(slotCount, readCalendar(path, head, readRollCycle(path, head)), version);
+    }
+
+    private static CycleCalendar readCalendar(Path path, ByteBuffer head, RollCycle rollCycle) {
+        int millis = head.getInt((int) TableStoreDescriptor.ROLL_TIME_MILLIS_OFFSET);
+        int length = head.getInt((int) TableStoreDescriptor.ROLL_ZONE_LENGTH_OFFSET);
+        if (millis < 0 || millis >= 86_400_000 || length < 0 || length > TableStoreDescriptor.ROLL_ZONE_CAPACITY) {
+            throw new CorruptQueueException(path, TableStoreDescriptor.ROLL_TIME_MILLIS_OFFSET, "roll time "
+                    + millis + " ms of the day or zone length " + length + " is out of range (0 to 86399999, and 0 "
+                    + "to " + TableStoreDescriptor.ROLL_ZONE_CAPACITY + ")");
+        }
+        byte[] zoneBytes = new byte[length];
+        head.get((int) TableStoreDescriptor.ROLL_ZONE_OFFSET, zoneBytes);
+        String zone = new String(zoneBytes, StandardCharsets.US_ASCII);
+        try {
+            return CycleCalendar.of(rollCycle, LocalTime.ofNanoOfDay(millis * 1_000_000L),
+                    length == 0 ? ZoneOffset.UTC : ZoneId.of(zone));
+        } catch (DateTimeException | IllegalArgumentException e) {
+            throw new CorruptQueueException(path, TableStoreDescriptor.ROLL_ZONE_OFFSET, "roll time zone '" + zone
+                    + "' cannot be used: " + e.getMessage());
+        }
     }
 
     private static RollCycle readRollCycle(Path path, ByteBuffer head) {

@@ -3,14 +3,18 @@ package io.cq.spring.boot.autoconfigure;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.QueueException;
+import io.cq.core.RollTimeMismatchException;
 import io.cq.spring.support.InvalidQueuePropertyException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Opens the queue configured under {@code cq.queues.<name>}: checks each property first, so that a wrong value
@@ -66,8 +70,28 @@ public final class MappedQueueOpener {
         if (queue.getRollCycle() != null) {
             builder.rollCycle(queue.getRollCycle());
         }
+        if (queue.getRollTime() != null || queue.getRollTimeZone() != null) {
+            builder.rollTime(Objects.requireNonNullElse(queue.getRollTime(), LocalTime.MIDNIGHT),
+                    Objects.requireNonNullElse(queue.getRollTimeZone(), ZoneOffset.UTC));
+        }
         customizers.forEach(customizer -> customizer.customize(name, builder));
-        MappedQueue opened = build(prefix, path, builder);
+        MappedQueue opened;
+        try {
+            opened = build(prefix, path, builder);
+        } catch (InvalidQueuePropertyException e) {
+            if (e.getCause() instanceof RollTimeMismatchException mismatch) {
+                throw new InvalidQueuePropertyException(prefix + "roll-time", queue.getRollTime() + " "
+                        + Objects.requireNonNullElse(queue.getRollTimeZone(), ZoneOffset.UTC).getId(),
+                        "the queue in " + path + " rolls at " + mismatch.inForce().rollTime() + " "
+                                + mismatch.inForce().zone().getId() + ", kept since it was created so that every "
+                                + "process cuts the same cycles",
+                        "Set " + prefix + "roll-time=" + mismatch.inForce().rollTime() + " and " + prefix
+                                + "roll-time-zone=" + mismatch.inForce().zone().getId()
+                                + ", or remove both to use the queue's; to start a new queue with another roll time, "
+                                + "point " + prefix + "path at another directory.", mismatch);
+            }
+            throw e;
+        }
         if (queue.getRollCycle() != null && opened.rollCycle() != queue.getRollCycle()) {
             opened.close();
             throw new InvalidQueuePropertyException(prefix + "roll-cycle", queue.getRollCycle(),

@@ -3,10 +3,13 @@ package io.cq.spring.boot.autoconfigure;
 import io.cq.core.Durability;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.RollCycle;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneId;
 
 /**
  * Settings of one queue, under {@code cq.queues.<name>}; each maps to a {@link MappedQueueBuilder} setting and
@@ -23,6 +26,19 @@ public class QueueProperties {
      * on an existing queue, it must be the one the queue was created with.
      */
     private RollCycle rollCycle;
+
+    /**
+     * Time of day the queue's cycles begin at, e.g. 17:00 (with roll-time-zone). Daily and weekly cycles then follow
+     * the zone's calendar, 23 or 25 hours long across a daylight-saving change. Unset: the existing queue's, or
+     * midnight for a new one. Set on an existing queue, it must be the one the queue was created with.
+     */
+    private @Nullable LocalTime rollTime;
+
+    /**
+     * Time zone of roll-time, e.g. America/New_York. Unset: UTC. Cycles shorter than a day need a zone with a fixed
+     * offset.
+     */
+    private @Nullable ZoneId rollTimeZone;
 
     /** Bytes mapped at a time; a multiple of 4 KiB, at least 64 KiB. The largest excerpt is a quarter of it. */
     private DataSize blockSize = DataSize.ofBytes(MappedQueueBuilder.DEFAULT_BLOCK_SIZE);
@@ -91,6 +107,22 @@ public class QueueProperties {
 
     public void setPath(Path path) {
         this.path = path;
+    }
+
+    public @Nullable LocalTime getRollTime() {
+        return rollTime;
+    }
+
+    public void setRollTime(@Nullable LocalTime rollTime) {
+        this.rollTime = rollTime;
+    }
+
+    public @Nullable ZoneId getRollTimeZone() {
+        return rollTimeZone;
+    }
+
+    public void setRollTimeZone(@Nullable ZoneId rollTimeZone) {
+        this.rollTimeZone = rollTimeZone;
     }
 
     public RollCycle getRollCycle() {

@@ -15,6 +15,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import java.nio.file.Path;
+import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +53,29 @@ class CqAutoConfigurationTest {
                     assertThat(queues.get("audit").rollCycle()).isEqualTo(RollCycle.DAILY);
                     assertThat(context.getBean(QualifiedInjection.class).orders).isSameAs(orders);
                 });
+    }
+
+    @Test
+    void shouldRollAtTheConfiguredTimeAndNameTheRollTimeAnExistingQueueKeeps() {
+        runner().withPropertyValues("cq.queues.fx.roll-time=17:00", "cq.queues.fx.roll-time-zone=America/New_York")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    MappedQueue fx = context.getBean("fx", MappedQueue.class);
+                    assertThat(fx.cycleCalendar().rollTime()).isEqualTo(LocalTime.of(17, 0));
+                    assertThat(fx.cycleCalendar().zone()).isEqualTo(ZoneId.of("America/New_York"));
+                });
+        runner().withPropertyValues("cq.queues.fx.roll-time=00:00", "cq.queues.fx.roll-time-zone=Europe/London")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("cq.queues.fx.roll-time")
+                            .contains("rolls at 17:00 America/New_York");
+                    assertThat(analysis.getAction()).contains("cq.queues.fx.roll-time=17:00")
+                            .contains("cq.queues.fx.roll-time-zone=America/New_York");
+                });
+        runner().withPropertyValues("cq.queues.fx.durability=page-cache").run(context ->
+                assertThat(context.getBean("fx", MappedQueue.class).cycleCalendar().zone())
+                        .isEqualTo(ZoneId.of("America/New_York")));
     }
 
     @Test
