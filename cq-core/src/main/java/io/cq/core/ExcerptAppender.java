@@ -17,7 +17,9 @@ import java.util.function.Consumer;
 public interface ExcerptAppender extends AutoCloseable {
     /**
      * Opens an excerpt for writing and takes the write lock, waiting while another appender holds it. Close
-     * the returned context (try-with-resources) to publish the excerpt.
+     * the returned context (try-with-resources) to publish the excerpt. On a queue with
+     * {@link MappedQueueBuilder#doubleBuffer(boolean) double-buffered writes}, an appender that finds the lock taken
+     * returns at once with a context over a buffer of its own, and takes the lock when the context closes.
      *
      * @throws IllegalStateException if this appender already has an open context
      */

@@ -40,6 +40,7 @@ public final class MappedQueueBuilder {
     private LocalTime rollTime = LocalTime.MIDNIGHT;
     private ZoneId rollZone = ZoneOffset.UTC;
     private boolean rollTimeChosen;
+    private boolean doubleBuffer;
     private Clock clock = Clock.systemUTC();
     private long blockSize = DEFAULT_BLOCK_SIZE;
     private int indexSpacing = DEFAULT_INDEX_SPACING;
@@ -129,6 +130,20 @@ public final class MappedQueueBuilder {
      */
     public MappedQueueBuilder reserveStep(long bytes) {
         this.reserveStep = bytes;
+        return this;
+    }
+
+    /**
+     * Double-buffered writes (default off): an appender that finds the write lock taken by another writer does not
+     * wait for it to start writing. It writes the excerpt into a buffer of its own and, when the context closes,
+     * takes the lock and copies the buffer in, so writers that spend time composing excerpts (encoding a message,
+     * copying a payload field by field) hold the lock only for the copy. An appender that finds the lock free
+     * writes in place as usual. A buffered context learns its index only under the lock: calling
+     * {@link WriteContext#index()} while buffering takes the lock there and then, and writes in place from there on
+     * (docs/user-guide.md, "Double-buffered writes").
+     */
+    public MappedQueueBuilder doubleBuffer(boolean doubleBuffer) {
+        this.doubleBuffer = doubleBuffer;
         return this;
     }
 
@@ -301,7 +316,7 @@ public final class MappedQueueBuilder {
                 writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch, retainCycles, retainFor,
                 retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
                 diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime,
-                rollZone);
+                rollZone, doubleBuffer);
         return new StoreQueue(settings, rollCycleChosen, rollTimeChosen);
     }
 }

@@ -43,6 +43,8 @@ import java.util.Set;
  * @param requireLocalFilesystem  whether a directory on a network or FUSE file system is refused (else warned about)
  * @param rollTime                the time of day cycles begin at ({@link CycleCalendar})
  * @param rollZone                the zone of the roll time
+ * @param doubleBuffer            whether a writer that finds the write lock taken writes into a buffer of its own
+ *                                and copies it in once it holds the lock
  */
 public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, long blockSize, int indexSpacing,
                             long reserveStep, boolean readOnly, Duration writeLockCheckInterval,
@@ -51,7 +53,8 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                             boolean retentionKeepsUnread, StoreFileListener storeFileListener,
                             Set<PosixFilePermission> filePermissions, long diskSpaceWarningBytes,
                             double diskSpaceWarningPercent, boolean refuseSharedDirectory,
-                            boolean requireLocalFilesystem, LocalTime rollTime, ZoneId rollZone) {
+                            boolean requireLocalFilesystem, LocalTime rollTime, ZoneId rollZone,
+                            boolean doubleBuffer) {
     public QueueSettings {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(rollCycle, "rollCycle");
@@ -98,6 +101,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("requireLocalFilesystem", Boolean.toString(requireLocalFilesystem));
         shown.put("rollTime", rollTime.toString());
         shown.put("rollZone", rollZone.getId());
+        shown.put("doubleBuffer", Boolean.toString(doubleBuffer));
         return shown;
     }
 
@@ -112,7 +116,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                 writeLockCheckInterval, writeLockTimeout,
                 durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem, inForce.rollTime(), inForce.zone());
+                requireLocalFilesystem, inForce.rollTime(), inForce.zone(), doubleBuffer);
     }
 
     /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
@@ -121,6 +125,6 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                 writeLockCheckInterval, writeLockTimeout,
                 inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem, rollTime, rollZone);
+                requireLocalFilesystem, rollTime, rollZone, doubleBuffer);
     }
 }

@@ -10,7 +10,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Child-JVM main: appends {@code count} excerpts of (writer id, sequence, checksum) to a queue, once the file
- * {@code go} exists (so several children start together), then prints "done".
+ * {@code go} exists (so several children start together), then prints "done". A fifth argument
+ * {@code double-buffer} opens the queue with double-buffered writes.
  */
 public final class AppendingProcess {
     private AppendingProcess() {
@@ -21,7 +22,8 @@ public final class AppendingProcess {
         int writer = Integer.parseInt(args[1]);
         int count = Integer.parseInt(args[2]);
         Path go = Path.of(args[3]);
-        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1 << 20).build()) {
+        boolean doubleBuffer = args.length > 4 && args[4].equals("double-buffer");
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1 << 20).doubleBuffer(doubleBuffer).build()) {
             ExcerptAppender appender = queue.acquireAppender();
             System.out.println("ready " + ProcessHandle.current().pid());
             while (!Files.exists(go)) {

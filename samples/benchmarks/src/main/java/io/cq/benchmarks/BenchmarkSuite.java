@@ -1,5 +1,6 @@
 package io.cq.benchmarks;
 
+import io.cq.benchmarks.contended.ContendedWriteHarness;
 import io.cq.benchmarks.jmh.AppendBenchmark;
 import io.cq.benchmarks.jmh.MethodMessageBenchmark;
 import io.cq.benchmarks.jmh.MoveToIndexBenchmark;
@@ -32,16 +33,17 @@ import java.util.concurrent.TimeUnit;
  * repeats everything for the published table.
  *
  * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
- * the sections named (comma-separated: append, read, seek, latency, pretouch, startup), and {@code cq.bench.impl} the
+ * the sections named (comma-separated: append, ceiling, read, messages, seek, latency, listener, pretouch, startup,
+ * contended), and {@code cq.bench.impl} the
  * JMH benchmarks to one implementation (cq or chronicle), for quick checks while tuning.
  */
 public final class BenchmarkSuite {
     private record Settings(int forks, int warmups, int measurements, int latencyRuns, int latencyWarmup,
-                            int latencySeconds, int startupRuns) {
+                            int latencySeconds, int startupRuns, int contendedPerWriter) {
     }
 
-    private static final Settings QUICK = new Settings(1, 2, 3, 1, 2, 4, 3);
-    private static final Settings FULL = new Settings(3, 3, 5, 3, 5, 20, 7);
+    private static final Settings QUICK = new Settings(1, 2, 3, 1, 2, 4, 3, 300_000);
+    private static final Settings FULL = new Settings(3, 3, 5, 3, 5, 20, 7, 2_000_000);
 
     private BenchmarkSuite() {
     }
@@ -55,13 +57,18 @@ public final class BenchmarkSuite {
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
         List<String> only = List.of(System.getProperty("cq.bench.only",
-                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup").split(","));
+                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended").split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
 
         if (only.contains("append")) {
             report.throughput("Append", "excerpts/s",
                     jmh(settings, AppendBenchmark.class, Mode.Throughput, jvmArgs, true));
+        }
+        if (only.contains("contended")) {
+            // 16 configurations, each in fresh JVMs: about a minute in quick mode.
+            report.contended(ContendedWriteHarness.runAll(Integer.getInteger("cq.bench.contended.size", 256),
+                    settings.contendedPerWriter(), jvmArgs));
         }
         if (only.contains("ceiling")) {
             report.ceiling(jmh(settings, PlainMappedWriteBenchmark.class, Mode.Throughput, jvmArgs, false));

@@ -1,5 +1,6 @@
 package io.cq.benchmarks;
 
+import io.cq.benchmarks.contended.ContendedWriteHarness;
 import io.cq.benchmarks.latency.LatencyHarness;
 import io.cq.benchmarks.listener.ListenerHarness;
 import io.cq.benchmarks.startup.StartupHarness;
@@ -103,6 +104,28 @@ final class Report {
             double a = cq == null ? Double.NaN : cq.getPercentile(p);
             double b = chronicle == null ? Double.NaN : chronicle.getPercentile(p);
             sections.append(String.format(Locale.ROOT, "| p%s | %.0f | %.0f | %s |%n", trim(p), a, b, ratio(b, a)));
+        }
+    }
+
+    /** Writers contending for one queue: a table per setup, the implementations side by side. */
+    void contended(List<ContendedWriteHarness.Result> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        sections.append("\n### Contended writes: excerpts of ").append(results.getFirst().size())
+                .append(" bytes composed a long at a time, every writer as fast as it can\n\n");
+        sections.append("Rate: excerpts/s of all writers together. Times: one append, writingDocument to close "
+                + "(µs).\n\n");
+        sections.append("| writers | implementation | rate | p50 | p99 | p99.9 | p99.99 | max |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
+        for (ContendedWriteHarness.Result result : results) {
+            sections.append("| ").append(result.setup()).append(" | ").append(result.implementation()).append(" | ")
+                    .append(BenchmarkSuite.format(result.rate())).append("/s |");
+            for (double p : new double[] {50, 99, 99.9, 99.99}) {
+                sections.append(String.format(Locale.ROOT, " %.2f |",
+                        result.appendNanos().getValueAtPercentile(p) / 1e3));
+            }
+            sections.append(String.format(Locale.ROOT, " %.1f |%n", result.appendNanos().getMaxValue() / 1e3));
         }
     }
 

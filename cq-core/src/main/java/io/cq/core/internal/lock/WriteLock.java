@@ -76,6 +76,20 @@ public final class WriteLock implements AutoCloseable {
         }
     }
 
+    /**
+     * Takes the lock if it is free, without waiting (a double-buffered appender buffers instead). A dead holder's lock
+     * is not taken over here: the appender's {@link #acquire()} does that when it comes to copy its buffer in.
+     */
+    public boolean tryAcquire() {
+        Thread previous = holder;
+        holder = Thread.currentThread();
+        if (word.owner() == LockWordDescriptor.FREE && word.tryTake(token)) {
+            return true;
+        }
+        holder = previous;
+        return false;
+    }
+
     private void acquireContended() {
         long started = System.nanoTime();
         long nextCheck = started + livenessCheckNanos;

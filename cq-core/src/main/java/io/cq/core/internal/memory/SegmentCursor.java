@@ -71,6 +71,14 @@ public final class SegmentCursor implements ExcerptBytes {
         this.writeLimit = Math.min(capacity, reservedEnd - baseFilePosition - TRAILER);
     }
 
+    /**
+     * Moves the excerpt being written to a larger segment holding the same bytes: a double-buffered appender's
+     * buffer, grown by its {@link Reservation}.
+     */
+    public void moveTo(MemorySegment larger) {
+        this.segment = larger;
+    }
+
     public void bindForRead(MemorySegment segment, long base, long length) {
         this.segment = segment;
         this.base = base;
@@ -145,6 +153,10 @@ public final class SegmentCursor implements ExcerptBytes {
 
     // ---- writing ----------------------------------------------------------------------------------------
 
+    /**
+     * Claims {@code bytes} at the position and returns where they start in {@link #segment}. Callers read the segment
+     * after claiming: a claim may move a buffered excerpt to a larger segment ({@link #moveTo}).
+     */
     private long claim(long bytes) {
         long p = position;
         if (p + bytes > writeLimit) {
@@ -200,7 +212,8 @@ public final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public ExcerptBytes writeByte(byte value) {
-        segment.set(ValueLayout.JAVA_BYTE, claim(1), value);
+        long at = claim(1);
+        segment.set(ValueLayout.JAVA_BYTE, at, value);
         return this;
     }
 
@@ -211,37 +224,43 @@ public final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public ExcerptBytes writeShort(short value) {
-        segment.set(SHORT, claim(2), value);
+        long at = claim(2);
+        segment.set(SHORT, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeChar(char value) {
-        segment.set(CHAR, claim(2), value);
+        long at = claim(2);
+        segment.set(CHAR, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeInt(int value) {
-        segment.set(INT, claim(4), value);
+        long at = claim(4);
+        segment.set(INT, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeLong(long value) {
-        segment.set(LONG, claim(8), value);
+        long at = claim(8);
+        segment.set(LONG, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeFloat(float value) {
-        segment.set(FLOAT, claim(4), value);
+        long at = claim(4);
+        segment.set(FLOAT, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeDouble(double value) {
-        segment.set(DOUBLE, claim(8), value);
+        long at = claim(8);
+        segment.set(DOUBLE, at, value);
         return this;
     }
 
@@ -275,13 +294,15 @@ public final class SegmentCursor implements ExcerptBytes {
     @Override
     public ExcerptBytes writeBytes(byte[] bytes, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
-        MemorySegment.copy(bytes, offset, segment, ValueLayout.JAVA_BYTE, claim(length), length);
+        long at = claim(length);
+        MemorySegment.copy(bytes, offset, segment, ValueLayout.JAVA_BYTE, at, length);
         return this;
     }
 
     @Override
     public ExcerptBytes writeSegment(MemorySegment source) {
-        MemorySegment.copy(source, 0, segment, claim(source.byteSize()), source.byteSize());
+        long at = claim(source.byteSize());
+        MemorySegment.copy(source, 0, segment, at, source.byteSize());
         return this;
     }
 

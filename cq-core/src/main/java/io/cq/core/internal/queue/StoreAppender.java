@@ -11,6 +11,7 @@ import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.index.CycleIndex;
 import io.cq.core.internal.index.Position;
+import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.lock.WriteLock;
@@ -40,6 +41,14 @@ public final class StoreAppender implements ExcerptAppender {
     private final SegmentCursor.Reservation reservation = this::reserveForCursor;
     /** Files retention deleted under the write lock, to log and announce once it is released. */
     private final List<Retention.Deletion> retired = new ArrayList<>();
+    /** Whether a context that finds the lock taken is written into {@link #buffer} first (docs/user-guide.md). */
+    private final boolean doubleBuffer;
+    /** Grows {@link #buffer} for an excerpt that outgrows it. */
+    private final SegmentCursor.Reservation bufferGrowth = this::growBuffer;
+    /** The largest excerpt a buffered context may hold: the queue's, for its block size. */
+    private final long maxBufferedExcerpt;
+    /** A double-buffered appender's own buffer, kept for the next excerpt; grows, never shrinks. */
+    private MemorySegment buffer = MemorySegment.NULL;
 
     private CycleFile file;
     private long cycle = Long.MIN_VALUE;
@@ -62,22 +71,36 @@ public final class StoreAppender implements ExcerptAppender {
     private long nextChunkMappedAt = Long.MAX_VALUE;
     /** Reserved beyond a record's start before its header is written: small excerpts need no more. */
     private static final long RESERVED_PER_RECORD = 64;
+    /** A double-buffered appender's first buffer: most excerpts fit, larger ones double it. */
+    private static final int INITIAL_BUFFER = 4096;
 
     public StoreAppender(QueueContext queue) {
         this.queue = queue;
         this.lock = queue.newWriteLock();
         this.pacer = new ReservationPacer(queue.tableStore());
+        this.doubleBuffer = queue.queue().settings().doubleBuffer();
+        this.maxBufferedExcerpt = BlockDescriptor.maxExcerptSize(queue.queue().settings().blockSize());
     }
 
     @Override
     public WriteContext writingDocument() {
-        if (context.open) {
-            throw new IllegalStateException("this appender already has an open write context: close it first");
+        requireNoOpenContext();
+        if (doubleBuffer && !lock.tryAcquire()) {
+            // Another writer holds the lock: compose the excerpt meanwhile, copy it in under the lock on close.
+            bindBuffer();
+            context.open = true;
+            context.rollback = false;
+            context.buffered = true;
+            return context;
         }
-        if (closed) {
-            throw new QueueClosedException("appender of queue " + queue.describe() + " is closed");
+        return openInPlace(doubleBuffer);
+    }
+
+    /** A context written in place, in the record under the write lock; {@code held}: the lock is taken already. */
+    private WriteContext openInPlace(boolean held) {
+        if (!held) {
+            lock.acquire();
         }
-        lock.acquire();
         try {
             prepareRecord();
         } catch (RuntimeException | Error e) {
@@ -87,7 +110,70 @@ public final class StoreAppender implements ExcerptAppender {
         }
         context.open = true;
         context.rollback = false;
+        context.buffered = false;
         return context;
+    }
+
+    private void requireNoOpenContext() {
+        if (context.open) {
+            throw new IllegalStateException("this appender already has an open write context: close it first");
+        }
+        if (closed) {
+            throw new QueueClosedException("appender of queue " + queue.describe() + " is closed");
+        }
+    }
+
+    // ---- double buffering ------------------------------------------------------------------------------
+
+    private void bindBuffer() {
+        if (buffer.byteSize() == 0) {
+            buffer = MemorySegment.ofArray(new byte[INITIAL_BUFFER]);
+        }
+        // The buffer stands in for the file from position 0; its "reservation" is its size, grown on demand.
+        cursor.bindForWrite(buffer, 0, maxBufferedExcerpt, queue.queue().settings().blockSize(), 0,
+                buffer.byteSize(), bufferGrowth);
+    }
+
+    private long growBuffer(long end) {
+        long size = Math.max(buffer.byteSize() * 2, end);
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new ExcerptTooLargeException(end, maxBufferedExcerpt, queue.queue().settings().blockSize());
+        }
+        MemorySegment larger = MemorySegment.ofArray(new byte[(int) size]);
+        MemorySegment.copy(buffer, 0, larger, 0, buffer.byteSize());
+        buffer = larger;
+        cursor.moveTo(larger);
+        return size;
+    }
+
+    /**
+     * Takes the write lock for a buffered context and copies what it holds into a new record, from which the context
+     * goes on in place. When no record could be prepared the context is closed and the lock released; when the copy
+     * fails (the excerpt is larger than the file allows, the disk is full) the record is discarded on close.
+     */
+    private void copyBufferIn() {
+        long length = cursor.position();
+        boolean rollback = context.rollback;
+        context.buffered = false;
+        try {
+            openInPlace(false);
+        } catch (RuntimeException | Error e) {
+            context.open = false;
+            cursor.unbind();
+            throw e;
+        }
+        context.rollback = rollback;
+        try {
+            if (length > cursor.remaining()) {
+                // This cycle's file was made with a smaller block size than the queue's settings: its limit rules.
+                throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
+            }
+            cursor.position(length);
+            MemorySegment.copy(buffer, 0, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+        } catch (RuntimeException | Error e) {
+            context.rollback = true;
+            throw e;
+        }
     }
 
     private void prepareRecord() {
@@ -320,7 +406,10 @@ public final class StoreAppender implements ExcerptAppender {
     @Override
     public long writeText(CharSequence text) {
         long length = Utf8.encodedLength(text);
-        try (WriteContext dc = writingDocument()) {
+        requireNoOpenContext();
+        // In place even when double-buffered: the text is encoded straight into the record, and a copy of a ready
+        // payload gains nothing from a buffer.
+        try (WriteContext dc = openInPlace(false)) {
             try {
                 if (length > cursor.remaining()) {
                     throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
@@ -340,7 +429,8 @@ public final class StoreAppender implements ExcerptAppender {
 
     @Override
     public long writeBytes(byte[] bytes) {
-        try (WriteContext dc = writingDocument()) {
+        requireNoOpenContext();
+        try (WriteContext dc = openInPlace(false)) {
             try {
                 dc.bytes().writeBytes(bytes);
             } catch (RuntimeException | Error e) {
@@ -371,7 +461,12 @@ public final class StoreAppender implements ExcerptAppender {
             return;
         }
         if (context.open) {
-            if (lock.isHeld()) {
+            if (context.buffered) {
+                // Nothing was written to the queue yet: the buffered excerpt is dropped.
+                context.open = false;
+                context.buffered = false;
+                cursor.unbind();
+            } else if (lock.isHeld()) {
                 context.rollbackOnClose();
                 context.close();
             } else {
@@ -396,14 +491,20 @@ public final class StoreAppender implements ExcerptAppender {
     private final class AppendContext implements WriteContext {
         boolean open;
         boolean rollback;
+        /** Written into the appender's buffer, without the lock, until {@link #close()} or {@link #index()}. */
+        boolean buffered;
 
         @Override
         public ExcerptBytes bytes() {
             return cursor;
         }
 
+        /** Known only under the lock: a buffered context takes it here and goes on in place. */
         @Override
         public long index() {
+            if (buffered) {
+                copyBufferIn();
+            }
             return queue.rollCycle().toIndex(cycle, sequence);
         }
 
@@ -421,6 +522,22 @@ public final class StoreAppender implements ExcerptAppender {
         public void close() {
             if (!open) {
                 return;
+            }
+            if (buffered) {
+                if (rollback || cursor.failed()) {
+                    open = false;
+                    buffered = false;
+                    cursor.unbind();
+                    return;
+                }
+                try {
+                    copyBufferIn();
+                } catch (RuntimeException | Error e) {
+                    if (open) {
+                        close();
+                    }
+                    throw e;
+                }
             }
             open = false;
             if (!lock.isHeld()) {

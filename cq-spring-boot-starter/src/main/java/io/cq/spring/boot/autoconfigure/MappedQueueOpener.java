@@ -63,6 +63,7 @@ public final class MappedQueueOpener {
                 .writeLockTimeout(queue.getWriteLockTimeout())
                 .refuseSharedDirectory(queue.isRefuseSharedDirectory())
                 .requireLocalFilesystem(queue.isRequireLocalFilesystem())
+                .doubleBuffer(queue.isDoubleBuffer())
                 .filePermissions(PosixFilePermissions.fromString(queue.getFilePermissions()));
         if (queue.getReserveStep() != null) {
             builder.reserveStep(queue.getReserveStep().toBytes());

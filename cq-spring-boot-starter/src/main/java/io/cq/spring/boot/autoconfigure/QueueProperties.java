@@ -98,6 +98,12 @@ public class QueueProperties {
      */
     private boolean requireLocalFilesystem;
 
+    /**
+     * Whether a writer that finds the write lock taken composes its excerpt in a buffer of its own and copies it in
+     * once it holds the lock, so writers that encode messages do not wait for each other while encoding.
+     */
+    private boolean doubleBuffer;
+
     /** Permissions of the files the queue creates, e.g. "rw-r-----"; the owner must read and write. */
     private String filePermissions = "rw-------";
 
@@ -251,6 +257,14 @@ public class QueueProperties {
 
     public void setRequireLocalFilesystem(boolean requireLocalFilesystem) {
         this.requireLocalFilesystem = requireLocalFilesystem;
+    }
+
+    public boolean isDoubleBuffer() {
+        return doubleBuffer;
+    }
+
+    public void setDoubleBuffer(boolean doubleBuffer) {
+        this.doubleBuffer = doubleBuffer;
     }
 
     public boolean isRefuseSharedDirectory() {
