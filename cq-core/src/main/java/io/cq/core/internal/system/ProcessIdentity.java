@@ -1,6 +1,9 @@
 package io.cq.core.internal.system;
 
+import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /** Who this process is, for the process records of table stores and for error messages that name a holder. */
 public final class ProcessIdentity {
@@ -13,7 +16,10 @@ public final class ProcessIdentity {
         return PID;
     }
 
-    /** This machine's (or container's) name: {@code HOSTNAME}, else the resolved local host name. */
+    /**
+     * This machine's (or container's) name: {@code HOSTNAME}, else the kernel's (Linux), else the resolved local host
+     * name.
+     */
     public static String hostName() {
         return Host.NAME;
     }
@@ -24,12 +30,23 @@ public final class ProcessIdentity {
 
     /** Resolved on first use only: a name lookup has no place on the path to a queue's first excerpt. */
     private static final class Host {
+        private static final Path KERNEL_HOST_NAME = Path.of("/proc/sys/kernel/hostname");
         static final String NAME = hostName();
 
         private static String hostName() {
             String fromEnvironment = System.getenv("HOSTNAME");
             if (fromEnvironment != null && !fromEnvironment.isBlank()) {
                 return fromEnvironment;
+            }
+            // The kernel's name for this UTS namespace, what hostname(1) prints: a file read, where resolving the
+            // local host costs tens of milliseconds of class loading and name service on the path to the first append.
+            try {
+                String kernel = Files.readString(KERNEL_HOST_NAME).strip();
+                if (!kernel.isEmpty()) {
+                    return kernel;
+                }
+            } catch (IOException | RuntimeException e) {
+                // not Linux, or /proc not mounted: resolve it below
             }
             try {
                 return InetAddress.getLocalHost().getHostName();
