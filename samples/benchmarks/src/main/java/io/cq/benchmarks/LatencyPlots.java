@@ -24,7 +24,7 @@ import java.util.TreeMap;
  */
 final class LatencyPlots {
     /** Curves in this order, whichever ran first; an implementation not listed comes after them. */
-    private static final List<String> ORDER = List.of("cq", "cq+pretouch", "chronicle");
+    private static final List<String> ORDER = List.of("cq", "chronicle", "cq+pretouch");
 
     private final Path directory;
     private final String runDescription;
