@@ -26,7 +26,12 @@ public final class PercentilePlot {
     private static final int PLOT_HEIGHT = 420;
     private static final int LEFT = 80;
     private static final int RIGHT = 45;
+    private static final int MARGIN = 16;
+    /** Between the title and the plot, and under the legend. */
+    private static final int GAP = 10;
     private static final int TITLE_LINE = 20;
+    /** Below the plot: the tick labels and the axis title, then the legend. */
+    private static final int UNDER_PLOT = 60;
     private static final int LEGEND_LINE = 20;
     /** Distance in nines between the points of a curve: 50 points per factor of ten in the tail. */
     private static final double STEP = 0.02;
@@ -52,9 +57,9 @@ public final class PercentilePlot {
         }
         int ninesShown = ninesShown(series);
         int[] decades = decades(curves);
-        int top = 16 + TITLE_LINE * titleLines.size() + 10;
+        int top = MARGIN + TITLE_LINE * titleLines.size() + GAP;
         int plotWidth = WIDTH - LEFT - RIGHT;
-        int height = top + PLOT_HEIGHT + 60 + LEGEND_LINE * series.size() + 10;
+        int height = top + PLOT_HEIGHT + UNDER_PLOT + LEGEND_LINE * series.size() + GAP;
         Frame frame = new Frame(LEFT, top, plotWidth, PLOT_HEIGHT, ninesShown, decades[0], decades[1]);
 
         StringBuilder svg = new StringBuilder(16_384);
@@ -67,7 +72,7 @@ public final class PercentilePlot {
         svg.append("<rect width=\"").append(WIDTH).append("\" height=\"").append(height)
                 .append("\" fill=\"#ffffff\"/>\n");
         for (int i = 0; i < titleLines.size(); i++) {
-            svg.append("<text x=\"").append(LEFT).append("\" y=\"").append(16 + TITLE_LINE * (i + 1) - 4)
+            svg.append("<text x=\"").append(LEFT).append("\" y=\"").append(MARGIN + TITLE_LINE * (i + 1) - 4)
                     .append(i == 0 ? "\" font-size=\"15\" font-weight=\"bold\">" : "\" fill=\"#444444\">")
                     .append(escape(titleLines.get(i))).append("</text>\n");
         }
@@ -78,7 +83,7 @@ public final class PercentilePlot {
         for (int i = 0; i < series.size(); i++) {
             curve(svg, frame, series.get(i).label(), curves.get(i), i);
         }
-        legend(svg, series, top + PLOT_HEIGHT + 60);
+        legend(svg, series, top + PLOT_HEIGHT + UNDER_PLOT);
         svg.append("</svg>\n");
         return svg.toString();
     }
