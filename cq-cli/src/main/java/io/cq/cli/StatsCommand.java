@@ -22,10 +22,11 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code cq stats}: what a queue holds and how far its named tailers are behind. */
+/** {@code cq stats}: what a queue holds, how far its named tailers are behind, and how large its excerpts are. */
 @Command(name = "stats", mixinStandardHelpOptions = true,
         description = "Summarise a queue: roll cycle, cycles and files with their sizes, first and last index, number "
-                + "of excerpts, and each named tailer with its next index, lag (excerpts behind the end) and holder.")
+                + "of excerpts, each named tailer with its next index, lag (excerpts behind the end) and holder, and "
+                + "a histogram of excerpt sizes in power-of-two ranges.")
 final class StatsCommand implements Callable<Integer> {
     enum Format { text, json }
 
@@ -39,8 +40,15 @@ final class StatsCommand implements Callable<Integer> {
             description = "text (default) or json.")
     Format format;
 
+    @Option(names = "--sizes", paramLabel = "<n>|all", defaultValue = "100000",
+            description = "Read the sizes of at most n excerpts for the histogram of excerpt sizes (default 100000): "
+                    + "one at random from each run of excerpts when the queue holds more; all reads every excerpt, "
+                    + "0 none.")
+    String sizes;
+
     @Override
     public Integer call() {
+        long sizesLimit = sizesLimit();
         JsonMapper json = JsonMapper.builder().build();
         ObjectNode stats = json.createObjectNode();
         try (MappedQueue queue = Queues.openReadOnly(directory)) {
@@ -84,7 +92,8 @@ final class StatsCommand implements Callable<Integer> {
             long end = last < 0 ? -1 : last + 1;
             putIndex(stats, "firstIndex", first);
             putIndex(stats, "lastIndex", last);
-            stats.put("excerpts", first < 0 ? 0 : queue.countExcerpts(first, end));
+            long excerpts = first < 0 ? 0 : queue.countExcerpts(first, end);
+            stats.put("excerpts", excerpts);
             ArrayNode tailers = stats.putArray("namedTailers");
             for (NamedTailerPosition tailer : queue.namedTailers()) {
                 ObjectNode node = tailers.addObject().put("name", tailer.name());
@@ -93,12 +102,35 @@ final class StatsCommand implements Callable<Integer> {
                 node.put("lag", first < 0 || from < 0 ? 0 : queue.countExcerpts(Math.max(from, first), end));
                 node.put("holder", tailer.held() ? tailer.holder() : null);
             }
+            if (sizesLimit == 0) {
+                stats.putNull("excerptSizes");
+            } else {
+                ExcerptSizeReport.put(stats.putObject("excerptSizes"),
+                        ExcerptSizeHistogram.read(queue, excerpts, sizesLimit));
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println(format == Format.json ? json.writerWithDefaultPrettyPrinter().writeValueAsString(stats)
                 : text(stats));
         out.flush();
         return 0;
+    }
+
+    /** {@code --sizes}: a count of excerpts, 0 for none, or every excerpt. */
+    private long sizesLimit() {
+        if (sizes.equalsIgnoreCase("all")) {
+            return Long.MAX_VALUE;
+        }
+        try {
+            long limit = Long.parseLong(sizes);
+            if (limit >= 0) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // reported below, with what is expected
+        }
+        throw new UserInputException("--sizes=" + sizes + ": expected a number of excerpts (0 for no histogram) or "
+                + "all");
     }
 
     private static void putIndex(ObjectNode node, String field, long index) {
@@ -158,6 +190,7 @@ final class StatsCommand implements Callable<Integer> {
                         .append('\n');
             }
         }
+        ExcerptSizeReport.appendText(out, stats.get("excerptSizes"));
         return out.toString().stripTrailing();
     }
 

@@ -34,8 +34,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
  * the sections named (comma-separated: append, ceiling, read, messages, seek, latency, listener, pretouch, startup,
- * contended), and {@code cq.bench.impl} the
- * JMH benchmarks to one implementation (cq or chronicle), for quick checks while tuning.
+ * contended), and {@code cq.bench.impl} the JMH benchmarks to one implementation (cq or chronicle), for quick checks
+ * while tuning. The latency sections also write a percentile plot (SVG) per scenario, into {@code cq.bench.plots} or
+ * else {@code benchmark-<mode>-plots} beside the report; the console's last line names them.
  */
 public final class BenchmarkSuite {
     private record Settings(int forks, int warmups, int measurements, int latencyRuns, int latencyWarmup,
@@ -60,6 +61,13 @@ public final class BenchmarkSuite {
                 "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended").split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
+        // Beside the report unless told otherwise (docs/performance.md regenerates its plots into docs/plots).
+        Path plotDirectory = Path.of(System.getProperty("cq.bench.plots",
+                reportFile.toAbsolutePath().resolveSibling("benchmark-" + mode + "-plots").toString()));
+        LatencyPlots plots = new LatencyPlots(plotDirectory, String.format(Locale.ROOT,
+                "%s mode: %d run%s of %d s warm-up + %d s measured per library%s", mode, settings.latencyRuns(),
+                settings.latencyRuns() == 1 ? "" : "s", settings.latencyWarmup(), settings.latencySeconds(),
+                settings.latencyRuns() == 1 ? "" : ", runs added together"));
 
         if (only.contains("append")) {
             report.throughput("Append", "excerpts/s",
@@ -84,16 +92,18 @@ public final class BenchmarkSuite {
             report.seek(jmh(settings, MoveToIndexBenchmark.class, Mode.SampleTime, jvmArgs, false));
         }
         if (only.contains("latency")) {
+            List<LatencyHarness.Result> results = new ArrayList<>();
             for (boolean crossProcess : new boolean[] {false, true}) {
                 for (int rate : new int[] {100_000, 1_000_000}) {
                     for (int run = 0; run < settings.latencyRuns(); run++) {
                         for (String implementation : new String[] {"cq", "chronicle"}) {
                             Path directory = Files.createTempDirectory("latency-" + implementation);
                             try {
-                                report.latency(LatencyHarness.run(implementation, crossProcess, rate,
-                                        LatencyHarness.MESSAGE_SIZE, settings.latencyWarmup(),
-                                        settings.latencySeconds(),
-                                        directory, jvmArgs));
+                                LatencyHarness.Result result = LatencyHarness.run(implementation, crossProcess,
+                                        rate, LatencyHarness.MESSAGE_SIZE, settings.latencyWarmup(),
+                                        settings.latencySeconds(), directory, jvmArgs);
+                                report.latency(result);
+                                results.add(result);
                             } finally {
                                 Directories.delete(directory);
                             }
@@ -101,6 +111,7 @@ public final class BenchmarkSuite {
                     }
                 }
             }
+            report.plots(plots.write("latency", results));
         }
         if (only.contains("listener")) {
             for (int run = 0; run < settings.latencyRuns(); run++) {
@@ -113,17 +124,21 @@ public final class BenchmarkSuite {
         }
         if (only.contains("pretouch")) {
             // The method of docs/reference tail-latency articles: 250K/s of 32-byte messages, with and without.
+            List<LatencyHarness.Result> results = new ArrayList<>();
             for (int run = 0; run < settings.latencyRuns(); run++) {
                 for (String implementation : new String[] {"cq", "cq+pretouch", "chronicle"}) {
                     Path directory = Files.createTempDirectory("pretouch-" + implementation.replace('+', '-'));
                     try {
-                        report.pretouch(LatencyHarness.run(implementation, false, 250_000, 32, settings.latencyWarmup(),
-                                settings.latencySeconds(), directory, jvmArgs));
+                        LatencyHarness.Result result = LatencyHarness.run(implementation, false, 250_000, 32,
+                                settings.latencyWarmup(), settings.latencySeconds(), directory, jvmArgs);
+                        report.pretouch(result);
+                        results.add(result);
                     } finally {
                         Directories.delete(directory);
                     }
                 }
             }
+            report.plots(plots.write("pretouch", results));
         }
         if (only.contains("startup")) {
             Path work = Files.createTempDirectory("startup-aot");
@@ -150,11 +165,16 @@ public final class BenchmarkSuite {
                 Directories.delete(work);
             }
         }
-        String text = report.render();
+        String text = report.render(reportFile.toAbsolutePath().getParent());
         Files.createDirectories(reportFile.toAbsolutePath().getParent());
         Files.writeString(reportFile, text);
         System.out.println(text);
         System.out.println("written to " + reportFile.toAbsolutePath());
+        if (!report.plotFiles().isEmpty()) {
+            System.out.println("latency percentile plots (SVG) written to " + plotDirectory.toAbsolutePath() + ": "
+                    + String.join(", ", report.plotFiles().stream().map(file -> file.getFileName().toString())
+                    .toList()));
+        }
     }
 
     /** Flags of every forked JVM: the same for both libraries, Chronicle's module openings included. */

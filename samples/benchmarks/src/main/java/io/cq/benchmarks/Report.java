@@ -8,6 +8,7 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.util.Statistics;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -28,6 +29,7 @@ final class Report {
     private final Map<String, List<StartupHarness.Result>> startups = new TreeMap<>();
     private final Map<String, List<ListenerHarness.Result>> listenerThroughput = new TreeMap<>();
     private final Map<String, List<ListenerHarness.Result>> listenerLatency = new TreeMap<>();
+    private final List<Path> plotFiles = new ArrayList<>();
 
     Report(String mode, List<String> jvmArgs) {
         this.mode = mode;
@@ -142,11 +144,21 @@ final class Report {
                 .add(result);
     }
 
+    /** Percentile plots written for the latency sections, linked from the report. */
+    void plots(List<Path> files) {
+        plotFiles.addAll(files);
+    }
+
+    List<Path> plotFiles() {
+        return List.copyOf(plotFiles);
+    }
+
     void startup(String implementation, StartupHarness.Result result) {
         startups.computeIfAbsent(implementation, k -> new ArrayList<>()).add(result);
     }
 
-    String render() {
+    /** The report as Markdown; {@code reportDirectory} is where it will be, for links to the plots. */
+    String render(Path reportDirectory) {
         StringBuilder out = new StringBuilder();
         out.append("## cq vs Chronicle Queue (").append(mode).append(" mode)\n\n");
         out.append("- machine: ").append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
@@ -159,6 +171,7 @@ final class Report {
         out.append(sections);
         renderLatency(out, "End-to-end latency, 40-byte messages, coordinated omission corrected (µs)", latencies);
         renderLatency(out, "Pretoucher: latency at 250K/s of 32-byte messages, one JVM (µs)", pretouches);
+        renderPlots(out, reportDirectory);
         renderListener(out);
         renderStartup(out);
         return out.toString();
@@ -197,6 +210,17 @@ final class Report {
         String median = String.format(Locale.ROOT, "%.1f", values[values.length / 2]);
         return values.length == 1 ? median
                 : median + String.format(Locale.ROOT, " [%.1f-%.1f]", values[0], values[values.length - 1]);
+    }
+
+    private void renderPlots(StringBuilder out, Path reportDirectory) {
+        if (plotFiles.isEmpty()) {
+            return;
+        }
+        out.append("\n### Latency by percentile (SVG)\n\n");
+        for (Path file : plotFiles) {
+            String link = reportDirectory.relativize(file.toAbsolutePath()).toString().replace('\\', '/');
+            out.append("![").append(file.getFileName()).append("](").append(link).append(")\n\n");
+        }
     }
 
     private void renderListener(StringBuilder out) {

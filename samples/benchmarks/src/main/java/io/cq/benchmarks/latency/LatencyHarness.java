@@ -1,5 +1,6 @@
 package io.cq.benchmarks.latency;
 
+import io.cq.benchmarks.HistogramCodec;
 import io.cq.benchmarks.QueueDriver;
 import org.HdrHistogram.Histogram;
 
@@ -10,14 +11,11 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.Writer;
 import java.lang.management.ManagementFactory;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.DataFormatException;
 
 /**
  * End-to-end latency, corrected for coordinated omission: an appender sends 40-byte messages on a fixed
@@ -56,7 +54,8 @@ public final class LatencyHarness {
         if (!reader.waitFor(120, TimeUnit.SECONDS) || reader.exitValue() != 0 || histogramLine == null) {
             throw new IllegalStateException("latency run of " + implementation + " at " + rate + "/s failed");
         }
-        return new Result(implementation, crossProcess ? "2 JVMs" : "1 JVM", rate, size, decode(histogramLine));
+        return new Result(implementation, crossProcess ? "2 JVMs" : "1 JVM", rate, size,
+                HistogramCodec.decode(histogramLine));
     }
 
     /** Entry point of the measuring JVMs: {@code reader ...} or {@code appender ...}. */
@@ -65,7 +64,7 @@ public final class LatencyHarness {
             Histogram histogram = measure(args[1], Path.of(args[2]), Integer.parseInt(args[3]),
                     Boolean.parseBoolean(args[4]),
                     Integer.parseInt(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
-            System.out.println("histogram " + encode(histogram));
+            System.out.println("histogram " + HistogramCodec.encode(histogram));
         } else {
             appendForReader(args[1], Path.of(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]),
                     Integer.parseInt(args[5]));
@@ -169,18 +168,5 @@ public final class LatencyHarness {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), LatencyHarness.class.getName()));
         command.addAll(List.of(args));
         return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    }
-
-    private static String encode(Histogram histogram) {
-        ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-        int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-        byte[] bytes = new byte[length];
-        buffer.flip();
-        buffer.get(bytes);
-        return Base64.getEncoder().encodeToString(bytes);
-    }
-
-    private static Histogram decode(String text) throws DataFormatException {
-        return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(text)), 0);
     }
 }
