@@ -11,6 +11,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The message layer's entry point: typed messages on top of the engine's appenders and tailers
@@ -78,7 +79,31 @@ public final class Messages {
      * through Jackson, and returns its index; read it with {@link #readObject(ExcerptTailer, Class)}.
      */
     public static long writeObject(ExcerptAppender appender, Object value) {
-        return ObjectMessages.write(appender, value);
+        return ObjectMessages.write(appender, value, null);
+    }
+
+    /**
+     * {@link #writeObject(ExcerptAppender, Object)} with the pairs {@code headers} holds after the object (none when
+     * it is empty); {@link #readObject} and every other reader that does not ask for headers ignore them.
+     */
+    public static long writeObject(ExcerptAppender appender, Object value, TextHeaders headers) {
+        return ObjectMessages.write(appender, value, Objects.requireNonNull(headers, "headers"));
+    }
+
+    /**
+     * Replaces {@code into} with the headers a message excerpt carries ({@link TextHeaders}), without moving the
+     * cursor and without decoding the arguments.
+     *
+     * @return false, leaving {@code into} empty, when the excerpt is raw bytes or text, or a message without headers
+     * @throws MessageDecodingException when its headers section is malformed
+     */
+    public static boolean readHeaders(ExcerptBytes bytes, TextHeaders into) {
+        return MessageTrees.readHeaders(bytes, -1, into);
+    }
+
+    /** {@link #readHeaders(ExcerptBytes, TextHeaders)} of the excerpt being read; errors name its index. */
+    public static boolean readHeaders(ReadContext context, TextHeaders into) {
+        return MessageTrees.readHeaders(context.bytes(), context.index(), into);
     }
 
     /**
@@ -108,7 +133,8 @@ public final class Messages {
 
     /**
      * The message as a tree: {@code {"method": name, "arguments": [...], "history": {"sources": [{"sourceId",
-     * "index"}...], "timings": [...]}}}, history only when the excerpt carries one. Documents become JSON
+     * "index"}...], "timings": [...]}, "headers": {name: value...}}}, history and headers only when the excerpt
+     * carries them. Documents become JSON
      * objects, arrays and values; a {@link BytesMessage} argument becomes {@code {"selfWrittenHex": "..."}}
      * because only its type can read it.
      *

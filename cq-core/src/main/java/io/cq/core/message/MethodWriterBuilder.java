@@ -18,6 +18,7 @@ public final class MethodWriterBuilder<T> {
     private final Class<T> type;
     private int sourceId;
     private Boolean history;
+    private TextHeaders headers;
 
     public MethodWriterBuilder(ExcerptAppender appender, Class<T> type) {
         this.appender = Objects.requireNonNull(appender, "appender");
@@ -46,11 +47,21 @@ public final class MethodWriterBuilder<T> {
     }
 
     /**
+     * Writes the pairs {@code headers} holds with each message, after its arguments (none while it is empty): fill
+     * it before a call, clear it after. The writer keeps the object, not a copy; both belong to the writer's thread.
+     * Readers that do not ask for headers read the messages as if they had none.
+     */
+    public MethodWriterBuilder<T> headers(TextHeaders headers) {
+        this.headers = Objects.requireNonNull(headers, "headers");
+        return this;
+    }
+
+    /**
      * @throws IllegalArgumentException when the type is not an interface, overloads a method name, or has a
      *                                  method returning something other than void or the interface
      */
     public T build() {
         boolean withHistory = history != null ? history : sourceId != 0;
-        return MethodWriters.create(type, appender, withHistory, sourceId);
+        return MethodWriters.create(type, appender, withHistory, sourceId, headers);
     }
 }

@@ -158,4 +158,31 @@ class MessagesGuideTest {
             }
         }
     }
+
+    @Test
+    void shouldRunTheHeadersExample() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            ExcerptTailer tailer = queue.createTailer();
+            List<String> seen = new ArrayList<>();
+
+            TextHeaders outgoing = new TextHeaders();                      // one per writing thread; reused
+            OrderEvents events = Messages.methodWriterBuilder(appender, OrderEvents.class).headers(outgoing).build();
+            outgoing.put("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+            events.onCancel("o-1", System.nanoTime());                     // carries the header
+            outgoing.clear();
+            events.onCancel("o-2", System.nanoTime());                     // carries none
+
+            TextHeaders incoming = new TextHeaders();
+            for (int i = 0; i < 2; i++) {
+                try (ReadContext dc = tailer.readingDocument()) {
+                    if (dc.isPresent() && Messages.readHeaders(dc, incoming)) {   // false: raw, or no headers
+                        String traceparent = incoming.get("traceparent");
+                        seen.add(traceparent);
+                    }
+                }
+            }
+            assertThat(seen).containsExactly("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+        }
+    }
 }

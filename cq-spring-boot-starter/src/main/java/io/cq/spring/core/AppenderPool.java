@@ -3,6 +3,7 @@ package io.cq.spring.core;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.core.message.Messages;
+import io.cq.core.message.TextHeaders;
 import io.cq.spring.annotation.QueueWriter;
 
 import java.util.HashMap;
@@ -17,7 +18,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * and nothing waits but for the queue's write lock, which every append takes anyway.
  *
  * <p>Each appender keeps the method writers made on it ({@link Lease#methodWriter(Class)}), so a writer's
- * generated class is instantiated once per appender, not per call. Thread-safe.
+ * generated class is instantiated once per appender, not per call, and with the lease's headers, which carry the
+ * trace context of a send ({@link SendObservations}). Thread-safe.
  */
 final class AppenderPool {
     private static final int MAX_IDLE = Math.clamp(2L * Runtime.getRuntime().availableProcessors(), 4, 64);
@@ -63,6 +65,8 @@ final class AppenderPool {
     /** One appender lent to one thread until closed. */
     final class Lease implements AutoCloseable {
         private final ExcerptAppender appender;
+        /** Written with every message of this lease while it holds pairs: filled by a send's observation. */
+        private final TextHeaders headers = new TextHeaders();
         private final Map<Class<?>, Object> writers = new HashMap<>();
 
         private Lease(ExcerptAppender appender) {
@@ -73,11 +77,15 @@ final class AppenderPool {
             return appender;
         }
 
+        TextHeaders headers() {
+            return headers;
+        }
+
         /** The method writer of {@code type} on this lease's appender, made the first time it is asked for. */
         Object methodWriter(Class<?> type) {
             Object writer = writers.get(type);
             if (writer == null) {
-                writer = Messages.methodWriter(appender, type);
+                writer = Messages.methodWriterBuilder(appender, type).headers(headers).build();
                 writers.put(type, writer);
             }
             return writer;

@@ -5,6 +5,8 @@ import io.cq.core.MappedQueue;
 import io.cq.core.WriteContext;
 import io.cq.core.message.Messages;
 import io.cq.spring.annotation.QueueWriter;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -19,6 +21,12 @@ import java.util.function.Consumer;
  * own. Every append goes through {@link #write(String, Consumer)}, which is where typed appends (a payload object
  * encoded by the message layer) plug in.
  *
+ * <p>With an {@link ObservationRegistry}, each append is observed as {@code cq.send}; with Micrometer Tracing that is
+ * a producer span, and the trace context travels in the excerpt when it is a message ({@link #append},
+ * {@link #methodWriter}), so that a {@code @QueueListener} continues the trace (docs/spring-boot.md, "Tracing").
+ * Text and byte excerpts ({@link #appendText}, {@link #appendBytes}, {@link #write}) are the application's bytes
+ * and carry nothing but them.
+ *
  * <p>Thread-safe: each append borrows an appender of the queue for its duration from a small pool
  * ({@code AppenderPool}), so any number of threads, virtual ones included, share the template without an appender
  * each.
@@ -26,9 +34,20 @@ import java.util.function.Consumer;
 public final class QueueTemplate {
     private final Map<String, MappedQueue> queues;
     private final Map<String, AppenderPool> pools;
+    private final @Nullable SendObservations observations;
 
     /** @param queues the queues by name (for the starter: the MappedQueue beans by bean name) */
     public QueueTemplate(Map<String, MappedQueue> queues) {
+        this(queues, null);
+    }
+
+    /**
+     * @param queues   the queues by name (for the starter: the MappedQueue beans by bean name)
+     * @param registry observes each append ({@code cq.send}) and, with Micrometer Tracing, puts the trace context
+     *                 into message excerpts; null observes nothing
+     */
+    public QueueTemplate(Map<String, MappedQueue> queues, @Nullable ObservationRegistry registry) {
+        this.observations = SendObservations.of(registry);
         this.queues = Map.copyOf(queues);
         Map<String, AppenderPool> byName = new HashMap<>();
         this.queues.forEach((name, queue) -> byName.put(name, new AppenderPool(queue)));
@@ -54,8 +73,24 @@ public final class QueueTemplate {
      */
     public long write(String queue, Consumer<ExcerptBytes> writer) {
         Objects.requireNonNull(writer, "writer");
-        try (AppenderPool.Lease lease = pool(queue).borrow();
-             WriteContext context = lease.appender().writingDocument()) {
+        try (AppenderPool.Lease lease = pool(queue).borrow()) {
+            if (observations == null) {
+                return write(lease, writer);
+            }
+            SendObservations.Send send = observations.start(queue, lease.headers());
+            try {
+                return send.appended(write(lease, writer));
+            } catch (RuntimeException | Error e) {
+                send.failed(e);
+                throw e;
+            } finally {
+                send.stop();
+            }
+        }
+    }
+
+    private static long write(AppenderPool.Lease lease, Consumer<ExcerptBytes> writer) {
+        try (WriteContext context = lease.appender().writingDocument()) {
             try {
                 writer.accept(context.bytes());
             } catch (RuntimeException | Error e) {
@@ -68,21 +103,34 @@ public final class QueueTemplate {
 
     /**
      * Appends an object as a message excerpt: a CBOR document through the message layer (docs/messages.md), which a
-     * {@code @QueueListener} method receives by declaring a parameter of its type. Returns the excerpt's index.
+     * {@code @QueueListener} method receives by declaring a parameter of its type (a {@code String} parameter reads
+     * a text appended this way as the text). Returns the excerpt's index. Carries the trace context of the send.
      */
     public long append(String queue, Object payload) {
         Objects.requireNonNull(payload, "payload");
         try (AppenderPool.Lease lease = pool(queue).borrow()) {
-            return Messages.writeObject(lease.appender(), payload);
+            if (observations == null) {
+                return Messages.writeObject(lease.appender(), payload, lease.headers());
+            }
+            SendObservations.Send send = observations.start(queue, lease.headers());
+            try {
+                return send.appended(Messages.writeObject(lease.appender(), payload, lease.headers()));
+            } catch (RuntimeException | Error e) {
+                send.failed(e);
+                throw e;
+            } finally {
+                send.stop();
+            }
         }
     }
 
     /**
      * A method writer of {@code type} on the queue, which any thread may call: each call borrows an appender of the
-     * template's pool, as a {@link QueueWriter} bean does. Make it once and keep it.
+     * template's pool, as a {@link QueueWriter} bean does, and is observed and traced like the template's other
+     * sends. Make it once and keep it.
      */
     public <T> T methodWriter(String queue, Class<T> type) {
-        return QueueWriterProxy.create(type, queue(queue), queue, pool(queue));
+        return QueueWriterProxy.create(type, queue(queue), queue, pool(queue), observations);
     }
 
     private AppenderPool pool(String name) {

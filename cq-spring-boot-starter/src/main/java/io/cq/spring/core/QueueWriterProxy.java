@@ -2,6 +2,8 @@ package io.cq.spring.core;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.annotation.QueueWriter;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -11,32 +13,37 @@ import java.lang.reflect.Proxy;
 /**
  * The bean behind a {@link QueueWriter} interface: forwards each call to a method writer on an appender borrowed
  * from the queue's {@link AppenderPool} for that call (method writers, like appenders, belong to one thread at a
- * time), so any number of threads, virtual ones included, share it without an appender each.
+ * time), so any number of threads, virtual ones included, share it without an appender each. With an
+ * {@link ObservationRegistry} each call is observed as {@code cq.send} and its message carries the trace context.
  */
 final class QueueWriterProxy implements InvocationHandler {
     private final Class<?> type;
     private final MappedQueue queue;
     private final String queueName;
     private final AppenderPool pool;
+    private final @Nullable SendObservations observations;
 
-    private QueueWriterProxy(Class<?> type, MappedQueue queue, String queueName, AppenderPool pool) {
+    private QueueWriterProxy(Class<?> type, MappedQueue queue, String queueName, AppenderPool pool,
+            @Nullable SendObservations observations) {
         this.type = type;
         this.queue = queue;
         this.queueName = queueName;
         this.pool = pool;
+        this.observations = observations;
     }
 
-    static <T> T create(Class<T> type, MappedQueue queue, String queueName) {
-        return create(type, queue, queueName, new AppenderPool(queue));
+    static <T> T create(Class<T> type, MappedQueue queue, String queueName, @Nullable ObservationRegistry registry) {
+        return create(type, queue, queueName, new AppenderPool(queue), SendObservations.of(registry));
     }
 
-    static <T> T create(Class<T> type, MappedQueue queue, String queueName, AppenderPool pool) {
+    static <T> T create(Class<T> type, MappedQueue queue, String queueName, AppenderPool pool,
+            @Nullable SendObservations observations) {
         // Built once up front, so that an interface a method writer cannot implement fails at start-up.
         try (AppenderPool.Lease lease = pool.borrow()) {
             lease.methodWriter(type);
         }
         return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type},
-                new QueueWriterProxy(type, queue, queueName, pool)));
+                new QueueWriterProxy(type, queue, queueName, pool, observations)));
     }
 
     @Override
@@ -50,11 +57,30 @@ final class QueueWriterProxy implements InvocationHandler {
         }
         Object result;
         try (AppenderPool.Lease lease = pool.borrow()) {
-            result = method.invoke(lease.methodWriter(type), args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
+            if (observations == null) {
+                result = call(lease, method, args);
+            } else {
+                SendObservations.Send send = observations.start(queueName, lease.headers());
+                try {
+                    result = call(lease, method, args);
+                    send.appended(lease.appender().lastIndexAppended());
+                } catch (Throwable e) {
+                    send.failed(e);
+                    throw e;
+                } finally {
+                    send.stop();
+                }
+            }
         }
         // Fluent interfaces return the writer itself: hand back the proxy, which is safe to share.
         return result != null && type.isInstance(result) ? proxy : result;
+    }
+
+    private @Nullable Object call(AppenderPool.Lease lease, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(lease.methodWriter(type), args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.cq.spring.core;
 import io.cq.core.MappedQueue;
 import io.cq.spring.annotation.QueueWriter;
 import io.cq.spring.support.InvalidQueuePropertyException;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
@@ -81,7 +82,8 @@ public final class QueueWriterRegistrar implements ImportBeanDefinitionRegistrar
                         "Configure the queue, e.g. cq.queues." + queueName + ".path=..., or correct the queue name.",
                         e);
             }
-            return QueueWriterProxy.create(type, queue, queueName);
+            return QueueWriterProxy.create(type, queue, queueName,
+                    beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable());
         });
         return definition;
     }

@@ -4,6 +4,7 @@ import io.cq.core.MappedQueue;
 import io.cq.core.StartPosition;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.integration.inbound.QueueInboundChannelAdapter;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.integration.dsl.MessageProducerSpec;
 
 import java.time.Duration;
@@ -44,6 +45,12 @@ public final class QueueInboundChannelAdapterSpec
     /** See {@link QueueInboundChannelAdapter#setShutdownTimeout(Duration)}. */
     public QueueInboundChannelAdapterSpec shutdownTimeout(Duration shutdownTimeout) {
         this.target.setShutdownTimeout(shutdownTimeout);
+        return this;
+    }
+
+    /** See {@link QueueInboundChannelAdapter#setObservationRegistry(ObservationRegistry)}. */
+    public QueueInboundChannelAdapterSpec observationRegistry(ObservationRegistry observationRegistry) {
+        this.target.setObservationRegistry(observationRegistry);
         return this;
     }
 }

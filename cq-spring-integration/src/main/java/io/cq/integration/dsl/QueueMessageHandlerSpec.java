@@ -2,6 +2,7 @@ package io.cq.integration.dsl;
 
 import io.cq.core.MappedQueue;
 import io.cq.integration.outbound.QueueMessageHandler;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.integration.dsl.MessageHandlerSpec;
 
 /**
@@ -23,6 +24,12 @@ public final class QueueMessageHandlerSpec extends MessageHandlerSpec<QueueMessa
     /** See {@link QueueMessageHandler#setHeaderPatterns(String...)}. */
     public QueueMessageHandlerSpec headerPatterns(String... patterns) {
         this.target.setHeaderPatterns(patterns);
+        return this;
+    }
+
+    /** See {@link QueueMessageHandler#setObservationRegistry(ObservationRegistry)}. */
+    public QueueMessageHandlerSpec observationRegistry(ObservationRegistry observationRegistry) {
+        this.target.setObservationRegistry(observationRegistry);
         return this;
     }
 }

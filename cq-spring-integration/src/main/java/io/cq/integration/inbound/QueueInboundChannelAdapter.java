@@ -5,11 +5,17 @@ import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
 import io.cq.core.idle.IdleStrategy;
+import io.cq.core.message.TextHeaders;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.NamedTailers;
 import io.cq.integration.ReadingQueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
 import io.cq.integration.mapping.ExcerptMessageConverter;
+import io.cq.integration.observation.AdapterReceiverContext;
+import io.cq.integration.observation.DefaultAdapterReceiveObservationConvention;
+import io.cq.integration.observation.QueueAdapterObservation;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.integration.core.Pausable;
 import org.springframework.integration.endpoint.MessageProducerSupport;
 import org.springframework.messaging.Message;
@@ -37,7 +43,14 @@ import java.util.function.Supplier;
  *
  * <p>{@link #pause()} and {@link #resume()} hold and release reading between two excerpts; {@link #stop()} lets
  * the excerpt in hand finish, waits up to {@link #setShutdownTimeout(Duration) the shutdown timeout} and releases
- * the tailer's name. Thread-safe.
+ * the tailer's name.
+ *
+ * <p>With an {@link ObservationRegistry} (set, or else the application context's), each excerpt goes through the
+ * flow inside a {@code cq.adapter.receive} observation ({@link QueueAdapterObservation#RECEIVE}); with Micrometer
+ * Tracing that is a consumer span continuing the trace whose context the excerpt carries (written by a traced
+ * {@code QueueTemplate}, {@code @QueueWriter} or outbound adapter), or a new trace for an excerpt without one. The
+ * flow downstream of a direct channel runs in it. Messages also carry the excerpt's trace headers
+ * ({@code traceparent}, ...). Thread-safe.
  */
 public final class QueueInboundChannelAdapter extends MessageProducerSupport implements Pausable, ReadingQueueAdapter {
     private final MappedQueue queue;
@@ -46,6 +59,9 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
     private Supplier<IdleStrategy> idleStrategy = IdleStrategy::backoff;
     private Duration redeliveryDelay = Duration.ofSeconds(1);
     private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private ObservationRegistry observationRegistry;
+    /** The reading thread's: the headers of the excerpt in hand. */
+    private final TextHeaders carried = new TextHeaders();
 
     private final AtomicLong processed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
@@ -87,6 +103,16 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
         this.shutdownTimeout = requireNotNegative(shutdownTimeout, "shutdownTimeout");
     }
 
+    /**
+     * The registry that observes each excerpt's trip through the flow as {@code cq.adapter.receive} and, with
+     * Micrometer Tracing, continues the writer's trace (default: the application context's
+     * {@code ObservationRegistry}, if it has one). Independent of Spring Integration's own observation of message
+     * producers ({@code registerObservationRegistry}). Set before starting.
+     */
+    public void setObservationRegistry(ObservationRegistry observationRegistry) {
+        this.observationRegistry = observationRegistry;
+    }
+
     private static Duration requireNotNegative(Duration duration, String name) {
         if (duration.isNegative()) {
             throw new IllegalArgumentException(name + "=" + duration + " must not be negative");
@@ -103,6 +129,12 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
     protected void onInit() {
         super.onInit();
         NamedTailers.requireValidName(queue, adapterId(), "cq inbound channel adapter");
+        if (observationRegistry == null && getBeanFactory() != null) {
+            observationRegistry = getBeanFactory().getBeanProvider(ObservationRegistry.class).getIfUnique();
+        }
+        if (observationRegistry != null && observationRegistry.isNoop()) {
+            observationRegistry = null;
+        }
     }
 
     /**
@@ -168,14 +200,18 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
             }
             Message<?> message;
             try {
-                message = converter.toMessage(context);
+                message = converter.toMessage(context, carried);
             } catch (ExcerptConversionException e) {
                 failed.incrementAndGet();
                 reportUnconvertible(e);
                 return 1;
             }
             try {
-                sendMessage(message);
+                if (observationRegistry == null) {
+                    sendMessage(message);
+                } else {
+                    sendObserved(message, context.index());
+                }
                 processed.incrementAndGet();
             } catch (RuntimeException e) {
                 failed.incrementAndGet();
@@ -185,6 +221,20 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
                 waitBeforeRedelivery();
             }
             return 1;
+        }
+    }
+
+    private void sendObserved(Message<?> message, long index) {
+        AdapterReceiverContext receive = new AdapterReceiverContext(queueName(), adapterId(), index, carried);
+        Observation observation = QueueAdapterObservation.RECEIVE.observation(null,
+                DefaultAdapterReceiveObservationConvention.INSTANCE, () -> receive, observationRegistry).start();
+        try (Observation.Scope ignored = observation.openScope()) {
+            sendMessage(message);
+        } catch (RuntimeException | Error e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
         }
     }
 

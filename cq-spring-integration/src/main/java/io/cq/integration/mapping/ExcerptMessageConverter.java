@@ -4,6 +4,7 @@ import io.cq.core.ExcerptBytes;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.message.Messages;
+import io.cq.core.message.TextHeaders;
 import io.cq.integration.CqHeaders;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.MessageBuilder;
@@ -13,8 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * Turns the excerpt being read into a Spring {@link Message} of one payload type, with the {@link CqHeaders}
- * and, for an envelope, the headers it kept:
+ * Turns the excerpt being read into a Spring {@link Message} of one payload type, with the {@link CqHeaders},
+ * the headers the excerpt carries (the writer's trace context: {@code traceparent} and friends, docs/messages.md
+ * "Headers") and, for an envelope, the headers it kept:
  *
  * <ul>
  *   <li>an envelope ({@link SpringMessageEnvelope}): its payload decoded as the payload type, its headers;</li>
@@ -55,9 +57,23 @@ public final class ExcerptMessageConverter {
      * @throws ExcerptConversionException when the excerpt cannot be a message of the payload type
      */
     public Message<?> toMessage(ReadContext context) {
+        return toMessage(context, new TextHeaders());
+    }
+
+    /**
+     * {@link #toMessage(ReadContext)}, reading the headers the excerpt carries into {@code carried} (the caller's,
+     * reused), for a caller that also continues the writer's trace from them.
+     *
+     * @throws ExcerptConversionException when the excerpt cannot be a message of the payload type
+     */
+    public Message<?> toMessage(ReadContext context, TextHeaders carried) {
         long index = context.index();
         try {
             MessageBuilder<?> builder = convert(context);
+            if (Messages.readHeaders(context, carried)) {
+                // After the envelope's kept headers: the excerpt's own are those of the latest writer.
+                builder.copyHeaders(carried.toMap());
+            }
             return builder.setHeader(CqHeaders.QUEUE, queueName)
                     .setHeader(CqHeaders.INDEX, index)
                     .setHeader(CqHeaders.CYCLE, queue.rollCycle().toCycle(index))

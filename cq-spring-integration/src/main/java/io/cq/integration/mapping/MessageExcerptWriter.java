@@ -2,6 +2,7 @@ package io.cq.integration.mapping;
 
 import io.cq.core.ExcerptAppender;
 import io.cq.core.message.Messages;
+import io.cq.core.message.TextHeaders;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
 import org.springframework.util.PatternMatchUtils;
@@ -21,12 +22,17 @@ import java.util.UUID;
  * as its text, and values of other types (channels, callbacks, objects) are left out: a header document is meant
  * to stay small. {@code id} and {@code timestamp} are never kept (a read message gets new ones).
  *
- * <p>Thread-safe: each call uses the calling thread's appender and envelope writer.
+ * <p>Objects and envelopes, being messages, also carry what the calling thread's {@link #headers()} hold (the trace
+ * context of the outbound adapter's send) after their arguments, where readers that do not ask for headers never
+ * look; text and bytes carry nothing but themselves.
+ *
+ * <p>Thread-safe: each call uses the calling thread's appender, headers and envelope writer.
  */
 public final class MessageExcerptWriter {
     private final String[] headerPatterns;
     private final boolean alwaysEnvelope;
     private final ThreadLocal<EnvelopeWriter> envelopeWriters = new ThreadLocal<>();
+    private final ThreadLocal<TextHeaders> headers = ThreadLocal.withInitial(TextHeaders::new);
 
     /**
      * @param headerPatterns names of the headers to keep, with {@code *} wildcards ({@code "trace*"}, {@code "*"})
@@ -51,11 +57,19 @@ public final class MessageExcerptWriter {
             return switch (payload) {
                 case String text -> appender.writeText(text);
                 case byte[] bytes -> appender.writeBytes(bytes);
-                default -> Messages.writeObject(appender, payload);
+                default -> Messages.writeObject(appender, payload, headers.get());
             };
         }
         envelopeWriter(appender).springMessage(payload, kept);
         return appender.lastIndexAppended();
+    }
+
+    /**
+     * The calling thread's headers: the next object or envelope it writes carries the pairs they hold. Whoever fills
+     * them clears them after the write.
+     */
+    public TextHeaders headers() {
+        return headers.get();
     }
 
     private Map<String, Object> keptHeaders(MessageHeaders headers) {
@@ -91,7 +105,8 @@ public final class MessageExcerptWriter {
     private SpringMessageEnvelope envelopeWriter(ExcerptAppender appender) {
         EnvelopeWriter writer = envelopeWriters.get();
         if (writer == null || writer.appender != appender) {
-            writer = new EnvelopeWriter(appender, Messages.methodWriter(appender, SpringMessageEnvelope.class));
+            writer = new EnvelopeWriter(appender, Messages.methodWriterBuilder(appender, SpringMessageEnvelope.class)
+                    .headers(headers.get()).build());
             envelopeWriters.set(writer);
         }
         return writer.envelope;

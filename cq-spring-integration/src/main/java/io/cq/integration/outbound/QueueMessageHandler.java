@@ -1,9 +1,15 @@
 package io.cq.integration.outbound;
 
 import io.cq.core.MappedQueue;
+import io.cq.core.message.TextHeaders;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.QueueAdapterInfo;
 import io.cq.integration.mapping.MessageExcerptWriter;
+import io.cq.integration.observation.AdapterSenderContext;
+import io.cq.integration.observation.DefaultAdapterSendObservationConvention;
+import io.cq.integration.observation.QueueAdapterObservation;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.integration.handler.AbstractReplyProducingMessageHandler;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHandlingException;
@@ -19,7 +25,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>As a gateway ({@link #setReplyWithIndex(boolean)}) it replies with the excerpt's index as the payload
  * ({@code Long}) and the {@link CqHeaders} of the excerpt; as an adapter it replies with nothing. A failing
  * append (full disk, a payload the message layer cannot encode) appends nothing and throws a
- * {@link MessageHandlingException}. Thread-safe: each thread appends with its own appender.
+ * {@link MessageHandlingException}.
+ *
+ * <p>With an {@link ObservationRegistry} (set, or else the application context's), each append is observed as
+ * {@code cq.adapter.send} ({@link QueueAdapterObservation#SEND}); with Micrometer Tracing that is a producer span
+ * whose trace context the excerpt carries when it is an object or an envelope, so that the inbound adapter reading
+ * it continues the trace. Thread-safe: each thread appends with its own appender.
  */
 public final class QueueMessageHandler extends AbstractReplyProducingMessageHandler implements QueueAdapterInfo {
     private final MappedQueue queue;
@@ -29,6 +40,7 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
     private String adapterId;
     private final AtomicLong processed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private ObservationRegistry observationRegistry;
 
     /** A one-way handler appending to {@code queue}, keeping no headers. */
     public QueueMessageHandler(MappedQueue queue) {
@@ -42,6 +54,26 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
      */
     public void setHeaderPatterns(String... patterns) {
         this.writer = new MessageExcerptWriter(patterns, false);
+    }
+
+    /**
+     * The registry that observes each append as {@code cq.adapter.send} and, with Micrometer Tracing, puts the trace
+     * context into the excerpt (default: the application context's {@code ObservationRegistry}, if it has one).
+     * Independent of Spring Integration's own observation of handlers ({@code registerObservationRegistry}).
+     */
+    public void setObservationRegistry(ObservationRegistry observationRegistry) {
+        this.observationRegistry = observationRegistry;
+    }
+
+    @Override
+    protected void doInit() {
+        super.doInit();
+        if (observationRegistry == null && getBeanFactory() != null) {
+            observationRegistry = getBeanFactory().getBeanProvider(ObservationRegistry.class).getIfUnique();
+        }
+        if (observationRegistry != null && observationRegistry.isNoop()) {
+            observationRegistry = null;
+        }
     }
 
     /** Reply with the index each message was written at (default false: a one-way adapter). */
@@ -67,7 +99,8 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
     protected Object handleRequestMessage(Message<?> requestMessage) {
         long index;
         try {
-            index = writer.write(queue.acquireAppender(), requestMessage);
+            index = observationRegistry == null ? writer.write(queue.acquireAppender(), requestMessage)
+                    : observedWrite(requestMessage);
         } catch (RuntimeException e) {
             failed.incrementAndGet();
             throw new MessageHandlingException(requestMessage, "cq outbound adapter '" + adapterId()
@@ -81,6 +114,24 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
                 .setHeader(CqHeaders.QUEUE, queueName)
                 .setHeader(CqHeaders.INDEX, index)
                 .setHeader(CqHeaders.CYCLE, queue.rollCycle().toCycle(index));
+    }
+
+    private long observedWrite(Message<?> message) {
+        TextHeaders carrier = writer.headers();
+        AdapterSenderContext context = new AdapterSenderContext(queueName, adapterId(), carrier);
+        Observation observation = QueueAdapterObservation.SEND.observation(null,
+                DefaultAdapterSendObservationConvention.INSTANCE, () -> context, observationRegistry).start();
+        try (Observation.Scope ignored = observation.openScope()) {
+            long index = writer.write(queue.acquireAppender(), message);
+            context.setIndex(index);
+            return index;
+        } catch (RuntimeException | Error e) {
+            observation.error(e);
+            throw e;
+        } finally {
+            observation.stop();
+            carrier.clear();
+        }
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.cq.core.ExcerptBytes;
 import io.cq.core.WriteContext;
 import io.cq.core.message.BytesMessage;
 import io.cq.core.message.MessageHistory;
+import io.cq.core.message.TextHeaders;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
 
@@ -23,6 +24,8 @@ public final class MessageEncoder {
     private final ObjectWriter[][] documentWriters;
     private final boolean history;
     private final int sourceId;
+    /** The caller's holder, written with every message while it holds pairs; null for a writer without headers. */
+    private final TextHeaders headers;
     private final GrowableOutput document = new GrowableOutput();
     /** One generator for every document this encoder writes: creating one per message costs about 1 KB. */
     private JsonGenerator generator;
@@ -31,14 +34,16 @@ public final class MessageEncoder {
     private ExcerptBytes bytes;
     private ObjectWriter[] writers;
     private int argument;
+    private boolean withHeaders;
 
-    MessageEncoder(ExcerptAppender appender, WriterPlan plan, boolean history, int sourceId) {
+    MessageEncoder(ExcerptAppender appender, WriterPlan plan, boolean history, int sourceId, TextHeaders headers) {
         this.appender = appender;
         this.names = plan.names();
         this.argumentCounts = plan.argumentCounts();
         this.documentWriters = plan.documentWriters();
         this.history = history;
         this.sourceId = sourceId;
+        this.headers = headers;
     }
 
     /** Opens the excerpt for the {@code method}-th method of the plan and writes everything before the arguments. */
@@ -51,11 +56,12 @@ public final class MessageEncoder {
         try {
             final ExcerptBytes b = bytes;
             b.writeInt(MessageLayout.MAGIC);
+            final TextHeaders h = headers;
+            withHeaders = h != null && !h.isEmpty();
+            int flags = (history ? MessageLayout.FLAG_HISTORY : 0) | (withHeaders ? MessageLayout.FLAG_HEADERS : 0);
+            b.writeByte((byte) flags);
             if (history) {
-                b.writeByte((byte) MessageLayout.FLAG_HISTORY);
                 MessageLayout.writeHistory(b, MessageHistory.current(), sourceId, c.index());
-            } else {
-                b.writeByte((byte) 0);
             }
             final byte[] name = names[method];
             b.writeByte((byte) name.length).writeBytes(name);
@@ -66,8 +72,16 @@ public final class MessageEncoder {
         }
     }
 
-    /** Publishes the excerpt. */
+    /** Writes the headers section, when the message has one, and publishes the excerpt. */
     public void end() {
+        if (withHeaders) {
+            try {
+                MessageLayout.writeHeaders(bytes, headers);
+            } catch (Throwable t) {
+                abandon();
+                throw t;
+            }
+        }
         final WriteContext c = context;
         context = null;
         bytes = null;

@@ -1,7 +1,9 @@
 package io.cq.core.internal.message;
 
 import io.cq.core.ExcerptBytes;
+import io.cq.core.message.MessageDecodingException;
 import io.cq.core.message.MessageHistory;
+import io.cq.core.message.TextHeaders;
 
 /**
  * Layout of a message excerpt (docs/file-format.md, "Message excerpts"). All values little-endian.
@@ -13,7 +15,17 @@ import io.cq.core.message.MessageHistory;
  *   | 'm'      | (1)     | (u8)   | (if flags bit 0)   | (u8)     | (UTF-8)  | (u8) |                     |
  *   +----------+---------+--------+--------------------+----------+----------+------+---------------------+
  *   history: source count (u8), count x (int sourceId, long index), timing count (u8), count x long nanoTime
+ *
+ *   after the arguments, only if flags bit 1:
+ *   +-------+-------------------------------------+------------------------------------------+
+ *   | count | count x (name, value), each as text | section size (int, this field included)  |
+ *   | (u8)  | (ExcerptBytes.writeUtf8)            | = the last 4 bytes of the excerpt        |
+ *   +-------+-------------------------------------+------------------------------------------+
  * </pre>
+ *
+ * The headers section ({@link TextHeaders}) sits after the arguments so that readers that do not know it (version 1
+ * readers from before it, which ignore flag bits they do not use and never read past the last argument) read the
+ * message unchanged; its size at the very end lets a reader find it without decoding the arguments.
  *
  * Argument tags are the JVM's descriptor letters for primitives, stored raw, plus {@link #TEXT},
  * {@link #NULL}, {@link #DOCUMENT} (int length, CBOR) and {@link #SELF_WRITTEN} (int length, the bytes of a
@@ -31,6 +43,10 @@ public final class MessageLayout {
     static final int MIN_SIZE = MAGIC_SIZE + 3;
 
     static final int FLAG_HISTORY = 1;
+    static final int FLAG_HEADERS = 2;
+    static final int FLAGS_OFFSET = MAGIC_SIZE;
+    /** Count byte and size field of an empty headers section. */
+    static final int MIN_HEADERS_SIZE = 1 + Integer.BYTES;
     static final int MAX_NAME_BYTES = 255;
     static final int MAX_ARGUMENTS = 255;
 
@@ -107,5 +123,61 @@ public final class MessageLayout {
         bytes.position(bytes.position() + (long) sources * SOURCE_BYTES);
         int timings = bytes.readByte() & 0xFF;
         bytes.position(bytes.position() + (long) timings * TIMING_BYTES);
+    }
+
+    /** Writes the headers section at the cursor, which must be after the last argument. */
+    static void writeHeaders(ExcerptBytes bytes, TextHeaders headers) {
+        long start = bytes.position();
+        int count = headers.size();
+        bytes.writeByte((byte) count);
+        for (int i = 0; i < count; i++) {
+            bytes.writeUtf8(headers.name(i)).writeUtf8(headers.value(i));
+        }
+        bytes.writeInt((int) (bytes.position() - start) + Integer.BYTES);
+    }
+
+    /**
+     * Replaces {@code into} with the headers section of the message excerpt, leaving the cursor where it was.
+     *
+     * @return false, with {@code into} empty, when the excerpt is not a message or has no headers section
+     * @throws MessageDecodingException when the section is malformed
+     */
+    static boolean readHeaders(ExcerptBytes bytes, long index, TextHeaders into) {
+        into.clear();
+        if (!isMessage(bytes) || (bytes.readIntAt(0) >>> 24) != VERSION) {
+            return false;
+        }
+        long position = bytes.position();
+        try {
+            bytes.position(FLAGS_OFFSET);
+            if ((bytes.readByte() & FLAG_HEADERS) == 0) {
+                return false;
+            }
+            long length = bytes.length();
+            int size = bytes.readIntAt(length - Integer.BYTES);
+            if (size < MIN_HEADERS_SIZE || size > length - MIN_SIZE) {
+                throw new MessageDecodingException(index, null, "its headers section claims " + size
+                        + " bytes in a message of " + length, null);
+            }
+            long end = length - Integer.BYTES;
+            bytes.position(length - size);
+            int count = bytes.readByte() & 0xFF;
+            for (int i = 0; i < count; i++) {
+                into.put(bytes.readUtf8(), bytes.readUtf8());
+            }
+            if (bytes.position() != end) {
+                throw new MessageDecodingException(index, null, "its headers section of " + size + " bytes holds "
+                        + (bytes.position() - (length - size)) + " bytes of " + count + " headers", null);
+            }
+            return true;
+        } catch (MessageDecodingException e) {
+            into.clear();
+            throw e;
+        } catch (RuntimeException e) {
+            into.clear();
+            throw new MessageDecodingException(index, null, "its headers section is malformed: " + e.getMessage(), e);
+        } finally {
+            bytes.position(position);
+        }
     }
 }

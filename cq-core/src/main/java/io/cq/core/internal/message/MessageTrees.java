@@ -2,6 +2,7 @@ package io.cq.core.internal.message;
 
 import io.cq.core.ExcerptBytes;
 import io.cq.core.message.MessageDecodingException;
+import io.cq.core.message.TextHeaders;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -23,7 +24,7 @@ public final class MessageTrees {
         return MessageLayout.isMessage(bytes);
     }
 
-    /** {"method": ..., "arguments": [...], "history": {...}} (history only when the excerpt has one). */
+    /** {"method": ..., "arguments": [...], "history": {...}, "headers": {...}} (the last two only when present). */
     public static ObjectNode toTree(ExcerptBytes bytes, long index) {
         long position = bytes.position();
         try {
@@ -39,9 +40,16 @@ public final class MessageTrees {
             for (int i = 0; i < header.argumentCount; i++) {
                 values.add(argument(bytes, index, name, i));
             }
-            bytes.position(MessageLayout.MAGIC_SIZE);
+            bytes.position(MessageLayout.FLAGS_OFFSET);
             if ((bytes.readByte() & MessageLayout.FLAG_HISTORY) != 0) {
                 tree.set("history", history(bytes));
+            }
+            TextHeaders headers = new TextHeaders();
+            if (MessageLayout.readHeaders(bytes, index, headers)) {
+                ObjectNode node = tree.putObject("headers");
+                for (int i = 0; i < headers.size(); i++) {
+                    node.put(headers.name(i), headers.value(i));
+                }
             }
             bytes.position(arguments);
             return tree;
@@ -67,6 +75,11 @@ public final class MessageTrees {
             timings.add(bytes.readLong());
         }
         return history;
+    }
+
+    /** See {@link MessageLayout#readHeaders}. */
+    public static boolean readHeaders(ExcerptBytes bytes, long index, TextHeaders into) {
+        return MessageLayout.readHeaders(bytes, index, into);
     }
 
     /** The method name of a message excerpt, or null when the excerpt is not a message. */

@@ -1,15 +1,17 @@
 package io.cq.core.internal.message;
 
 import io.cq.core.ExcerptAppender;
+import io.cq.core.message.TextHeaders;
 
 /** Creates method writers from the per-interface {@link WriterPlan}: generation happens once per interface. */
 public final class MethodWriters {
     private MethodWriters() {
     }
 
-    public static <T> T create(Class<T> type, ExcerptAppender appender, boolean history, int sourceId) {
+    public static <T> T create(Class<T> type, ExcerptAppender appender, boolean history, int sourceId,
+                               TextHeaders headers) {
         WriterPlan plan = WriterPlan.forInterface(type);
-        MessageEncoder encoder = new MessageEncoder(appender, plan, history, sourceId);
+        MessageEncoder encoder = new MessageEncoder(appender, plan, history, sourceId, headers);
         try {
             return type.cast(plan.constructor().invoke(encoder));
         } catch (RuntimeException | Error e) {

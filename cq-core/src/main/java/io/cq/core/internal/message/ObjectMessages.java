@@ -5,6 +5,7 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.ReadContext;
 import io.cq.core.message.BytesMessage;
 import io.cq.core.message.MessageDecodingException;
+import io.cq.core.message.TextHeaders;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.dataformat.cbor.CBORMapper;
@@ -30,12 +31,12 @@ public final class ObjectMessages {
     private ObjectMessages() {
     }
 
-    public static long write(ExcerptAppender appender, Object value) {
+    public static long write(ExcerptAppender appender, Object value, TextHeaders headers) {
         if (value == null) {
             // it would read back as null, which readObject returns for "nothing to read yet"
             throw new IllegalArgumentException("writeObject needs an object, not null");
         }
-        MessageEncoder encoder = new MessageEncoder(appender, PLAN, false, 0);
+        MessageEncoder encoder = new MessageEncoder(appender, PLAN, false, 0, headers);
         encoder.begin(0);
         encoder.argObject(value);
         encoder.end();

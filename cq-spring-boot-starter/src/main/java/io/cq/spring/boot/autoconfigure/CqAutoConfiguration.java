@@ -3,6 +3,7 @@ package io.cq.spring.boot.autoconfigure;
 import io.cq.core.MappedQueue;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.core.QueueWriterRegistrar;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -14,7 +15,8 @@ import java.util.Map;
 
 /**
  * The queues of {@code cq.queues} as {@link MappedQueue} beans, a {@link QueueTemplate} over every MappedQueue
- * bean (the application's own ones included), and a bean for every {@code @QueueWriter} interface.
+ * bean (the application's own ones included), and a bean for every {@code @QueueWriter} interface; both observe
+ * their sends with the application's {@link ObservationRegistry}, when it has one.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(CqProperties.class)
@@ -30,7 +32,7 @@ public final class CqAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    QueueTemplate queueTemplate(Map<String, MappedQueue> queues) {
-        return new QueueTemplate(queues);
+    QueueTemplate queueTemplate(Map<String, MappedQueue> queues, ObjectProvider<ObservationRegistry> observations) {
+        return new QueueTemplate(queues, observations.getIfAvailable());
     }
 }

@@ -6,10 +6,12 @@ import org.springframework.core.ResolvableType;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.GenericMessage;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Spring Messaging's {@code Message<String>} or {@code Message<byte[]>}, with the headers of {@link ExcerptHeaders}.
+ * Spring Messaging's {@code Message<String>} or {@code Message<byte[]>}, with the headers of {@link ExcerptHeaders}
+ * and those the excerpt carries (the writer's trace context: {@code traceparent} and friends).
  * Registered only when spring-messaging is on the class path.
  */
 public final class MessageArgumentResolver implements ListenerArgumentResolver {
@@ -33,7 +35,10 @@ public final class MessageArgumentResolver implements ListenerArgumentResolver {
     public Object resolveArgument(MethodParameter parameter, InboundExcerpt excerpt) {
         Class<?> payloadType = ResolvableType.forMethodParameter(parameter).getGeneric(0).resolve(Object.class);
         Object payload = payloadType == String.class ? excerpt.text() : excerpt.copyPayload();
-        return new GenericMessage<>(payload, Map.of(ExcerptHeaders.INDEX, excerpt.index(),
-                ExcerptHeaders.QUEUE, excerpt.queueName(), ExcerptHeaders.LISTENER, excerpt.listenerId()));
+        Map<String, Object> headers = new HashMap<>(excerpt.headers().toMap());
+        headers.put(ExcerptHeaders.INDEX, excerpt.index());
+        headers.put(ExcerptHeaders.QUEUE, excerpt.queueName());
+        headers.put(ExcerptHeaders.LISTENER, excerpt.listenerId());
+        return new GenericMessage<>(payload, headers);
     }
 }

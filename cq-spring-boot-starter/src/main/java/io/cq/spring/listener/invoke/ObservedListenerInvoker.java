@@ -1,16 +1,20 @@
 package io.cq.spring.listener.invoke;
 
+import io.cq.spring.support.micrometer.DefaultQueueListenerObservationConvention;
+import io.cq.spring.support.micrometer.ExcerptReceiverContext;
+import io.cq.spring.support.micrometer.QueueObservation;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
- * Wraps each listener call in a Micrometer {@link Observation} named {@code cq.listener}, with the low-cardinality
- * keys {@code queue} and {@code listener} and the high-cardinality key {@code cq.index}: a timer per listener
- * with Micrometer's handlers, and a span per excerpt with Micrometer Tracing. Used only when the application has
- * an {@link ObservationRegistry}; then each call allocates its observation.
+ * Wraps each listener call in a Micrometer {@link Observation} named {@code cq.listener}
+ * ({@link QueueObservation#LISTENER}): a timer per listener with Micrometer's handlers, and with Micrometer Tracing
+ * a consumer span per excerpt that continues the writer's trace from the excerpt's headers (a new trace when it
+ * has none). Used only when the application has an {@link ObservationRegistry}; then each call allocates its
+ * observation.
  */
 public final class ObservedListenerInvoker implements ListenerInvoker {
-    public static final String NAME = "cq.listener";
+    public static final String NAME = DefaultQueueListenerObservationConvention.NAME;
 
     private final ListenerInvoker delegate;
     private final ObservationRegistry registry;
@@ -27,12 +31,10 @@ public final class ObservedListenerInvoker implements ListenerInvoker {
 
     @Override
     public void invoke(InboundExcerpt excerpt) throws Exception {
-        Observation observation = Observation.createNotStarted(NAME, registry)
-                .contextualName(listener + " receive")
-                .lowCardinalityKeyValue("queue", queue)
-                .lowCardinalityKeyValue("listener", listener)
-                .highCardinalityKeyValue("cq.index", "0x" + Long.toHexString(excerpt.index()))
-                .start();
+        ExcerptReceiverContext context = new ExcerptReceiverContext(queue, listener, excerpt.index(),
+                excerpt.headers());
+        Observation observation = QueueObservation.LISTENER.observation(null,
+                DefaultQueueListenerObservationConvention.INSTANCE, () -> context, registry).start();
         try (Observation.Scope ignored = observation.openScope()) {
             delegate.invoke(excerpt);
         } catch (Exception | Error e) {
