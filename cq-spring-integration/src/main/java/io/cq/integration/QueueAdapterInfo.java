@@ -10,7 +10,11 @@ import java.nio.file.Path;
  * message.
  */
 public interface QueueAdapterInfo {
-    /** The adapter's id (its bean name); for readers also the name of their named tailer. */
+    /**
+     * The adapter's id. For readers, the name of their named tailer, which the application chose; for writers, the
+     * id given or else one derived from the flow, the queue and the role, unique in the context and the same on
+     * every start ({@link AdapterIds}).
+     */
     String adapterId();
 
     /** Which kind of adapter this is. */

@@ -4,9 +4,9 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.ReadContext;
 
 /**
- * Turns message excerpts back into calls on handlers. Built by {@link ExcerptTailer#methodReader(Object...)}
- * or {@link ExcerptTailer#methodReaderBuilder()}; it reads through its tailer and, like the tailer, belongs to
- * one thread at a time.
+ * Turns message excerpts back into calls on handlers. Built by
+ * {@link Messages#methodReader(ExcerptTailer, Object...)} or {@link Messages#methodReaderBuilder(ExcerptTailer)}; it
+ * reads through its tailer and, like the tailer, belongs to one thread at a time.
  *
  * <p>What happens to the excerpt when something fails:
  * <ul>

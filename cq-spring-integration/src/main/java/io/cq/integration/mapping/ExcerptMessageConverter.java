@@ -19,7 +19,9 @@ import java.util.Map;
  * "Headers") and, for an envelope, the headers it kept:
  *
  * <ul>
- *   <li>an envelope ({@link SpringMessageEnvelope}): its payload decoded as the payload type, its headers;</li>
+ *   <li>an envelope ({@link SpringMessageEnvelope}): its payload as the payload type, its headers; text and
+ *       bytes as they would read without headers (UTF-8 between the two), an object decoded, or for a
+ *       {@code byte[]} reader the envelope's own bytes;</li>
  *   <li>{@code byte[]}: any other excerpt's bytes as they are (a message excerpt too, so a bridge can copy
  *       excerpts verbatim);</li>
  *   <li>{@code String}: a text or raw excerpt as UTF-8, or the object of {@code writeObject};</li>
@@ -112,25 +114,14 @@ public final class ExcerptMessageConverter {
                 + "written by writeObject; read it with payload type String or byte[]", null);
     }
 
-    /**
-     * Text and bytes in an envelope come back as {@code String} and {@code byte[]} when the payload type allows
-     * them (so an {@code Object} channel carries them next to objects); everything else, including text for a
-     * type that Jackson writes as text (an enum, a {@code UUID}), decodes as the payload type.
-     */
+    /** The envelope's payload as the payload type, and the headers it kept. */
     private MessageBuilder<?> fromEnvelope(ReadContext context) {
         JsonNode arguments = Messages.toTree(context).get("arguments");
         JsonNode payloadNode = arguments.get(0);
-        Object payload;
         if (payloadNode == null || payloadNode.isNull()) {
             throw new ExcerptConversionException(queueName, context.index(), "its envelope has no payload", null);
-        } else if (payloadNode.isString() && payloadType.isAssignableFrom(String.class)) {
-            payload = payloadNode.stringValue();
-        } else if (payloadNode.isBinary() && payloadType.isAssignableFrom(byte[].class)) {
-            payload = payloadNode.binaryValue();
-        } else {
-            payload = Messages.readObject(context, payloadType);
         }
-        MessageBuilder<?> builder = MessageBuilder.withPayload(payload);
+        MessageBuilder<?> builder = MessageBuilder.withPayload(envelopePayload(context, payloadNode));
         JsonNode headers = arguments.get(1);
         if (headers != null && headers.isObject()) {
             for (Map.Entry<String, JsonNode> header : headers.properties()) {
@@ -138,6 +129,36 @@ public final class ExcerptMessageConverter {
             }
         }
         return builder;
+    }
+
+    /**
+     * Text and bytes in an envelope read as they would in an excerpt without headers: as themselves where the
+     * payload type allows them (so an {@code Object} channel carries them next to objects), and as each other,
+     * in UTF-8, for a {@code String} or {@code byte[]} reader. Jackson must not convert between them: it reads
+     * text as Base64 for a {@code byte[]} and writes bytes as Base64 for a {@code String}, which turned a bridged
+     * text payload into garbage or a conversion failure. Any other payload is an object: a {@code byte[]} reader
+     * gets the envelope as it is, like any other message excerpt, so a copy keeps the object and its headers;
+     * the other types decode it, including text for a type that Jackson writes as text (an enum, a {@code UUID}).
+     */
+    private Object envelopePayload(ReadContext context, JsonNode payload) {
+        if (payload.isString()) {
+            if (payloadType.isAssignableFrom(String.class)) {
+                return payload.stringValue();
+            }
+            if (payloadType == byte[].class) {
+                return payload.stringValue().getBytes(StandardCharsets.UTF_8);
+            }
+        } else if (payload.isBinary()) {
+            if (payloadType.isAssignableFrom(byte[].class)) {
+                return payload.binaryValue();
+            }
+            if (payloadType == String.class) {
+                return new String(payload.binaryValue(), StandardCharsets.UTF_8);
+            }
+        } else if (payloadType == byte[].class) {
+            return copy(context.bytes());
+        }
+        return Messages.readObject(context, payloadType);
     }
 
     /** The header document holds only what {@link MessageExcerptWriter} keeps: text, numbers and booleans. */

@@ -2,6 +2,7 @@ package io.cq.integration.outbound;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.message.TextHeaders;
+import io.cq.integration.AdapterIds;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.QueueAdapterInfo;
 import io.cq.integration.mapping.MessageExcerptWriter;
@@ -83,8 +84,9 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
     }
 
     /**
-     * The id under which monitoring lists this handler (default: its bean name, which the DSL derives from
-     * the endpoint's id, e.g. {@code orders.handler}).
+     * The id under which monitoring lists this handler. Without one: its bean name when the application named the
+     * bean, else its endpoint's id when the application gave one, else {@code <flow>.<queue>-writer}
+     * ({@code -gateway} for a gateway; {@link AdapterIds#writerId}).
      */
     public void setAdapterId(String adapterId) {
         this.adapterId = adapterId;
@@ -136,7 +138,11 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
 
     @Override
     public String adapterId() {
-        return adapterId != null ? adapterId : getComponentName();
+        if (adapterId != null) {
+            return adapterId;
+        }
+        return AdapterIds.writerId(getBeanName(), getComponentName(), getComponentType(), queueName,
+                replyWithIndex ? "gateway" : "writer");
     }
 
     @Override
