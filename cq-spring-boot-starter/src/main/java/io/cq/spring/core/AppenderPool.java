@@ -3,6 +3,7 @@ package io.cq.spring.core;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.core.message.Messages;
+import io.cq.core.message.TextHeaders;
 import io.cq.spring.annotation.QueueWriter;
 
 import java.util.HashMap;
@@ -64,6 +65,8 @@ final class AppenderPool {
     final class Lease implements AutoCloseable {
         private final ExcerptAppender appender;
         private final Map<Class<?>, Object> writers = new HashMap<>();
+        /** Carried by every method writer of this lease; empty (nothing written) except during a request. */
+        private final TextHeaders headers = new TextHeaders();
 
         private Lease(ExcerptAppender appender) {
             this.appender = appender;
@@ -77,10 +80,15 @@ final class AppenderPool {
         Object methodWriter(Class<?> type) {
             Object writer = writers.get(type);
             if (writer == null) {
-                writer = Messages.methodWriter(appender, type);
+                writer = Messages.methodWriterBuilder(appender, type).headers(headers).build();
                 writers.put(type, writer);
             }
             return writer;
+        }
+
+        /** The headers the next call of one of this lease's method writers carries; clear them after the call. */
+        TextHeaders headers() {
+            return headers;
         }
 
         @Override

@@ -2,11 +2,13 @@ package io.cq.spring.core;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.annotation.QueueWriter;
+import org.jspecify.annotations.Nullable;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 
 /**
  * The bean behind a {@link QueueWriter} interface: forwards each call to a method writer on an appender borrowed
@@ -31,6 +33,18 @@ final class QueueWriterProxy implements InvocationHandler {
     }
 
     static <T> T create(Class<T> type, MappedQueue queue, String queueName, AppenderPool pool) {
+        return create(type, queue, queueName, pool, null, null, null);
+    }
+
+    /**
+     * A proxy of {@code type}; one whose methods return futures sends requests ({@link RequestWriterProxy}), with
+     * these reply settings (null for the defaults of {@code replies}).
+     */
+    static <T> T create(Class<T> type, MappedQueue queue, String queueName, AppenderPool pool,
+                        @Nullable ReplyReaders replies, @Nullable String replyQueue, @Nullable Duration timeout) {
+        if (RequestWriterProxy.hasRequestMethods(type)) {
+            return RequestWriterProxy.create(type, queue, queueName, pool, replies, replyQueue, timeout);
+        }
         // Built once up front, so that an interface a method writer cannot implement fails at start-up.
         try (AppenderPool.Lease lease = pool.borrow()) {
             lease.methodWriter(type);

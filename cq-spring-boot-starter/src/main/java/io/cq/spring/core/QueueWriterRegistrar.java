@@ -3,6 +3,7 @@ package io.cq.spring.core;
 import io.cq.core.MappedQueue;
 import io.cq.spring.annotation.QueueWriter;
 import io.cq.spring.support.InvalidQueuePropertyException;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
@@ -11,6 +12,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
@@ -19,6 +21,7 @@ import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.util.ClassUtils;
 
 import java.beans.Introspector;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -81,8 +84,41 @@ public final class QueueWriterRegistrar implements ImportBeanDefinitionRegistrar
                         "Configure the queue, e.g. cq.queues." + queueName + ".path=..., or correct the queue name.",
                         e);
             }
+            if (RequestWriterProxy.hasRequestMethods(type)) {
+                return requestWriter(type, queue, queueName);
+            }
             return QueueWriterProxy.create(type, queue, queueName);
         });
         return definition;
+    }
+
+    /** A writer whose methods returning futures send requests, with the reply settings of its annotation. */
+    private <T> T requestWriter(Class<T> type, MappedQueue queue, String queueName) {
+        QueueWriter annotation = type.getAnnotation(QueueWriter.class);
+        ReplyReaders replies = beanFactory.getBean(ReplyReaders.class);
+        String replyQueue = environment.resolveRequiredPlaceholders(annotation.replyQueue());
+        if (replyQueue.isEmpty()) {
+            replyQueue = replies.defaultReplyQueueOrNull();
+        }
+        if (replyQueue == null || !replies.hasQueue(replyQueue)) {
+            String property = annotation.replyQueue().isEmpty() ? "cq.request-reply.reply-queue" : "cq.queues."
+                    + replyQueue;
+            throw new InvalidQueuePropertyException(property, replyQueue == null ? "(missing)" : replyQueue,
+                    "@QueueWriter " + type.getName() + " has methods returning futures, whose replies are read from "
+                    + (replyQueue == null ? "a reply queue, and none is set" : "queue '" + replyQueue
+                    + "', which is not configured"),
+                    "Set cq.request-reply.reply-queue or @QueueWriter(replyQueue = ...) to a queue configured under "
+                    + "cq.queues.", null);
+        }
+        String timeoutText = environment.resolveRequiredPlaceholders(annotation.replyTimeout());
+        @Nullable Duration timeout;
+        try {
+            timeout = timeoutText.isEmpty() ? null : DurationStyle.detectAndParse(timeoutText);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("@QueueWriter " + type.getName() + " has replyTimeout = \"" + timeoutText
+                    + "\"; give a duration such as \"2s\" or \"500ms\"", e);
+        }
+        return QueueWriterProxy.create(type, queue, queueName, new AppenderPool(queue), replies, replyQueue,
+                timeout);
     }
 }

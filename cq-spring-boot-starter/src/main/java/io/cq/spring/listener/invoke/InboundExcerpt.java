@@ -1,6 +1,8 @@
 package io.cq.spring.listener.invoke;
 
 import io.cq.core.ReadContext;
+import io.cq.core.message.MessageDecodingException;
+import io.cq.core.message.Messages;
 
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -63,8 +65,20 @@ public final class InboundExcerpt {
         return context.bytes().segment().toArray(ValueLayout.JAVA_BYTE);
     }
 
-    /** The excerpt as UTF-8 text: what {@code appendText} and {@code ExcerptAppender.writeText} write. */
+    /**
+     * The excerpt as UTF-8 text: what {@code appendText} and {@code ExcerptAppender.writeText} write; for a message
+     * excerpt whose first argument is text (a request of {@code sendAndReceive("q", "text", ...)}, a method-writer
+     * call), that argument.
+     */
     public String text() {
+        if (Messages.isMessage(context.bytes())) {
+            try {
+                return Messages.readObject(context, String.class);
+            } catch (MessageDecodingException notText) {
+                // isMessage looks at three signature bytes, which a text may begin with ("cqm..."), and a message
+                // whose first argument is no text has no text to give: both read as their bytes, as they always did
+            }
+        }
         return new String(payload(), StandardCharsets.UTF_8);
     }
 
