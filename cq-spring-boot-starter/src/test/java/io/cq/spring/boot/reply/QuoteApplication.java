@@ -67,6 +67,11 @@ public class QuoteApplication {
         return new AsyncQuoter();
     }
 
+    @Bean
+    Auditor auditor() {
+        return new Auditor();
+    }
+
     /** Replies with a quote; throws for "FAIL"; returns null (no reply) for "NONE". */
     public static class Quoter {
         public final AtomicInteger calls = new AtomicInteger();
@@ -115,6 +120,15 @@ public class QuoteApplication {
                 }
                 return new Quote(request.symbol(), request.quantity(), 200.0, "async");
             });
+        }
+    }
+
+    /** Sends on with Spring Messaging's {@code @SendTo}, which the starter honours as well as its own. */
+    public static class Auditor {
+        @QueueListener(queue = "audit", id = "auditor")
+        @org.springframework.messaging.handler.annotation.SendTo("audit-log")
+        String audit(String event) {
+            return "audited " + event;
         }
     }
 

@@ -4,6 +4,7 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueClosedException;
 import io.cq.core.ReadContext;
+import io.cq.core.message.MessageDecodingException;
 import io.cq.core.message.Messages;
 import io.cq.core.message.ReplyErrorException;
 import io.cq.core.message.ReplyTimeoutException;
@@ -42,7 +43,7 @@ import static org.awaitility.Awaitility.await;
 /** Request/reply through the starter (docs/spring-boot.md, "Request/reply"), in one process. */
 class RequestReplyTest {
     private static final String[] QUEUES = {"quotes", "echo", "orders", "confirmations", "async-quotes", "silent",
-            "replies"};
+            "audit", "audit-log", "replies"};
 
     @TempDir
     Path dir;
@@ -133,6 +134,36 @@ class RequestReplyTest {
                 assertThat(Messages.readObject(tailer, Confirmation.class))
                         .isEqualTo(new Confirmation("o-3", "confirmed 30"));
             }
+        }
+    }
+
+    @Test
+    void shouldHonourSpringMessagingsSendTo() {
+        try (ConfigurableApplicationContext context = start()) {
+            context.getBean(QueueTemplate.class).appendText("audit", "login");
+
+            MappedQueue log = context.getBean("audit-log", MappedQueue.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> log.lastIndex() >= 0);
+            try (ExcerptTailer tailer = log.createTailer()) {
+                assertThat(Messages.readObject(tailer, String.class)).isEqualTo("audited login");
+            }
+        }
+    }
+
+    @Test
+    void shouldReplyWithAnErrorToARequestTheListenerCannotDecodeWithoutRetryingIt() {
+        try (ConfigurableApplicationContext context = start()) {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+
+            CompletableFuture<Quote> failed = template.sendAndReceive("quotes", "not a quote request", Quote.class);
+
+            assertThatThrownBy(() -> reply(failed)).cause().isInstanceOfSatisfying(ReplyErrorException.class,
+                    error -> {
+                        assertThat(error.source()).isEqualTo("listener 'quoter' (Quoter.quote)");
+                        assertThat(error.errorType()).isEqualTo(MessageDecodingException.class.getName());
+                    });
+            assertThat(context.getBean(QuoteApplication.Quoter.class).calls).as("never called").hasValue(0);
+            assertThat(context.getBean(ListenerContainerRegistry.class).container("quoter").retryCount()).isZero();
         }
     }
 
