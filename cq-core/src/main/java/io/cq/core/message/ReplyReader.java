@@ -195,7 +195,7 @@ public final class ReplyReader implements AutoCloseable {
 
     private void failPending(Function<Pending<?>, Throwable> reason) {
         for (Pending<?> entry : pending.values()) {
-            entry.future.completeExceptionally(reason.apply(entry));
+            entry.fail(reason.apply(entry));
         }
     }
 
@@ -268,7 +268,7 @@ public final class ReplyReader implements AutoCloseable {
             try {
                 timer = timeouts.schedule(this::expire, timeout.toNanos(), TimeUnit.NANOSECONDS);
             } catch (RejectedExecutionException closing) {
-                future.completeExceptionally(new QueueClosedException("the reply reader of queue '" + replyTo
+                fail(new QueueClosedException("the reply reader of queue '" + replyTo
                         + "' was closed while request " + correlationId + " to " + destination + " was sent"));
                 return;
             }
@@ -278,12 +278,22 @@ public final class ReplyReader implements AutoCloseable {
         }
 
         private void expire() {
-            future.completeExceptionally(new ReplyTimeoutException(correlationId, timeout, "no reply within "
+            fail(new ReplyTimeoutException(correlationId, timeout, "no reply within "
                     + timeout.toMillis() + " ms to request " + correlationId + " sent to " + destination
                     + " (replies are read from queue '" + replyTo + "')"));
         }
 
+        /**
+         * Forgets the request before its future completes: stages run as it completes (the caller's among them),
+         * and must find it gone, so that no caller ever sees a completed request still counted as waiting.
+         */
+        void fail(Throwable error) {
+            pending.remove(correlationId, this);
+            future.completeExceptionally(error);
+        }
+
         void complete(ReadContext context, TextHeaders headers) {
+            pending.remove(correlationId, this);
             if (RequestReply.isError(headers)) {
                 future.completeExceptionally(new ReplyErrorException(correlationId,
                         Objects.requireNonNullElse(headers.get(RequestReply.ERROR_SOURCE), "the responder"),

@@ -50,7 +50,7 @@ class RequestReplyAcrossProcessesTest {
             assertThat(responder.isAlive()).as("the responder started:%n%s", output).isTrue();
 
             try (ConfigurableApplicationContext requester = new SpringApplicationBuilder(RequesterApplication.class)
-                    .web(WebApplicationType.NONE).properties(RequestReplyTest.properties(dir)).run()) {
+                    .web(WebApplicationType.NONE).properties(RequestReplyTestSupport.properties(dir)).run()) {
                 RemoteQuotes quotes = requester.getBean(RemoteQuotes.class);
                 QueueTemplate template = requester.getBean(QueueTemplate.class);
 
@@ -89,7 +89,7 @@ class RequestReplyAcrossProcessesTest {
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
                 "-XX:TieredStopAtLevel=1", "-cp", classPath, QuoteApplication.class.getName(),
                 "--spring.main.web-application-type=none"));
-        Arrays.stream(RequestReplyTest.properties(dir)).map(property -> "--" + property).forEach(command::add);
+        Arrays.stream(RequestReplyTestSupport.properties(dir)).map(property -> "--" + property).forEach(command::add);
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 

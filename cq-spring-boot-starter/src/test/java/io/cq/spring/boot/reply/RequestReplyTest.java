@@ -42,25 +42,12 @@ import static org.awaitility.Awaitility.await;
 
 /** Request/reply through the starter (docs/spring-boot.md, "Request/reply"), in one process. */
 class RequestReplyTest {
-    private static final String[] QUEUES = {"quotes", "echo", "orders", "confirmations", "async-quotes", "silent",
-            "audit", "audit-log", "replies"};
-
     @TempDir
     Path dir;
 
-    static String[] properties(Path dir, String... more) {
-        List<String> properties = new ArrayList<>(List.of("cq.base-path=" + dir, "cq.request-reply.reply-queue=replies",
-                "cq.request-reply.timeout=20s", "cq.listener.retry.max-attempts=2", "cq.listener.retry.interval=5ms"));
-        for (String queue : QUEUES) {
-            properties.add("cq.queues." + queue + ".roll-cycle=daily");
-        }
-        properties.addAll(List.of(more));
-        return properties.toArray(String[]::new);
-    }
-
     private ConfigurableApplicationContext start(String... more) {
         return new SpringApplicationBuilder(QuoteApplication.class).web(WebApplicationType.NONE)
-                .properties(properties(dir, more)).run();
+                .properties(RequestReplyTestSupport.properties(dir, more)).run();
     }
 
     private static <T> T reply(CompletableFuture<T> future) throws Exception {
@@ -281,7 +268,7 @@ class RequestReplyTest {
     void shouldGiveTwoApplicationsSharingAReplyQueueOnlyTheRepliesToTheirOwnRequests() throws Exception {
         try (ConfigurableApplicationContext responder = start();
              ConfigurableApplicationContext other = new SpringApplicationBuilder(RequesterApplication.class)
-                     .web(WebApplicationType.NONE).properties(properties(dir)).run()) {
+                     .web(WebApplicationType.NONE).properties(RequestReplyTestSupport.properties(dir)).run()) {
             QuoteService mine = responder.getBean(QuoteService.class);
             RequesterApplication.RemoteQuotes theirs = other.getBean(RequesterApplication.RemoteQuotes.class);
 
