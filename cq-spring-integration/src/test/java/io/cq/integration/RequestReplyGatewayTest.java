@@ -112,6 +112,23 @@ class RequestReplyGatewayTest {
     }
 
     @Test
+    void shouldReplyWithWhatTheErrorFlowReturnsWhenTheInboundGatewayHasAnErrorChannel() {
+        IntegrationFlow pricerWithFallback = IntegrationFlow.from(Cq.inboundGateway(pricing).id("pricer")
+                        .payloadType(Trade.class).replyQueues(replies).errorChannel("pricingErrors"))
+                .handle(Trade.class, (trade, headers) -> {
+                    throw new IllegalStateException("cannot price " + trade.symbol());
+                })
+                .get();
+        IntegrationFlow fallback = IntegrationFlow.from("pricingErrors")
+                .transform(error -> new Trade("FALLBACK", 0, 0.0))
+                .get();
+        try (AbstractApplicationContext context = Flows.run(pricerWithFallback, fallback,
+                requester(Duration.ofSeconds(20)))) {
+            assertThat(ask(context, new Trade("AAPL", 1, 1.0)).getPayload()).isEqualTo(new Trade("FALLBACK", 0, 0.0));
+        }
+    }
+
+    @Test
     void shouldTimeOutWithAMessageTimeoutExceptionAndKeepNoPendingRequest() {
         try (AbstractApplicationContext context = Flows.run(requester(Duration.ofMillis(200)))) {
             assertThatThrownBy(() -> ask(context, new Trade("AAPL", 1, 1.0)))
