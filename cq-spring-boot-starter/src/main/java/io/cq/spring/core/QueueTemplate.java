@@ -153,7 +153,9 @@ public final class QueueTemplate {
 
     /**
      * A method writer of {@code type} on the queue, which any thread may call: each call borrows an appender of the
-     * template's pool, as a {@link QueueWriter} bean does. Make it once and keep it.
+     * template's pool, as a {@link QueueWriter} bean does. Make it once and keep it. Methods returning
+     * {@code CompletableFuture<T>} send requests whose replies are read from {@code cq.request-reply.reply-queue}
+     * within {@code cq.request-reply.timeout} (see {@link #sendAndReceive}).
      */
     public <T> T methodWriter(String queue, Class<T> type) {
         return QueueWriterProxy.create(type, queue(queue), queue, pool(queue), replies, null, null);
