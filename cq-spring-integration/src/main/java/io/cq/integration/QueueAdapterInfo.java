@@ -53,10 +53,15 @@ public interface QueueAdapterInfo {
         INBOUND_CHANNEL_ADAPTER(true),
         /** Polled: a poller reads one excerpt per {@code receive()} ({@code Cq.messageSource}). */
         MESSAGE_SOURCE(true),
-        /** Appends messages ({@code Cq.outboundAdapter}, {@code Cq.outboundGateway}). */
+        /**
+         * Appends messages ({@code Cq.outboundAdapter}, {@code Cq.outboundGateway}); sends requests
+         * ({@code Cq.requestReplyGateway}).
+         */
         OUTBOUND_HANDLER(false),
         /** A pollable channel whose messages live in a queue ({@code Cq.durableChannel}). */
-        DURABLE_CHANNEL(true);
+        DURABLE_CHANNEL(true),
+        /** Message-driven: serves the requests of a queue and appends the replies ({@code Cq.inboundGateway}). */
+        INBOUND_GATEWAY(true);
 
         private final boolean reads;
 

@@ -9,8 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -183,6 +185,39 @@ class MessagesGuideTest {
                 }
             }
             assertThat(seen).containsExactly("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+        }
+    }
+
+    @Test
+    void shouldRunTheRequestAndReplyExample() throws Exception {
+        try (MappedQueue orders = MappedQueue.builder(dir.resolve("orders")).build();
+             MappedQueue replyQueue = MappedQueue.builder(dir.resolve("replies")).build();
+             ExcerptTailer requestTailer = orders.createTailer()) {
+            Order order = new Order("o-1", "AAPL", 100, 189.25, Side.BUY);
+            TextHeaders incoming = new TextHeaders();
+            List<String> seen = new ArrayList<>();
+
+            // the requester's lines, split around the responder's so that one thread runs both
+            try (ReplyReader replies = ReplyReader.open(replyQueue, "replies")) {
+                CompletableFuture<String> answer = replies.request("queue 'orders'", String.class,
+                        Duration.ofSeconds(5), headers -> Messages.writeObject(orders.acquireAppender(), order,
+                                headers));
+
+                try (ReadContext dc = requestTailer.readingDocument()) {
+                    if (dc.isPresent() && Messages.readHeaders(dc, incoming)) {
+                        String correlationId = incoming.get(RequestReply.CORRELATION_ID);
+                        String replyTo = incoming.get(RequestReply.REPLY_TO);            // "replies"
+                        seen.add(replyTo);
+                        Order received = Messages.readObject(dc, Order.class);
+                        RequestReply.writeReply(replyQueue.acquireAppender(), "accepted " + received.id(),
+                                correlationId);
+                    }
+                }
+
+                String text = answer.get();                                             // "accepted o-1"
+                seen.add(text);
+            }
+            assertThat(seen).containsExactly("replies", "accepted o-1");
         }
     }
 }

@@ -25,6 +25,11 @@ import java.lang.annotation.Target;
  * by {@code QueueTemplate.append(queue, object)} or {@code ExcerptAppender.writeObject} (or the first argument
  * of a method-writer call), decoded through the message layer with its allow-list (docs/messages.md).
  *
+ * <p>A method that returns a value replies (docs/spring-boot.md, "Request/reply"): the value goes to the queue
+ * the request names in its {@code cq_reply_to} header, else to the method's {@link SendTo} queue, with the
+ * request's correlation id; {@code null} sends nothing, a {@code CompletionStage} replies when it completes, and a
+ * request whose retries are exhausted gets an error reply naming the listener and the error.
+ *
  * <p>On a class, the bean is a method-reader style listener: it implements one or more writer interfaces, and
  * each message excerpt becomes a call of the method it names, with its arguments decoded as that method's
  * parameter types; self-written ({@code BytesMessage}) and primitive arguments are read without allocating.

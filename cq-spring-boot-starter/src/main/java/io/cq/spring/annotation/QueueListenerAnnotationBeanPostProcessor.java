@@ -5,6 +5,7 @@ import io.cq.core.StartPosition;
 import io.cq.spring.config.ListenerContainerRegistry;
 import io.cq.spring.config.ListenerEndpoint;
 import io.cq.spring.config.QueueListenerContainerFactory;
+import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.QueueListenerContainer;
 import io.cq.spring.listener.invoke.BuiltInResolvers;
 import io.cq.spring.listener.invoke.ListenerArgumentResolver;
@@ -12,6 +13,7 @@ import io.cq.spring.listener.invoke.ListenerInvoker;
 import io.cq.spring.listener.invoke.ListenerMethodInvoker;
 import io.cq.spring.listener.invoke.MethodDispatchInvoker;
 import io.cq.spring.listener.invoke.ObservedListenerInvoker;
+import io.cq.spring.listener.invoke.ReplyingListenerInvoker;
 import io.cq.spring.support.InvalidQueuePropertyException;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -70,7 +72,20 @@ public final class QueueListenerAnnotationBeanPostProcessor implements BeanPostP
         String id = resolve(annotation.id());
         String where = "@QueueListener(id = \"" + id + "\") on " + method.getDeclaringClass().getSimpleName() + "."
                 + method.getName();
-        register(annotation, new ListenerMethodInvoker(bean, method, resolvers()), where);
+        ListenerMethodInvoker invoker = new ListenerMethodInvoker(bean, method, resolvers());
+        String sendTo = ListenerReplies.sendTo(method, this::resolve);
+        if (method.getReturnType() == void.class) {
+            if (sendTo != null) {
+                throw new IllegalStateException(where + " has @SendTo(\"" + sendTo + "\") but returns nothing to send");
+            }
+            register(annotation, invoker, where);
+            return;
+        }
+        if (sendTo != null) {
+            ListenerReplies.requireWritableQueue(beanFactory, sendTo, where);
+        }
+        register(annotation, new ReplyingListenerInvoker(invoker, beanFactory.getBean(QueueTemplate.class), sendTo,
+                id), where);
     }
 
     /** A class-level listener: each message is a call of the interface method it names (a method reader). */

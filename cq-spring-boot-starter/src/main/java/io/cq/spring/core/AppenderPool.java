@@ -65,7 +65,10 @@ final class AppenderPool {
     /** One appender lent to one thread until closed. */
     final class Lease implements AutoCloseable {
         private final ExcerptAppender appender;
-        /** Written with every message of this lease while it holds pairs: filled by a send's observation. */
+        /**
+         * Written with every message of this lease while it holds pairs: filled by a send's observation (the trace
+         * context) or by a request (its correlation id and reply queue), and cleared after that send.
+         */
         private final TextHeaders headers = new TextHeaders();
         private final Map<Class<?>, Object> writers = new HashMap<>();
 

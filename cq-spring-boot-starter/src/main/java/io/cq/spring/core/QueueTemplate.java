@@ -4,16 +4,19 @@ import io.cq.core.ExcerptBytes;
 import io.cq.core.MappedQueue;
 import io.cq.core.WriteContext;
 import io.cq.core.message.Messages;
+import io.cq.core.message.TextHeaders;
 import io.cq.spring.annotation.QueueWriter;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /**
@@ -35,8 +38,13 @@ public final class QueueTemplate {
     private final Map<String, MappedQueue> queues;
     private final Map<String, AppenderPool> pools;
     private final @Nullable SendObservations observations;
+    private final @Nullable ReplyReaders replies;
 
-    /** @param queues the queues by name (for the starter: the MappedQueue beans by bean name) */
+    /**
+     * A template without request/reply: {@code sendAndReceive} throws.
+     *
+     * @param queues the queues by name (for the starter: the MappedQueue beans by bean name)
+     */
     public QueueTemplate(Map<String, MappedQueue> queues) {
         this(queues, null);
     }
@@ -47,7 +55,20 @@ public final class QueueTemplate {
      *                 into message excerpts; null observes nothing
      */
     public QueueTemplate(Map<String, MappedQueue> queues, @Nullable ObservationRegistry registry) {
+        this(queues, registry, null);
+    }
+
+    /**
+     * @param queues   the queues by name (for the starter: the MappedQueue beans by bean name)
+     * @param registry observes each append ({@code cq.send}) and, with Micrometer Tracing, puts the trace context
+     *                 into message excerpts; null observes nothing
+     * @param replies  the reply readers of {@code sendAndReceive} and of writer interfaces returning futures; null
+     *                 for a template without request/reply
+     */
+    public QueueTemplate(Map<String, MappedQueue> queues, @Nullable ObservationRegistry registry,
+                         @Nullable ReplyReaders replies) {
         this.observations = SendObservations.of(registry);
+        this.replies = replies;
         this.queues = Map.copyOf(queues);
         Map<String, AppenderPool> byName = new HashMap<>();
         this.queues.forEach((name, queue) -> byName.put(name, new AppenderPool(queue)));
@@ -125,12 +146,83 @@ public final class QueueTemplate {
     }
 
     /**
+     * {@link #append(String, Object)} with the pairs {@code headers} holds after the object (none when it is empty),
+     * which a listener reads with {@code @Header} (docs/messages.md, "Headers"). Returns the excerpt's index.
+     */
+    public long append(String queue, Object payload, TextHeaders headers) {
+        Objects.requireNonNull(payload, "payload");
+        Objects.requireNonNull(headers, "headers");
+        try (AppenderPool.Lease lease = pool(queue).borrow()) {
+            return Messages.writeObject(lease.appender(), payload, headers);
+        }
+    }
+
+    /**
+     * Appends {@code payload} to {@code requestQueue} as a request (docs/spring-boot.md, "Request/reply") and returns
+     * the future of its reply, read from {@code cq.request-reply.reply-queue}, within
+     * {@code cq.request-reply.timeout}. See {@link #sendAndReceive(String, Object, Class, String, Duration)}.
+     */
+    public <R> CompletableFuture<R> sendAndReceive(String requestQueue, Object payload, Class<R> replyType) {
+        return sendAndReceive(requestQueue, payload, replyType, null, null);
+    }
+
+    /**
+     * Appends {@code payload} to {@code requestQueue} as a request: an object message (as {@link #append} writes)
+     * with the request headers {@code cq_correlation_id} and {@code cq_reply_to}. A replying {@code @QueueListener}
+     * answers on the reply queue, and the future completes with the reply decoded as {@code replyType}; with a
+     * {@code ReplyErrorException} (naming the listener and its error) when the listener failed; with a
+     * {@code ReplyTimeoutException} when no reply came within the timeout. The request is appended when this
+     * returns; the reply queue's reader was placed before it, so no reply is missed.
+     *
+     * @param replyQueue the queue to read the reply from, configured in this application under the name that the
+     *                   responder knows it by; null for {@code cq.request-reply.reply-queue}
+     * @param timeout    null for {@code cq.request-reply.timeout}
+     * @throws IllegalStateException    when this template has no reply readers or no reply queue is set
+     * @throws IllegalArgumentException when a queue is not configured
+     */
+    public <R> CompletableFuture<R> sendAndReceive(String requestQueue, Object payload, Class<R> replyType,
+                                                   @Nullable String replyQueue, @Nullable Duration timeout) {
+        Objects.requireNonNull(payload, "payload");
+        AppenderPool pool = pool(requestQueue);
+        return replies().request(requestQueue, replyQueue, replyType, timeout, headers -> {
+            try (AppenderPool.Lease lease = pool.borrow()) {
+                if (observations == null) {
+                    Messages.writeObject(lease.appender(), payload, headers);
+                    return;
+                }
+                // The trace context joins the request headers, so the replying listener runs in the requester's trace.
+                SendObservations.Send send = observations.start(requestQueue, headers);
+                try {
+                    send.appended(Messages.writeObject(lease.appender(), payload, headers));
+                } catch (RuntimeException | Error e) {
+                    send.failed(e);
+                    throw e;
+                } finally {
+                    send.stop();
+                }
+            }
+        });
+    }
+
+    /** The reply readers behind {@code sendAndReceive}. */
+    public ReplyReaders replies() {
+        if (replies == null) {
+            throw new IllegalStateException("this QueueTemplate was made without ReplyReaders, so it cannot wait "
+                    + "for replies; the starter's template has them (or construct it with QueueTemplate(queues, "
+                    + "replyReaders))");
+        }
+        return replies;
+    }
+
+    /**
      * A method writer of {@code type} on the queue, which any thread may call: each call borrows an appender of the
      * template's pool, as a {@link QueueWriter} bean does, and is observed and traced like the template's other
-     * sends. Make it once and keep it.
+     * sends. Make it once and keep it. Methods returning {@code CompletableFuture<T>} send requests whose replies
+     * are read from {@code cq.request-reply.reply-queue} within {@code cq.request-reply.timeout} (see
+     * {@link #sendAndReceive}).
      */
     public <T> T methodWriter(String queue, Class<T> type) {
-        return QueueWriterProxy.create(type, queue(queue), queue, pool(queue), observations);
+        return QueueWriterProxy.create(type, queue(queue), queue, pool(queue), observations, replies, null, null);
     }
 
     private AppenderPool pool(String name) {

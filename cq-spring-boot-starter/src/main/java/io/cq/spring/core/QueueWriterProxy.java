@@ -9,6 +9,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 
 /**
  * The bean behind a {@link QueueWriter} interface: forwards each call to a method writer on an appender borrowed
@@ -33,11 +34,19 @@ final class QueueWriterProxy implements InvocationHandler {
     }
 
     static <T> T create(Class<T> type, MappedQueue queue, String queueName, @Nullable ObservationRegistry registry) {
-        return create(type, queue, queueName, new AppenderPool(queue), SendObservations.of(registry));
+        return create(type, queue, queueName, new AppenderPool(queue), SendObservations.of(registry), null, null, null);
     }
 
+    /**
+     * A proxy of {@code type}; one whose methods return futures sends requests ({@link RequestWriterProxy}), with
+     * these reply settings (null for the defaults of {@code replies}).
+     */
     static <T> T create(Class<T> type, MappedQueue queue, String queueName, AppenderPool pool,
-            @Nullable SendObservations observations) {
+                        @Nullable SendObservations observations, @Nullable ReplyReaders replies,
+                        @Nullable String replyQueue, @Nullable Duration timeout) {
+        if (RequestWriterProxy.hasRequestMethods(type)) {
+            return RequestWriterProxy.create(type, queue, queueName, pool, replies, replyQueue, timeout);
+        }
         // Built once up front, so that an interface a method writer cannot implement fails at start-up.
         try (AppenderPool.Lease lease = pool.borrow()) {
             lease.methodWriter(type);

@@ -4,6 +4,7 @@ import io.cq.core.MappedQueue;
 import io.cq.spring.annotation.QueueWriter;
 import io.cq.spring.support.InvalidQueuePropertyException;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
@@ -12,6 +13,7 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
@@ -20,6 +22,7 @@ import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.util.ClassUtils;
 
 import java.beans.Introspector;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -82,9 +85,43 @@ public final class QueueWriterRegistrar implements ImportBeanDefinitionRegistrar
                         "Configure the queue, e.g. cq.queues." + queueName + ".path=..., or correct the queue name.",
                         e);
             }
+            if (RequestWriterProxy.hasRequestMethods(type)) {
+                return requestWriter(type, queue, queueName);
+            }
             return QueueWriterProxy.create(type, queue, queueName,
                     beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable());
         });
         return definition;
+    }
+
+    /** A writer whose methods returning futures send requests, with the reply settings of its annotation. */
+    private <T> T requestWriter(Class<T> type, MappedQueue queue, String queueName) {
+        QueueWriter annotation = type.getAnnotation(QueueWriter.class);
+        ReplyReaders replies = beanFactory.getBean(ReplyReaders.class);
+        String replyQueue = environment.resolveRequiredPlaceholders(annotation.replyQueue());
+        if (replyQueue.isEmpty()) {
+            replyQueue = replies.defaultReplyQueueOrNull();
+        }
+        if (replyQueue == null || !replies.hasQueue(replyQueue)) {
+            String property = annotation.replyQueue().isEmpty() ? "cq.request-reply.reply-queue" : "cq.queues."
+                    + replyQueue;
+            throw new InvalidQueuePropertyException(property, replyQueue == null ? "(missing)" : replyQueue,
+                    "@QueueWriter " + type.getName() + " has methods returning futures, whose replies are read from "
+                    + (replyQueue == null ? "a reply queue, and none is set" : "queue '" + replyQueue
+                    + "', which is not configured"),
+                    "Set cq.request-reply.reply-queue or @QueueWriter(replyQueue = ...) to a queue configured under "
+                    + "cq.queues.", null);
+        }
+        String timeoutText = environment.resolveRequiredPlaceholders(annotation.replyTimeout());
+        @Nullable Duration timeout;
+        try {
+            timeout = timeoutText.isEmpty() ? null : DurationStyle.detectAndParse(timeoutText);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("@QueueWriter " + type.getName() + " has replyTimeout = \"" + timeoutText
+                    + "\"; give a duration such as \"2s\" or \"500ms\"", e);
+        }
+        return QueueWriterProxy.create(type, queue, queueName, new AppenderPool(queue),
+                SendObservations.of(beanFactory.getBeanProvider(ObservationRegistry.class).getIfAvailable()), replies,
+                replyQueue, timeout);
     }
 }

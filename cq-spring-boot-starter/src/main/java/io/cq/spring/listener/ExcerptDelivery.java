@@ -95,6 +95,12 @@ final class ExcerptDelivery {
     }
 
     private Outcome recover(InboundExcerpt excerpt, Exception error, int attempts) {
+        try {
+            endpoint.invoker().retriesExhausted(excerpt, error);
+        } catch (RuntimeException invokerError) {
+            log.error("Listener '" + endpoint.id() + "' failed to report the failure of excerpt " + excerpt.index()
+                    + " (an error reply?); the error handler decides about the excerpt all the same", invokerError);
+        }
         FailedExcerpt failedExcerpt = new FailedExcerpt(endpoint.queueName(), endpoint.id(), excerpt.index(),
                 excerpt.copyPayload(), attempts);
         try {

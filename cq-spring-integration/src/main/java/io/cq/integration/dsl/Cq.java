@@ -40,6 +40,22 @@ public final class Cq {
         return new QueueMessageHandlerSpec(queue, true);
     }
 
+    /**
+     * A gateway that appends each message's payload to {@code requestQueue} as a request and produces its reply,
+     * read from {@code replyQueue} (docs/spring-integration.md, "Request/reply gateways").
+     */
+    public static QueueRequestReplyGatewaySpec requestReplyGateway(MappedQueue requestQueue, MappedQueue replyQueue) {
+        return new QueueRequestReplyGatewaySpec(requestQueue, replyQueue);
+    }
+
+    /**
+     * A message-driven gateway that tails {@code queue} with a named tailer named after its id, sends each request
+     * to its flow and appends the flow's reply to the queue the request names.
+     */
+    public static QueueInboundGatewaySpec inboundGateway(MappedQueue queue) {
+        return new QueueInboundGatewaySpec(queue);
+    }
+
     /** A pollable channel whose messages live in {@code queue} and survive restarts. */
     public static DurableQueueChannelSpec durableChannel(MappedQueue queue) {
         return new DurableQueueChannelSpec(queue);

@@ -1,9 +1,9 @@
 package io.cq.spring.listener.invoke;
 
 import io.cq.core.ReadContext;
+import io.cq.core.message.MessageDecodingException;
 import io.cq.core.message.Messages;
 import io.cq.core.message.TextHeaders;
-import tools.jackson.databind.JsonNode;
 
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
@@ -70,15 +70,18 @@ public final class InboundExcerpt {
     }
 
     /**
-     * The excerpt as text: a text excerpt's UTF-8 (what {@code appendText} and {@code ExcerptAppender.writeText}
-     * write), or the text of a message holding one ({@code QueueTemplate.append(queue, "...")}, which carries the
-     * writer's trace where a text excerpt cannot). Any other excerpt's bytes as UTF-8.
+     * The excerpt as UTF-8 text: what {@code appendText} and {@code ExcerptAppender.writeText} write; for a message
+     * excerpt whose first argument is text ({@code QueueTemplate.append(queue, "...")}, which carries the writer's
+     * trace where a text excerpt cannot; a request of {@code sendAndReceive("q", "text", ...)}; a method-writer call),
+     * that argument.
      */
     public String text() {
-        if (Messages.isMessage(context.bytes()) && Messages.methodName(context.bytes()).isEmpty()) {
-            JsonNode object = Messages.toTree(context).path("arguments").path(0);
-            if (object.isString()) {
-                return object.stringValue();
+        if (Messages.isMessage(context.bytes())) {
+            try {
+                return Messages.readObject(context, String.class);
+            } catch (MessageDecodingException notText) {
+                // isMessage looks at three signature bytes, which a text may begin with ("cqm..."), and a message
+                // whose first argument is no text has no text to give: both read as their bytes, as they always did
             }
         }
         return new String(payload(), StandardCharsets.UTF_8);

@@ -13,4 +13,13 @@ public interface ListenerInvoker {
      * @throws Exception to have the excerpt retried, then handed to the error handler
      */
     void invoke(InboundExcerpt excerpt) throws Exception;
+
+    /**
+     * Called once on the container's thread when the excerpt failed for the last time (its retries are exhausted,
+     * or it does not decode), before the error handler decides; the excerpt is still readable. A replying
+     * listener sends its error reply here, so that a requester learns of the failure once, after the retries,
+     * and not after each attempt. The default does nothing.
+     */
+    default void retriesExhausted(InboundExcerpt excerpt, Exception error) {
+    }
 }

@@ -1,5 +1,6 @@
 package io.cq.spring.listener.invoke;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodParameter;
 import org.springframework.util.ReflectionUtils;
 
@@ -45,6 +46,15 @@ public final class ListenerMethodInvoker implements ListenerInvoker {
      */
     @Override
     public void invoke(InboundExcerpt excerpt) throws Exception {
+        call(excerpt);
+    }
+
+    /**
+     * Calls the method with this excerpt and returns what it returned (null for {@code void}).
+     *
+     * @throws Exception what the method threw
+     */
+    public @Nullable Object call(InboundExcerpt excerpt) throws Exception {
         excerpt.rewind();
         excerpt.forgetPayload();
         Object[] arguments = new Object[parameters.length];
@@ -52,7 +62,7 @@ public final class ListenerMethodInvoker implements ListenerInvoker {
             arguments[i] = resolvers[i].resolveArgument(parameters[i], excerpt);
         }
         try {
-            method.invoke(bean, arguments);
+            return method.invoke(bean, arguments);
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
             if (cause instanceof Exception exception) {

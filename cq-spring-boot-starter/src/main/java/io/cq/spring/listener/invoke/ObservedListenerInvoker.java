@@ -44,4 +44,9 @@ public final class ObservedListenerInvoker implements ListenerInvoker {
             observation.stop();
         }
     }
+
+    @Override
+    public void retriesExhausted(InboundExcerpt excerpt, Exception error) {
+        delegate.retriesExhausted(excerpt, error);
+    }
 }

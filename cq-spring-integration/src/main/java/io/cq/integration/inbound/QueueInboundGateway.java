@@ -1,0 +1,333 @@
+package io.cq.integration.inbound;
+
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import io.cq.core.StartPosition;
+import io.cq.core.idle.IdleStrategy;
+import io.cq.core.message.MessageDecodingException;
+import io.cq.core.message.Messages;
+import io.cq.core.message.RequestReply;
+import io.cq.core.message.TextHeaders;
+import io.cq.integration.CqHeaders;
+import io.cq.integration.NamedTailers;
+import io.cq.integration.ReadingQueueAdapter;
+import io.cq.integration.mapping.ExcerptConversionException;
+import io.cq.integration.mapping.ExcerptMessageConverter;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.integration.gateway.MessagingGatewaySupport;
+import org.springframework.integration.support.MessageBuilder;
+import org.springframework.messaging.Message;
+import org.springframework.messaging.MessagingException;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * Serves requests (docs/spring-integration.md, "Request/reply gateways"): tails a queue on its own thread with a
+ * named tailer (named after the gateway's id), sends each excerpt, converted as by the inbound channel adapter
+ * and with the request headers {@link CqHeaders#CORRELATION_ID} and {@link CqHeaders#REPLY_TO}, to its flow, and
+ * appends the flow's reply to the queue the request names, with its correlation id, as an object message. A
+ * {@code QueueTemplate.sendAndReceive}, a {@code @QueueWriter} future or a {@code QueueRequestReplyGateway}, in
+ * this process or another, waits for it.
+ *
+ * <p><b>Failures.</b> A request whose flow throws (or that cannot be converted) is answered with an error reply
+ * naming this gateway and the error, and committed: its requester learns of the failure at once (add a retry
+ * advice to the flow to retry). An excerpt that is not a request (no correlation id) is delivered again after
+ * the redelivery delay when its flow throws, as by the inbound channel adapter. A flow that produces no reply
+ * sends nothing (the requester times out); a reply with nowhere to go (no {@code cq_reply_to}, or a queue this
+ * gateway does not know) is logged once per queue and dropped. A reply is appended before the request is
+ * committed. Reply queues are those given to {@link #setReplyQueues}, by directory name, then the
+ * {@link MappedQueue} beans of the application, by bean name.
+ *
+ * <p>{@link #stop()} lets the excerpt in hand finish, waits up to the shutdown timeout and releases the tailer's
+ * name. Thread-safe.
+ */
+public final class QueueInboundGateway extends MessagingGatewaySupport implements ReadingQueueAdapter {
+    private final MappedQueue queue;
+    private ExcerptMessageConverter converter;
+    private StartPosition startPosition = StartPosition.resumeOrStart();
+    private Supplier<IdleStrategy> idleStrategy = IdleStrategy::backoff;
+    private Duration redeliveryDelay = Duration.ofSeconds(1);
+    private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private final Map<String, MappedQueue> replyQueues = new ConcurrentHashMap<>();
+    private final Set<String> warnedQueues = ConcurrentHashMap.newKeySet();
+
+    private final AtomicLong processed = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private volatile boolean running;
+    private volatile Thread worker;
+
+    /** A gateway serving the requests of {@code queue}, as {@code String} payloads until told otherwise. */
+    public QueueInboundGateway(MappedQueue queue) {
+        this.queue = queue;
+        this.converter = new ExcerptMessageConverter(queue, String.class);
+    }
+
+    /** The payload type of the requests (default {@code String}), as for the inbound channel adapter. */
+    public void setPayloadType(Class<?> payloadType) {
+        this.converter = new ExcerptMessageConverter(queue, payloadType);
+    }
+
+    /** Where to start reading (default: resume, or the start of the queue the first time). */
+    public void setStartPosition(StartPosition startPosition) {
+        this.startPosition = startPosition;
+    }
+
+    /** How the reading thread waits for new excerpts (default: {@link IdleStrategy#backoff()}). */
+    public void setIdleStrategy(Supplier<IdleStrategy> idleStrategy) {
+        this.idleStrategy = idleStrategy;
+    }
+
+    /** How long to wait before delivering again an excerpt that is no request and whose flow threw (default 1 s). */
+    public void setRedeliveryDelay(Duration redeliveryDelay) {
+        this.redeliveryDelay = redeliveryDelay;
+    }
+
+    /** How long {@link #stop()} waits for the excerpt in hand (default 10 s); then the thread is interrupted. */
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    /** Queues replies may go to, known by their directory's name (requests name them in {@code cq_reply_to}). */
+    public void setReplyQueues(MappedQueue... queues) {
+        for (MappedQueue replyQueue : queues) {
+            replyQueues.put(replyQueue.path().getFileName().toString(), replyQueue);
+        }
+    }
+
+    @Override
+    public String getComponentType() {
+        return "cq:inbound-gateway";
+    }
+
+    @Override
+    protected void onInit() {
+        super.onInit();
+        NamedTailers.requireValidName(queue, adapterId(), "cq inbound gateway");
+    }
+
+    /** Claims the named tailer on the caller's thread, so a name held elsewhere fails {@code start()} itself. */
+    @Override
+    protected void doStart() {
+        super.doStart();
+        ExcerptTailer tailer = queue.createTailer(adapterId());
+        try {
+            NamedTailers.moveToStart(tailer, startPosition);
+        } catch (RuntimeException e) {
+            tailer.close();
+            throw e;
+        }
+        running = true;
+        Thread thread = Thread.ofPlatform().name("cq-inbound-gateway-" + adapterId()).daemon(true)
+                .unstarted(() -> readUntilStopped(tailer));
+        worker = thread;
+        thread.start();
+    }
+
+    @Override
+    protected void doStop() {
+        running = false;
+        Thread thread = worker;
+        if (thread != null && thread != Thread.currentThread()) {
+            try {
+                if (!thread.join(shutdownTimeout)) {
+                    logger.warn(() -> "cq inbound gateway '" + adapterId() + "' still busy with a request after "
+                            + shutdownTimeout + "; interrupting it (the request will be delivered again)");
+                    thread.interrupt();
+                    thread.join(TimeUnit.SECONDS.toMillis(5));
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            worker = null;
+        }
+        super.doStop();
+    }
+
+    private void readUntilStopped(ExcerptTailer tailer) {
+        IdleStrategy idle = idleStrategy.get();
+        TextHeaders headers = new TextHeaders();
+        try {
+            while (running) {
+                idle.idle(readOne(tailer, headers));
+            }
+        } catch (RuntimeException | Error e) {
+            logger.error(e, () -> "cq inbound gateway '" + adapterId() + "' stopped reading queue " + queue.path()
+                    + " after an unexpected failure");
+            running = false;
+        } finally {
+            tailer.close();
+        }
+    }
+
+    /** One excerpt: 1 when one was there (answered, skipped or rolled back), 0 when the queue had none. */
+    private int readOne(ExcerptTailer tailer, TextHeaders headers) {
+        try (ReadContext context = tailer.readingDocument()) {
+            if (!context.isPresent()) {
+                return 0;
+            }
+            readRequestHeaders(context, headers);
+            String correlationId = headers.get(RequestReply.CORRELATION_ID);
+            String replyTo = headers.get(RequestReply.REPLY_TO);
+            Message<?> request;
+            try {
+                request = withRequestHeaders(converter.toMessage(context), correlationId, replyTo);
+            } catch (ExcerptConversionException e) {
+                failed.incrementAndGet();
+                logger.error(e, () -> "cq inbound gateway '" + adapterId() + "' skipped an excerpt: " + e.getMessage());
+                replyError(correlationId, replyTo, e);
+                return 1;
+            }
+            try {
+                Message<?> reply = sendAndReceiveMessage(request);
+                if (reply != null && correlationId != null) {
+                    reply(replyTo, reply.getPayload(), RequestReply.replyHeaders(correlationId));
+                } else if (reply != null) {
+                    warnOnce("(none)", "excerpt 0x" + Long.toHexString(context.index()) + " names no reply queue");
+                }
+                processed.incrementAndGet();
+            } catch (RuntimeException e) {
+                failed.incrementAndGet();
+                if (correlationId != null) {
+                    logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on request "
+                            + correlationId + "; answering it with an error reply");
+                    replyError(correlationId, replyTo, cause(e));
+                } else {
+                    context.rollbackOnClose();
+                    logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on excerpt 0x"
+                            + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
+                    waitBeforeRedelivery();
+                }
+            }
+            return 1;
+        }
+    }
+
+    private static Message<?> withRequestHeaders(Message<?> message, String correlationId, String replyTo) {
+        if (correlationId == null && replyTo == null) {
+            return message;
+        }
+        MessageBuilder<?> builder = MessageBuilder.fromMessage(message);
+        if (correlationId != null) {
+            builder.setHeader(CqHeaders.CORRELATION_ID, correlationId);
+        }
+        if (replyTo != null) {
+            builder.setHeader(CqHeaders.REPLY_TO, replyTo);
+        }
+        return builder.build();
+    }
+
+    private void readRequestHeaders(ReadContext context, TextHeaders headers) {
+        try {
+            if (!Messages.readHeaders(context, headers)) {
+                headers.clear();
+            }
+        } catch (MessageDecodingException malformed) {
+            headers.clear(); // unreadable headers ask for no reply; the payload may still convert
+        }
+    }
+
+    /** The exception the flow threw, without Spring Integration's wrappers, for the requester to read. */
+    private static Throwable cause(RuntimeException flowError) {
+        Throwable cause = flowError;
+        while (cause instanceof MessagingException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private void replyError(String correlationId, String replyTo, Throwable error) {
+        if (correlationId == null) {
+            return;
+        }
+        String source = "cq inbound gateway '" + adapterId() + "'";
+        try {
+            reply(replyTo, RequestReply.errorText(source, error),
+                    RequestReply.errorReplyHeaders(correlationId, source, error));
+        } catch (RuntimeException e) {
+            logger.error(e, () -> source + " could not append the error reply to request " + correlationId);
+        }
+    }
+
+    private void reply(String replyTo, Object payload, TextHeaders headers) {
+        MappedQueue replyQueue = replyTo == null ? null : replyQueue(replyTo);
+        if (replyQueue == null) {
+            warnOnce(String.valueOf(replyTo), replyTo == null ? "a request names no reply queue"
+                    : "no reply queue named '" + replyTo + "' is known (setReplyQueues, or a MappedQueue bean)");
+            return;
+        }
+        Messages.writeObject(replyQueue.acquireAppender(), payload, headers);
+    }
+
+    private MappedQueue replyQueue(String name) {
+        MappedQueue known = replyQueues.get(name);
+        if (known != null) {
+            return known;
+        }
+        BeanFactory beans = getBeanFactory();
+        if (beans != null && beans.containsBean(name) && beans.isTypeMatch(name, MappedQueue.class)) {
+            return beans.getBean(name, MappedQueue.class);
+        }
+        return null;
+    }
+
+    private void warnOnce(String key, String problem) {
+        if (warnedQueues.add(key)) {
+            logger.warn(() -> "cq inbound gateway '" + adapterId() + "' drops a reply: " + problem
+                    + " (logged once)");
+        }
+    }
+
+    /** Parks in slices so that stop() never waits for a whole redelivery delay. */
+    private void waitBeforeRedelivery() {
+        long deadline = System.nanoTime() + redeliveryDelay.toNanos();
+        long slice = TimeUnit.MILLISECONDS.toNanos(50);
+        for (long left = redeliveryDelay.toNanos(); running && left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(Math.min(left, slice));
+        }
+    }
+
+    @Override
+    public String adapterId() {
+        return getComponentName();
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.INBOUND_GATEWAY;
+    }
+
+    @Override
+    public MappedQueue queue() {
+        return queue;
+    }
+
+    @Override
+    public State state() {
+        return isRunning() && running ? State.RUNNING : State.STOPPED;
+    }
+
+    /** Excerpts whose flow returned (answered or not). */
+    @Override
+    public long processedCount() {
+        return processed.get();
+    }
+
+    /** Excerpts whose flow threw, or that could not be converted. */
+    @Override
+    public long failedCount() {
+        return failed.get();
+    }
+
+    /** The payload type of the requests this gateway sends. */
+    public Class<?> payloadType() {
+        return converter.payloadType();
+    }
+}
