@@ -26,6 +26,32 @@ class WriteLockWaitTest {
     @TempDir
     Path dir;
 
+    /**
+     * Tokens are unique per queue, not per JVM: the first appenders of two new queues of one JVM get the same one.
+     * Closing the other queue's appender must not make this queue's live holder look dead to its waiters.
+     */
+    @Test
+    void shouldNeverTakeOverALiveHolderWhenAnotherQueueOfTheJvmClosesAnAppenderWithTheSameToken() throws Exception {
+        try (MappedQueue first = MappedQueue.builder(dir.resolve("first")).writeLockCheckInterval(Duration.ofMillis(50))
+                .writeLockTimeout(Duration.ofMillis(600)).build();
+             MappedQueue second = MappedQueue.builder(dir.resolve("second")).build();
+             ExcerptAppender holder = first.createAppender()) {
+            second.createAppender().close();
+            try (WriteContext held = holder.writingDocument()) {
+                held.bytes().writeInt(1);
+                CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> {
+                    try (ExcerptAppender appender = first.createAppender()) {
+                        return appender.writeText("waiter");
+                    }
+                });
+                assertThatThrownBy(() -> waiter.get(10, TimeUnit.SECONDS))
+                        .hasCauseInstanceOf(WriteLockTimeoutException.class);
+            }
+            assertThat(first.lastIndex()).isEqualTo(holder.lastIndexAppended());
+            assertThat(first.verify().isIntact()).isTrue();
+        }
+    }
+
     @Test
     void shouldLeaveTheWaitWithinAHundredMillisecondsWhenInterruptedAndKeepTheInterruptStatus() throws Exception {
         try (MappedQueue queue = MappedQueue.builder(dir).build();

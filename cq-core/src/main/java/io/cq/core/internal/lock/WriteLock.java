@@ -8,7 +8,6 @@ import io.cq.core.internal.table.TableStore;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
@@ -33,10 +32,14 @@ public final class WriteLock implements AutoCloseable {
     /** Waited longer than this, a waiter parks up to {@link #LONG_PARK_NANOS}: the holder is slow, not busy. */
     private static final long LONG_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long WARN_AFTER_NANOS = TimeUnit.SECONDS.toNanos(5);
-    /** The write locks of this JVM by token, to tell a live thread's hold from a dead thread's. */
-    private static final Map<Long, WriteLock> LIVE = new ConcurrentHashMap<>();
 
     private final WriteLockWord word;
+    /**
+     * The write locks of this JVM on this queue by token, to tell a live thread's hold from a dead thread's. Kept by
+     * the queue's table store: tokens are unique per queue, so a JVM-wide map would mix two queues' locks, and a
+     * waiter would take a live holder's lock once the other queue's lock of the same token closed.
+     */
+    private final Map<Long, Object> live;
     private final long token;
     private final long livenessCheckNanos;
     private final long timeoutNanos;
@@ -53,7 +56,8 @@ public final class WriteLock implements AutoCloseable {
         this.token = word.newToken();
         this.livenessCheckNanos = livenessCheckNanos;
         this.timeoutNanos = timeoutNanos;
-        LIVE.put(token, this);
+        this.live = store.liveWriteLocks();
+        live.put(token, this);
     }
 
     /** This lock's token, which the word holds while this lock is held. */
@@ -157,7 +161,7 @@ public final class WriteLock implements AutoCloseable {
     private boolean isDead(long owner) {
         if (LockWordDescriptor.processSlot(owner) == word.processSlot()) {
             // Our own process: a token no live appender of this JVM has is a predecessor's that died with its slot.
-            WriteLock lock = LIVE.get(owner);
+            WriteLock lock = (WriteLock) live.get(owner);
             if (lock == null) {
                 return true;
             }
@@ -196,6 +200,6 @@ public final class WriteLock implements AutoCloseable {
 
     @Override
     public void close() {
-        LIVE.remove(token);
+        live.remove(token, this);
     }
 }

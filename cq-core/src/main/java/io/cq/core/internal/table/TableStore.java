@@ -32,6 +32,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
 
 /**
@@ -60,6 +62,11 @@ public final class TableStore {
     private final int openedVersion;
     /** Record locks this JVM holds on the file, by region; they all go when the channel closes. */
     private final Map<Long, FileLock> held = new HashMap<>();
+    /**
+     * This JVM's live write locks of this queue, by token (values are the lock package's). Per table store, not per
+     * JVM: tokens are unique within a queue only, so two queues of one JVM may hand out the same token.
+     */
+    private final ConcurrentMap<Long, Object> liveWriteLocks = new ConcurrentHashMap<>();
     private int processSlot = -1;
     private FileLock processLock;
     private Object key;
@@ -169,6 +176,11 @@ public final class TableStore {
 
     public Path path() {
         return path;
+    }
+
+    /** This JVM's live write locks of this queue by token, for telling a live holder of this JVM from a dead one. */
+    public ConcurrentMap<Long, Object> liveWriteLocks() {
+        return liveWriteLocks;
     }
 
     public boolean writable() {
