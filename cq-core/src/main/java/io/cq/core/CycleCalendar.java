@@ -147,8 +147,11 @@ public final class CycleCalendar {
     public Optional<Long> parseCycle(String name) {
         try {
             LocalDateTime local = LocalDateTime.from(names.parse(name));
+            // A name shows its cycle's start only down to the pattern's unit (an hour, a minute): the cycle is the
+            // first that starts at or after the named time, which for a roll time off the hour is not cycleAt's.
             long cycle = calendarDays ? cycleOfDate(local.toLocalDate())
-                    : cycleAt(local.atZone(names.getZone()).toInstant().toEpochMilli());
+                    : Math.ceilDiv(local.atZone(names.getZone()).toInstant().toEpochMilli() - epochOffsetMillis,
+                    rollCycle.lengthMillis());
             return fileName(cycle).equals(name) ? Optional.of(cycle) : Optional.empty();
         } catch (DateTimeException | ArithmeticException e) {
             return Optional.empty();

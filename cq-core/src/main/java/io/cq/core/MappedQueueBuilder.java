@@ -90,7 +90,13 @@ public final class MappedQueueBuilder {
      * queue's.
      */
     public MappedQueueBuilder rollTime(LocalTime time, ZoneId zone) {
-        this.rollTime = Objects.requireNonNull(time, "time");
+        Objects.requireNonNull(time, "time");
+        if (time.getNano() % 1_000_000 != 0) {
+            throw new IllegalArgumentException("rollTime " + time + " has a fraction of a millisecond; the queue keeps "
+                    + "its roll time in whole milliseconds, so give one (e.g. " + time.withNano(
+                    time.getNano() / 1_000_000 * 1_000_000) + ")");
+        }
+        this.rollTime = time;
         this.rollZone = Objects.requireNonNull(zone, "zone");
         this.rollTimeChosen = true;
         return this;

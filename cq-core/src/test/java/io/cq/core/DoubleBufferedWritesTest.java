@@ -173,6 +173,59 @@ class DoubleBufferedWritesTest {
     }
 
     @Test
+    void shouldDiscardABufferedExcerptWhoseWriteFailedEvenAfterItAskedForItsIndex() throws Exception {
+        try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
+            WriteContext held = holder.writingDocument();
+            CountDownLatch failed = new CountDownLatch(1);
+            CompletableFuture<Long> buffered = CompletableFuture.supplyAsync(() -> {
+                try (ExcerptAppender appender = queue.createAppender(); WriteContext dc = appender.writingDocument()) {
+                    dc.bytes().writeLong(7);
+                    try {
+                        dc.bytes().writeBytes(new byte[(1 << 20) / 4 + 1]);
+                    } catch (ExcerptTooLargeException expected) {
+                        failed.countDown();
+                    }
+                    return dc.index(); // takes the lock; the failed excerpt must still not be published
+                }
+            });
+            assertThat(failed.await(10, TimeUnit.SECONDS)).isTrue();
+            held.bytes().writeLong(1);
+            held.close();
+            buffered.get(10, TimeUnit.SECONDS);
+            assertThat(queue.lastIndex()).isEqualTo(holder.lastIndexAppended());
+            assertThat(queue.verify().isIntact()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldTellTheOwnerThatItsBufferedExcerptWasLostWhenAnotherThreadClosedTheAppender() throws Exception {
+        try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
+            WriteContext held = holder.writingDocument();
+            ExcerptAppender appender = queue.createAppender();
+            CountDownLatch composing = new CountDownLatch(1);
+            CountDownLatch closed = new CountDownLatch(1);
+            CompletableFuture<Void> owner = CompletableFuture.runAsync(() -> {
+                WriteContext dc = appender.writingDocument();
+                dc.bytes().writeLong(9);
+                composing.countDown();
+                try {
+                    closed.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                dc.close();
+            });
+            assertThat(composing.await(10, TimeUnit.SECONDS)).isTrue();
+            appender.close();
+            closed.countDown();
+            assertThatThrownBy(() -> owner.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(QueueClosedException.class)
+                    .hasMessageContaining("nothing was published");
+            held.close();
+            assertThat(queue.lastIndex()).isEqualTo(holder.lastIndexAppended());
+        }
+    }
+
+    @Test
     void shouldRefuseABufferedExcerptLargerThanTheQueueAllows() throws Exception {
         try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
             WriteContext held = holder.writingDocument();

@@ -153,6 +153,47 @@ class RollTimeTest {
         assertThat(india.parseCycle("20261125-16")).contains(cycle);
     }
 
+    /** Names of shifted hourly cycles show only the hour their start falls in: 10:30's file is "-10". */
+    @Test
+    void shouldFindTheCycleOfEveryFileNameWhenTheRollTimeIsOffTheHour() {
+        for (CycleCalendar calendar : List.of(CycleCalendar.of(RollCycle.HOURLY, LocalTime.of(9, 30), ZoneOffset.UTC),
+                CycleCalendar.of(RollCycle.HOURLY, LocalTime.of(9, 15), ZoneOffset.ofHoursMinutes(5, 30)),
+                CycleCalendar.of(RollCycle.FIVE_MINUTELY, LocalTime.of(0, 2, 30), ZoneOffset.UTC),
+                CycleCalendar.of(RollCycle.MINUTELY, LocalTime.of(0, 0, 20), ZoneOffset.ofHours(-3)))) {
+            long first = calendar.cycleAt(Instant.parse("2026-11-25T10:45:00Z").toEpochMilli());
+            for (long cycle = first - 30; cycle <= first + 30; cycle++) {
+                assertThat(calendar.parseCycle(calendar.fileName(cycle))).as(calendar + " " + calendar.fileName(cycle))
+                        .contains(cycle);
+            }
+        }
+    }
+
+    @Test
+    void shouldReadFromTheStartAcrossShiftedHourlyCycles() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T09:40:00Z"));
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY)
+                .rollTime(LocalTime.of(9, 30)).clock(clock).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            for (int hour = 0; hour < 4; hour++) {
+                clock.set(Instant.parse("2026-11-25T09:40:00Z").plus(Duration.ofHours(hour)));
+                appender.writeText("hour " + hour);
+            }
+            assertThat(queue.cycles()).hasSize(4);
+            try (ExcerptTailer tailer = queue.createTailer()) {
+                for (int hour = 0; hour < 4; hour++) {
+                    assertThat(tailer.readText()).isEqualTo("hour " + hour);
+                }
+            }
+            assertThat(queue.verify().isIntact()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldRefuseARollTimeFinerThanAMillisecond() {
+        assertThatThrownBy(() -> MappedQueue.builder(dir).rollTime(LocalTime.of(17, 0, 0, 123_456)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fraction of a millisecond");
+    }
+
     @Test
     void shouldStartWeeklyCyclesOnMondayAtTheRollTime() {
         CycleCalendar calendar = CycleCalendar.of(RollCycle.WEEKLY, LocalTime.of(6, 0), NEW_YORK);

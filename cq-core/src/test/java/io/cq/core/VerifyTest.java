@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class VerifyTest {
     private static final Pattern EXCERPT = Pattern.compile("^0x[0-9a-f]+ @(\\d+) \\(\\d+ bytes\\)", Pattern.MULTILINE);
@@ -244,6 +245,26 @@ class VerifyTest {
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.seek(position);
             raf.writeLong(Long.reverseBytes(value));
+        }
+    }
+
+    @Test
+    void shouldFindNothingLeftBehindByExcerptsThatWereRolledBack() {
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("rolled-back")).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("kept");
+            try (WriteContext dc = appender.writingDocument()) {
+                dc.bytes().writeLong(42).writeUtf8("then moved back over");
+                dc.bytes().position(4);
+                dc.rollbackOnClose();
+            }
+            assertThatThrownBy(() -> appender.writeDocument(bytes -> {
+                bytes.writeLong(7);
+                throw new IllegalStateException("the writer failed");
+            })).isInstanceOf(IllegalStateException.class);
+            assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
+            appender.writeText("after");
+            assertThat(queue.verify().isIntact()).isTrue();
         }
     }
 }

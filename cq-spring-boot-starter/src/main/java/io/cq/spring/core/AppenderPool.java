@@ -43,6 +43,9 @@ final class AppenderPool {
     }
 
     private void giveBack(Lease lease) {
+        // Whatever a send left behind (an observation that failed to start after writing its trace context) must not
+        // ride on the next borrower's messages.
+        lease.headers.clear();
         if (!queue.isClosed()) {
             for (int i = 0; i < MAX_IDLE; i++) {
                 if (idle.get(i) == null && idle.compareAndSet(i, null, lease)) {

@@ -45,7 +45,8 @@ final class QueueWriterProxy implements InvocationHandler {
                         @Nullable SendObservations observations, @Nullable ReplyReaders replies,
                         @Nullable String replyQueue, @Nullable Duration timeout) {
         if (RequestWriterProxy.hasRequestMethods(type)) {
-            return RequestWriterProxy.create(type, queue, queueName, pool, replies, replyQueue, timeout);
+            return RequestWriterProxy.create(type, queue, queueName, pool, replies, replyQueue, timeout,
+                    observations);
         }
         // Built once up front, so that an interface a method writer cannot implement fails at start-up.
         try (AppenderPool.Lease lease = pool.borrow()) {

@@ -40,9 +40,13 @@ final class RequestWriterProxy implements InvocationHandler {
     private final Map<Method, Method> viewMethods = new HashMap<>();
     /** The reply class of each method returning a future. */
     private final Map<Method, Class<?>> replyTypes;
+    /** Observes each call as a send ({@code cq.send}) and puts the trace context beside the request headers. */
+    private final @Nullable SendObservations observations;
 
     private RequestWriterProxy(Class<?> type, Map<Method, Class<?>> replyTypes, MappedQueue queue, String queueName,
-                               AppenderPool pool, ReplyReaders replies, String replyQueue, Duration timeout) {
+                               AppenderPool pool, ReplyReaders replies, String replyQueue, Duration timeout,
+                               @Nullable SendObservations observations) {
+        this.observations = observations;
         this.replyTypes = replyTypes;
         this.type = type;
         this.view = RequestViews.of(type);
@@ -73,7 +77,8 @@ final class RequestWriterProxy implements InvocationHandler {
      * @param timeout    how long each call waits for its reply, or null for the readers' default
      */
     static <T> T create(Class<T> type, MappedQueue queue, String queueName, AppenderPool pool,
-                        @Nullable ReplyReaders replies, @Nullable String replyQueue, @Nullable Duration timeout) {
+                        @Nullable ReplyReaders replies, @Nullable String replyQueue, @Nullable Duration timeout,
+                        @Nullable SendObservations observations) {
         if (replies == null) {
             throw new IllegalStateException(type.getName() + " has methods returning futures, which wait for "
                     + "replies, and there are no ReplyReaders to read them (the starter makes them)");
@@ -86,7 +91,7 @@ final class RequestWriterProxy implements InvocationHandler {
         }
         RequestWriterProxy handler = new RequestWriterProxy(type, replyTypes, queue, queueName, pool, replies,
                 replyQueue != null ? replyQueue : replies.defaultReplyQueue(),
-                timeout != null ? timeout : replies.defaultTimeout());
+                timeout != null ? timeout : replies.defaultTimeout(), observations);
         // Built once up front, so that an interface a method writer cannot implement fails at start-up.
         try (AppenderPool.Lease lease = pool.borrow()) {
             lease.methodWriter(handler.view);
@@ -143,9 +148,21 @@ final class RequestWriterProxy implements InvocationHandler {
                     carried.put(headers.name(i), headers.value(i));
                 }
             }
+            SendObservations.Send send = observations == null ? null : observations.start(queueName, carried);
             try {
                 viewMethod.invoke(lease.methodWriter(view), args);
+                if (send != null) {
+                    send.appended(lease.appender().lastIndexAppended());
+                }
+            } catch (InvocationTargetException e) {
+                if (send != null) {
+                    send.failed(e.getCause());
+                }
+                throw e;
             } finally {
+                if (send != null) {
+                    send.stop();
+                }
                 carried.clear(); // the lease's next call, of any writer, carries none
             }
         } catch (InvocationTargetException e) {

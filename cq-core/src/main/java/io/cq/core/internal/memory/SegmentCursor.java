@@ -49,6 +49,8 @@ public final class SegmentCursor implements ExcerptBytes {
     /** When reading, the excerpt's length; {@link #limit} may be narrowed below it by {@link #readLimit(long)}. */
     private long readLength;
     private long position;
+    /** While writing: the furthest the position was before it was last moved back (see {@link #writtenExtent}). */
+    private long highWater;
     private boolean writing;
     private boolean failed;
     private long blockSize;
@@ -69,12 +71,18 @@ public final class SegmentCursor implements ExcerptBytes {
         this.baseFilePosition = baseFilePosition;
         this.reservation = reservation;
         this.writeLimit = Math.min(capacity, reservedEnd - baseFilePosition - TRAILER);
+        this.highWater = 0;
     }
 
     /**
      * Moves the excerpt being written to a larger segment holding the same bytes: a double-buffered appender's
      * buffer, grown by its {@link Reservation}.
      */
+    /** How many bytes of the excerpt being written may have been written to: for zeroing a discarded one. */
+    public long writtenExtent() {
+        return Math.min(Math.max(highWater, position), limit);
+    }
+
     public void moveTo(MemorySegment larger) {
         this.segment = larger;
     }
@@ -109,6 +117,9 @@ public final class SegmentCursor implements ExcerptBytes {
         }
         if (writing) {
             ensureWritable(newPosition);
+            // Kept here, not on every write: writes only move forward, so the furthest point is either the position
+            // or where it stood before a move back.
+            highWater = Math.max(highWater, position);
         }
         position = newPosition;
         return this;

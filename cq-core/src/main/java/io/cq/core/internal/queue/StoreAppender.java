@@ -73,6 +73,10 @@ public final class StoreAppender implements ExcerptAppender {
     private static final long RESERVED_PER_RECORD = 64;
     /** A double-buffered appender's first buffer: most excerpts fit, larger ones double it. */
     private static final int INITIAL_BUFFER = 4096;
+    /** Room past the largest excerpt for the cursor's trailer (alignment and the next header word). */
+    private static final long BUFFER_SLACK = 64;
+    /** Larger buffers are dropped once their excerpt is copied in or dropped, and grown again when needed. */
+    private static final long RETAINED_BUFFER = 1 << 20;
 
     public StoreAppender(QueueContext queue) {
         this.queue = queue;
@@ -135,7 +139,8 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     private long growBuffer(long end) {
-        long size = Math.max(buffer.byteSize() * 2, end);
+        // Never past what the largest excerpt needs (and the cursor refuses writes beyond it anyway).
+        long size = Math.min(Math.max(buffer.byteSize() * 2, end), maxBufferedExcerpt + BUFFER_SLACK);
         if (size > Integer.MAX_VALUE - 8) {
             throw new ExcerptTooLargeException(end, maxBufferedExcerpt, queue.queue().settings().blockSize());
         }
@@ -153,8 +158,15 @@ public final class StoreAppender implements ExcerptAppender {
      */
     private void copyBufferIn() {
         long length = cursor.position();
-        boolean rollback = context.rollback;
+        // A write that failed while buffering (too large, no memory) fails the excerpt as it would in place:
+        // binding the cursor to the record below forgets the failure, the flag does not.
+        boolean rollback = context.rollback || cursor.failed();
         context.buffered = false;
+        if (closed) {
+            context.open = false;
+            cursor.unbind();
+            throw closedWhileComposing();
+        }
         try {
             openInPlace(false);
         } catch (RuntimeException | Error e) {
@@ -162,18 +174,42 @@ public final class StoreAppender implements ExcerptAppender {
             cursor.unbind();
             throw e;
         }
+        if (closed) {
+            // Closed by another thread (the queue's close) while this one waited for the lock: nothing is written.
+            context.open = false;
+            discard();
+            cursor.unbind();
+            lock.release();
+            throw closedWhileComposing();
+        }
         context.rollback = rollback;
         try {
             if (length > cursor.remaining()) {
                 // This cycle's file was made with a smaller block size than the queue's settings: its limit rules.
                 throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
             }
-            cursor.position(length);
-            MemorySegment.copy(buffer, 0, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+            if (!rollback) {
+                cursor.position(length);
+                MemorySegment.copy(buffer, 0, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+            }
         } catch (RuntimeException | Error e) {
             context.rollback = true;
             throw e;
+        } finally {
+            releaseLargeBuffer();
         }
+    }
+
+    /** An exceptional excerpt's buffer is not kept: appenders lie idle in pools, each with its buffer. */
+    private void releaseLargeBuffer() {
+        if (buffer.byteSize() > RETAINED_BUFFER) {
+            buffer = MemorySegment.NULL;
+        }
+    }
+
+    private QueueClosedException closedWhileComposing() {
+        return new QueueClosedException("appender of queue " + queue.describe() + " was closed while its excerpt was "
+                + "being composed in its buffer; nothing was published");
     }
 
     private void prepareRecord() {
@@ -261,7 +297,15 @@ public final class StoreAppender implements ExcerptAppender {
         file.mapped().force(position, ExcerptHeaderDescriptor.SIZE + lastLength);
     }
 
+    /**
+     * Frees the record, and zeros what the excerpt wrote: past the last record every byte must be zero (what
+     * {@code verify} checks, and what lets a reader tell free space from damage).
+     */
     private void discard() {
+        long written = cursor.writtenExtent();
+        if (written > 0) {
+            chunk.asSlice(position - chunkStart + ExcerptHeaderDescriptor.SIZE, written).fill((byte) 0);
+        }
         Memory.putIntRelease(chunk, position - chunkStart, ExcerptHeaderDescriptor.EMPTY);
     }
 
@@ -462,9 +506,10 @@ public final class StoreAppender implements ExcerptAppender {
         }
         if (context.open) {
             if (context.buffered) {
-                // Nothing was written to the queue yet: the buffered excerpt is dropped.
+                // Nothing was written to the queue yet: the buffered excerpt is dropped, and its owner's close says so.
                 context.open = false;
                 context.buffered = false;
+                context.droppedByClose = true;
                 cursor.unbind();
             } else if (lock.isHeld()) {
                 context.rollbackOnClose();
@@ -493,6 +538,8 @@ public final class StoreAppender implements ExcerptAppender {
         boolean rollback;
         /** Written into the appender's buffer, without the lock, until {@link #close()} or {@link #index()}. */
         boolean buffered;
+        /** The appender was closed (by another thread) while this context was buffering: its excerpt is lost. */
+        boolean droppedByClose;
 
         @Override
         public ExcerptBytes bytes() {
@@ -521,6 +568,10 @@ public final class StoreAppender implements ExcerptAppender {
         @Override
         public void close() {
             if (!open) {
+                if (droppedByClose) {
+                    droppedByClose = false;
+                    throw closedWhileComposing();
+                }
                 return;
             }
             if (buffered) {
@@ -528,6 +579,7 @@ public final class StoreAppender implements ExcerptAppender {
                     open = false;
                     buffered = false;
                     cursor.unbind();
+                    releaseLargeBuffer();
                     return;
                 }
                 try {

@@ -81,7 +81,8 @@ public final class MappedQueueOpener {
             opened = build(prefix, path, builder);
         } catch (InvalidQueuePropertyException e) {
             if (e.getCause() instanceof RollTimeMismatchException mismatch) {
-                throw new InvalidQueuePropertyException(prefix + "roll-time", queue.getRollTime() + " "
+                throw new InvalidQueuePropertyException(prefix + "roll-time",
+                        Objects.requireNonNullElse(queue.getRollTime(), LocalTime.MIDNIGHT) + " "
                         + Objects.requireNonNullElse(queue.getRollTimeZone(), ZoneOffset.UTC).getId(),
                         "the queue in " + path + " rolls at " + mismatch.inForce().rollTime() + " "
                                 + mismatch.inForce().zone().getId() + ", kept since it was created so that every "

@@ -14,6 +14,7 @@ import org.springframework.context.annotation.Bean;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 
@@ -30,6 +31,12 @@ public class TracedApplication {
     @QueueWriter(queue = "orders")
     public interface OrderEvents {
         void placed(Order order);
+    }
+
+    /** Requests whose replies come back on the "replies" queue. */
+    @QueueWriter(queue = "quotes", replyQueue = "replies")
+    public interface QuoteRequests {
+        CompletableFuture<Order> quote(Order order);
     }
 
     /** What a listener saw: the excerpt it handled and the span it was called in. */
@@ -130,6 +137,12 @@ public class TracedApplication {
         @QueueListener(queue = "fills", id = "ledger")
         void onFill(Order fill) {
             deliveries.record("fill " + fill.id());
+        }
+
+        @QueueListener(queue = "quotes", id = "quoter")
+        Order onQuote(Order order) {
+            deliveries.record("quote " + order.id());
+            return new Order(order.id(), order.quantity() * 2);
         }
 
         @QueueListener(queue = "notes", id = "notes")

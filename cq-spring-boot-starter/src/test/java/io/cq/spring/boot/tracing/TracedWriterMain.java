@@ -30,6 +30,7 @@ public final class TracedWriterMain {
                 .web(WebApplicationType.NONE)
                 .properties("cq.base-path=" + basePath, "cq.queues.orders.roll-cycle=daily",
                         "cq.queues.fills.roll-cycle=daily", "cq.queues.notes.roll-cycle=daily",
+                        "cq.queues.quotes.roll-cycle=daily", "cq.queues.replies.roll-cycle=daily",
                         "cq.listener.auto-startup=false", "management.tracing.sampling.probability=1.0",
                         "spring.main.banner-mode=off")
                 .run()) {

@@ -34,6 +34,7 @@ class TracingAcrossProcessesTest {
                 .web(WebApplicationType.NONE)
                 .properties("cq.base-path=" + dir, "cq.queues.orders.roll-cycle=daily",
                         "cq.queues.fills.roll-cycle=daily", "cq.queues.notes.roll-cycle=daily",
+                        "cq.queues.quotes.roll-cycle=daily", "cq.queues.replies.roll-cycle=daily",
                         "management.tracing.sampling.probability=1.0")
                 .run()) {
             String java = ProcessHandle.current().info().command().orElseThrow();

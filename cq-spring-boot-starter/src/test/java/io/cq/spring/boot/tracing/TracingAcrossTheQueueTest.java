@@ -9,6 +9,7 @@ import io.cq.spring.boot.tracing.TracedApplication.Deliveries;
 import io.cq.spring.boot.tracing.TracedApplication.Delivery;
 import io.cq.spring.boot.tracing.TracedApplication.Order;
 import io.cq.spring.boot.tracing.TracedApplication.OrderEvents;
+import io.cq.spring.boot.tracing.TracedApplication.QuoteRequests;
 import io.cq.spring.boot.tracing.TracedApplication.Spans;
 import io.cq.spring.core.QueueTemplate;
 import io.micrometer.observation.Observation;
@@ -27,6 +28,11 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -50,6 +56,7 @@ class TracingAcrossTheQueueTest {
         context = new SpringApplicationBuilder(TracedApplication.class).web(WebApplicationType.NONE)
                 .properties("cq.base-path=" + dir, "cq.queues.orders.roll-cycle=daily",
                         "cq.queues.fills.roll-cycle=daily", "cq.queues.notes.roll-cycle=daily",
+                        "cq.queues.quotes.roll-cycle=daily", "cq.queues.replies.roll-cycle=daily",
                         "management.tracing.sampling.probability=1.0")
                 .run();
         tracer = context.getBean(Tracer.class);
@@ -114,6 +121,29 @@ class TracingAcrossTheQueueTest {
         TraceContext sender = inSpan(() -> orders.placed(new Order("o-3", 7)));
 
         assertContinued(sender, deliveries.await("placed o-3"), "orders send", "book receive");
+    }
+
+    @Test
+    void shouldAnswerARequestOfTheTemplateInTheRequestersTrace() throws Exception {
+        QueueTemplate template = context.getBean(QueueTemplate.class);
+        List<CompletableFuture<Order>> reply = new ArrayList<>();
+
+        TraceContext sender = inSpan(() -> reply.add(template.sendAndReceive("quotes", new Order("q-1", 3), Order.class,
+                "replies", Duration.ofSeconds(20))));
+
+        assertThat(reply.getFirst().get(20, TimeUnit.SECONDS)).isEqualTo(new Order("q-1", 6));
+        assertContinued(sender, deliveries.await("quote q-1"), "quotes send", "quoter receive");
+    }
+
+    @Test
+    void shouldAnswerARequestOfAQueueWriterFutureInTheRequestersTrace() throws Exception {
+        QuoteRequests quotes = context.getBean(QuoteRequests.class);
+        List<CompletableFuture<Order>> reply = new ArrayList<>();
+
+        TraceContext sender = inSpan(() -> reply.add(quotes.quote(new Order("q-2", 4))));
+
+        assertThat(reply.getFirst().get(20, TimeUnit.SECONDS)).isEqualTo(new Order("q-2", 8));
+        assertContinued(sender, deliveries.await("quote q-2"), "quotes send", "quoter receive");
     }
 
     @Test
