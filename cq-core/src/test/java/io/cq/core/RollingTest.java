@@ -9,9 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class RollingTest {
     @TempDir
@@ -138,6 +140,30 @@ class RollingTest {
             assertThat(tailer.readText()).isEqualTo("main 1");
             assertThat(tailer.readText()).isEqualTo("other");
             assertThat(tailer.readText()).isEqualTo("main 2");
+        }
+    }
+
+    @Test
+    void shouldRefuseToRollIntoADirectoryThatWasDeletedAndMadeAgainWhileTheQueueWasOpen() throws Exception {
+        Path queueDir = dir.resolve("replaced");
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(RollCycle.HOURLY).clock(clock).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("before");
+            try (Stream<Path> files = Files.walk(queueDir)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(file);
+                }
+            }
+            try (MappedQueue other = MappedQueue.builder(queueDir).rollCycle(RollCycle.HOURLY).clock(clock).build()) {
+                other.createAppender().close();
+            }
+            clock.set(Instant.parse("2026-11-25T11:00:00Z"));
+            assertThatThrownBy(() -> appender.writeText("after"))
+                    .isInstanceOf(QueueException.class).hasMessageContaining("was deleted");
+        }
+        try (MappedQueue other = MappedQueue.builder(queueDir).readOnly(true).build()) {
+            assertThat(other.lastIndex()).as("nothing of the old queue in the new directory").isEqualTo(-1);
         }
     }
 }

@@ -392,6 +392,7 @@ public final class StoreAppender implements ExcerptAppender {
                     + "); nothing was written");
         }
         if (target != cycle || file == null) {
+            queue.tableStore().requireStillInPlace();
             CycleFile next = acquireOrCreateMakingRoom(target, now);
             try {
                 // Before anything maps (and so lengthens) the file: a file cut short is refused, not padded.

@@ -178,6 +178,25 @@ public final class TableStore {
         return path;
     }
 
+    /**
+     * Fails when the table store this queue has open is no longer the file at its path: its directory was deleted
+     * (and perhaps made again, with another queue) while the queue was open. Cycle files are found by path, so a
+     * roll would then create files beside a table store whose lock word nobody else sees. Checked when rolling.
+     */
+    public void requireStillInPlace() {
+        Object onDisk;
+        try {
+            onDisk = identity(path);
+        } catch (IOException e) {
+            onDisk = null;
+        }
+        if (!key.equals(onDisk)) {
+            throw new QueueException("the table store " + path + " of this open queue was deleted"
+                    + (onDisk == null ? "" : " and another one made in its place") + " while the queue was open; "
+                    + "nothing was written. Close the queue and open it again");
+        }
+    }
+
     /** This JVM's live write locks of this queue by token, for telling a live holder of this JVM from a dead one. */
     public ConcurrentMap<Long, Object> liveWriteLocks() {
         return liveWriteLocks;
