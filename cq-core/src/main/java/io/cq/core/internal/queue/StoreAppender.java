@@ -61,7 +61,8 @@ public final class StoreAppender implements ExcerptAppender {
     private long sequence;
     private long lastIndexAppended = -1;
     private int lastLength;
-    private boolean closed;
+    /** Volatile: another thread (the queue's close, its sweep) may close the appender while a context buffers. */
+    private volatile boolean closed;
     /**
      * The table store's shrink count when this appender last looked (docs/file-format.md, "Reserving and shrinking").
      */
@@ -172,12 +173,20 @@ public final class StoreAppender implements ExcerptAppender {
         } catch (RuntimeException | Error e) {
             context.open = false;
             cursor.unbind();
+            if (closed) {
+                // Closed while this thread waited for the lock, which left it no file to write in.
+                QueueClosedException closedMeanwhile = closedWhileComposing();
+                closedMeanwhile.addSuppressed(e);
+                throw closedMeanwhile;
+            }
             throw e;
         }
         if (closed) {
             // Closed by another thread (the queue's close) while this one waited for the lock: nothing is written.
             context.open = false;
-            discard();
+            if (chunk != null) {
+                discard();
+            }
             cursor.unbind();
             lock.release();
             throw closedWhileComposing();
