@@ -132,7 +132,8 @@ class RollTimeTest {
                 .hasMessageContaining("rolls at 17:00 America/New_York");
 
         // Another JVM that names no roll time cuts the same cycles: 16:59 New York on 8 March is still 7 March's.
-        try (ChildJvm child = ChildJvm.start(ZonedAppender.class, dir.toString(), "2026-03-08T20:59:00Z", "late")) {
+        try (ChildJvm child = ChildJvm.start(false, List.of(), ZonedAppender.class, dir.toString(),
+                "2026-03-08T20:59:00Z", "late")) {
             String line = child.awaitLine("appended", 30, TimeUnit.SECONDS);
             assertThat(line).startsWith("appended 17:00 America/New_York 20260307 ");
             assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();

@@ -86,7 +86,8 @@ class RequestReplyAcrossProcessesTest {
                 Path.of("target/test-classes").toString(),
                 Files.readString(Path.of("target/runtime-classpath.txt")).strip());
         String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+        // No --enable-native-access: the responder runs as a plain java -jar application would.
+        List<String> command = new ArrayList<>(List.of(java,
                 "-XX:TieredStopAtLevel=1", "-cp", classPath, QuoteApplication.class.getName(),
                 "--spring.main.web-application-type=none"));
         Arrays.stream(RequestReplyTestSupport.properties(dir)).map(property -> "--" + property).forEach(command::add);

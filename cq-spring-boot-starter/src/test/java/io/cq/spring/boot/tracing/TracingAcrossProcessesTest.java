@@ -38,7 +38,8 @@ class TracingAcrossProcessesTest {
                         "management.tracing.sampling.probability=1.0")
                 .run()) {
             String java = ProcessHandle.current().info().command().orElseThrow();
-            Process writer = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+            // No --enable-native-access: the writer runs as a plain java -jar application would.
+            Process writer = new ProcessBuilder(List.of(java, "-cp",
                     System.getProperty("java.class.path"), TracedWriterMain.class.getName(), dir.toString(),
                     "o-remote")).redirectErrorStream(true).start();
             String output = new String(writer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
