@@ -24,9 +24,7 @@ import org.springframework.messaging.support.ErrorMessage;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -65,9 +63,8 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
 
     private final AtomicLong processed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
-    private volatile boolean running;
     private volatile boolean paused;
-    private volatile Thread worker;
+    private final TailerWorker worker = new TailerWorker("cq inbound channel adapter", logger);
 
     /** An adapter reading {@code queue} as {@code String} messages until told otherwise. */
     public QueueInboundChannelAdapter(MappedQueue queue) {
@@ -137,59 +134,15 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
         }
     }
 
-    /**
-     * Claims the named tailer on the caller's thread, so that a name held elsewhere fails {@code start()} itself,
-     * then hands the tailer to the reading thread.
-     */
     @Override
     protected void doStart() {
-        ExcerptTailer tailer = queue.createTailer(adapterId());
-        try {
-            NamedTailers.moveToStart(tailer, startPosition);
-        } catch (RuntimeException e) {
-            tailer.close();
-            throw e;
-        }
-        running = true;
-        Thread thread = Thread.ofPlatform().name("cq-inbound-" + adapterId()).daemon(true)
-                .unstarted(() -> readUntilStopped(tailer));
-        worker = thread;
-        thread.start();
+        worker.start(queue, adapterId(), startPosition, idleStrategy, "cq-inbound-" + adapterId(),
+                tailer -> paused ? 0 : readOne(tailer));
     }
 
     @Override
     protected void doStop() {
-        running = false;
-        Thread thread = worker;
-        if (thread == null || thread == Thread.currentThread()) {
-            return;
-        }
-        try {
-            if (!thread.join(shutdownTimeout)) {
-                logger.warn(() -> "cq inbound channel adapter '" + adapterId() + "' still busy with an excerpt after "
-                        + shutdownTimeout + "; interrupting it (the excerpt will be delivered again)");
-                thread.interrupt();
-                thread.join(TimeUnit.SECONDS.toMillis(5));
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        worker = null;
-    }
-
-    private void readUntilStopped(ExcerptTailer tailer) {
-        IdleStrategy idle = idleStrategy.get();
-        try {
-            while (running) {
-                idle.idle(paused ? 0 : readOne(tailer));
-            }
-        } catch (RuntimeException | Error e) {
-            logger.error(e, () -> "cq inbound channel adapter '" + adapterId() + "' stopped reading queue "
-                    + queue.path() + " after an unexpected failure");
-            running = false;
-        } finally {
-            tailer.close();
-        }
+        worker.stop(shutdownTimeout);
     }
 
     /** One excerpt: 1 when one was there (handled, skipped or rolled back), 0 when the queue had none. */
@@ -218,7 +171,7 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
                 context.rollbackOnClose();
                 logger.warn(e, () -> "flow of cq inbound channel adapter '" + adapterId() + "' failed on excerpt 0x"
                         + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
-                waitBeforeRedelivery();
+                worker.waitBeforeRedelivery(redeliveryDelay);
             }
             return 1;
         }
@@ -254,15 +207,6 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
         }
     }
 
-    /** Parks in slices so that stop() never waits for a whole redelivery delay. */
-    private void waitBeforeRedelivery() {
-        long deadline = System.nanoTime() + redeliveryDelay.toNanos();
-        long slice = TimeUnit.MILLISECONDS.toNanos(50);
-        for (long left = redeliveryDelay.toNanos(); running && left > 0; left = deadline - System.nanoTime()) {
-            LockSupport.parkNanos(Math.min(left, slice));
-        }
-    }
-
     @Override
     public void pause() {
         paused = true;
@@ -295,7 +239,7 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
 
     @Override
     public State state() {
-        if (!isRunning() || !running) {
+        if (!isRunning() || !worker.running()) {
             return State.STOPPED;                       // stopped, or its thread ended after an unexpected failure
         }
         return paused ? State.PAUSED : State.RUNNING;

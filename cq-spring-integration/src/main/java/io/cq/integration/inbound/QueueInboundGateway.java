@@ -24,9 +24,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 /**
@@ -61,8 +59,7 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
 
     private final AtomicLong processed = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
-    private volatile boolean running;
-    private volatile Thread worker;
+    private final TailerWorker worker = new TailerWorker("cq inbound gateway", logger);
 
     /** A gateway serving the requests of {@code queue}, as {@code String} payloads until told otherwise. */
     public QueueInboundGateway(MappedQueue queue) {
@@ -113,58 +110,19 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
         NamedTailers.requireValidName(queue, adapterId(), "cq inbound gateway");
     }
 
-    /** Claims the named tailer on the caller's thread, so a name held elsewhere fails {@code start()} itself. */
     @Override
     protected void doStart() {
         super.doStart();
-        ExcerptTailer tailer = queue.createTailer(adapterId());
-        try {
-            NamedTailers.moveToStart(tailer, startPosition);
-        } catch (RuntimeException e) {
-            tailer.close();
-            throw e;
-        }
-        running = true;
-        Thread thread = Thread.ofPlatform().name("cq-inbound-gateway-" + adapterId()).daemon(true)
-                .unstarted(() -> readUntilStopped(tailer));
-        worker = thread;
-        thread.start();
+        // The reading thread's: the headers of the excerpt in hand.
+        TextHeaders headers = new TextHeaders();
+        worker.start(queue, adapterId(), startPosition, idleStrategy, "cq-inbound-gateway-" + adapterId(),
+                tailer -> readOne(tailer, headers));
     }
 
     @Override
     protected void doStop() {
-        running = false;
-        Thread thread = worker;
-        if (thread != null && thread != Thread.currentThread()) {
-            try {
-                if (!thread.join(shutdownTimeout)) {
-                    logger.warn(() -> "cq inbound gateway '" + adapterId() + "' still busy with a request after "
-                            + shutdownTimeout + "; interrupting it (the request will be delivered again)");
-                    thread.interrupt();
-                    thread.join(TimeUnit.SECONDS.toMillis(5));
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            worker = null;
-        }
+        worker.stop(shutdownTimeout);
         super.doStop();
-    }
-
-    private void readUntilStopped(ExcerptTailer tailer) {
-        IdleStrategy idle = idleStrategy.get();
-        TextHeaders headers = new TextHeaders();
-        try {
-            while (running) {
-                idle.idle(readOne(tailer, headers));
-            }
-        } catch (RuntimeException | Error e) {
-            logger.error(e, () -> "cq inbound gateway '" + adapterId() + "' stopped reading queue " + queue.path()
-                    + " after an unexpected failure");
-            running = false;
-        } finally {
-            tailer.close();
-        }
     }
 
     /** One excerpt: 1 when one was there (answered, skipped or rolled back), 0 when the queue had none. */
@@ -203,7 +161,7 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
                     context.rollbackOnClose();
                     logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on excerpt 0x"
                             + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
-                    waitBeforeRedelivery();
+                    worker.waitBeforeRedelivery(redeliveryDelay);
                 }
             }
             return 1;
@@ -285,15 +243,6 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
         }
     }
 
-    /** Parks in slices so that stop() never waits for a whole redelivery delay. */
-    private void waitBeforeRedelivery() {
-        long deadline = System.nanoTime() + redeliveryDelay.toNanos();
-        long slice = TimeUnit.MILLISECONDS.toNanos(50);
-        for (long left = redeliveryDelay.toNanos(); running && left > 0; left = deadline - System.nanoTime()) {
-            LockSupport.parkNanos(Math.min(left, slice));
-        }
-    }
-
     @Override
     public String adapterId() {
         return getComponentName();
@@ -311,7 +260,7 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
 
     @Override
     public State state() {
-        return isRunning() && running ? State.RUNNING : State.STOPPED;
+        return isRunning() && worker.running() ? State.RUNNING : State.STOPPED;
     }
 
     /** Excerpts whose flow returned (answered or not). */

@@ -1,0 +1,109 @@
+package io.cq.integration.inbound;
+
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.StartPosition;
+import io.cq.core.idle.IdleStrategy;
+import io.cq.integration.NamedTailers;
+import org.springframework.core.log.LogAccessor;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+
+/**
+ * The reading thread of an endpoint that serves a queue's excerpts to a flow (the inbound channel adapter, the
+ * inbound gateway): claims the endpoint's named tailer, reads until stopped, and stops within a bound. What is done
+ * with each excerpt is the endpoint's.
+ */
+final class TailerWorker {
+    private final String kind;
+    private final LogAccessor logger;
+    /** The endpoint as log lines name it, e.g. {@code cq inbound gateway 'quotes'}: its id is known at start. */
+    private volatile String name;
+    private volatile boolean running;
+    private volatile Thread thread;
+
+    /** @param kind the endpoint's kind as log lines name it, e.g. {@code cq inbound gateway} */
+    TailerWorker(String kind, LogAccessor logger) {
+        this.kind = kind;
+        this.name = kind;
+        this.logger = logger;
+    }
+
+    /**
+     * Claims the named tailer on the caller's thread, so that a name held elsewhere fails {@code start()} itself,
+     * then hands it to a new daemon thread calling {@code readOne} until stopped.
+     *
+     * @param readOne reads one excerpt: 1 when there was one (handled, skipped or rolled back), 0 when none
+     */
+    void start(MappedQueue queue, String tailerName, StartPosition startPosition, Supplier<IdleStrategy> idleStrategy,
+               String threadName, ToIntFunction<ExcerptTailer> readOne) {
+        name = kind + " '" + tailerName + "'";
+        ExcerptTailer tailer = queue.createTailer(tailerName);
+        try {
+            NamedTailers.moveToStart(tailer, startPosition);
+        } catch (RuntimeException e) {
+            tailer.close();
+            throw e;
+        }
+        running = true;
+        Thread started = Thread.ofPlatform().name(threadName).daemon(true)
+                .unstarted(() -> readUntilStopped(queue, tailer, idleStrategy.get(), readOne));
+        thread = started;
+        started.start();
+    }
+
+    private void readUntilStopped(MappedQueue queue, ExcerptTailer tailer, IdleStrategy idle,
+                                  ToIntFunction<ExcerptTailer> readOne) {
+        try {
+            while (running) {
+                idle.idle(readOne.applyAsInt(tailer));
+            }
+        } catch (RuntimeException | Error e) {
+            logger.error(e, () -> name + " stopped reading queue " + queue.path() + " after an unexpected failure");
+            running = false;
+        } finally {
+            tailer.close();
+        }
+    }
+
+    /**
+     * Waits up to {@code timeout} for the excerpt in hand, then interrupts the thread (the excerpt is delivered
+     * again, since it was not committed).
+     */
+    void stop(Duration timeout) {
+        running = false;
+        Thread current = thread;
+        if (current == null || current == Thread.currentThread()) {
+            return;
+        }
+        try {
+            if (!current.join(timeout)) {
+                logger.warn(() -> name + " still busy with an excerpt after " + timeout + "; interrupting it (the "
+                        + "excerpt will be delivered again)");
+                current.interrupt();
+                current.join(TimeUnit.SECONDS.toMillis(5));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        thread = null;
+    }
+
+    /** Whether the thread reads: false once stopped, or after an unexpected failure ended it. */
+    boolean running() {
+        return running;
+    }
+
+    /** Parks in slices, so that stop() never waits for a whole redelivery delay. */
+    void waitBeforeRedelivery(Duration delay) {
+        long deadline = System.nanoTime() + delay.toNanos();
+        long slice = TimeUnit.MILLISECONDS.toNanos(50);
+        for (long left = delay.toNanos(); running && left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(Math.min(left, slice));
+        }
+    }
+}
