@@ -42,6 +42,7 @@ class AdapterIdsTest {
                     "deadLetters.dead-letters-writer-2",
                     "deadLetters.audit-writer-3",
                     "journal.dead-letters-gateway",
+                    "asking.audit-request-gateway",
                     "audited",
                     "explicit",
                     "annotatedWriter",
@@ -116,6 +117,11 @@ class AdapterIdsTest {
         @Bean
         IntegrationFlow journal(MappedQueue deadLetterQueue) {
             return IntegrationFlow.from("journalIn").handle(Cq.outboundGateway(deadLetterQueue)).get();
+        }
+
+        @Bean
+        IntegrationFlow asking(MappedQueue auditQueue, MappedQueue deadLetterQueue) {
+            return IntegrationFlow.from("askIn").handle(Cq.requestReplyGateway(auditQueue, deadLetterQueue)).get();
         }
 
         @Bean

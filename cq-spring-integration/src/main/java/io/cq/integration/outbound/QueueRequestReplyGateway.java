@@ -6,6 +6,7 @@ import io.cq.core.message.ReplyErrorException;
 import io.cq.core.message.ReplyReader;
 import io.cq.core.message.ReplyTimeoutException;
 import io.cq.core.message.RequestReply;
+import io.cq.integration.AdapterIds;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.QueueAdapterInfo;
 import org.springframework.beans.factory.DisposableBean;
@@ -200,7 +201,12 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
 
     @Override
     public String adapterId() {
-        return adapterId != null ? adapterId : getComponentName();
+        if (adapterId != null) {
+            return adapterId;
+        }
+        // Derived as every writer's is (docs/spring-integration.md, "Monitoring"), not Spring's generated name.
+        return AdapterIds.writerId(getBeanName(), getComponentName(), getComponentType(), requestQueueName,
+                "request-gateway");
     }
 
     @Override
