@@ -1,10 +1,7 @@
 package io.cq.cli;
 
 import io.cq.cli.ExcerptSizeHistogram.Route;
-import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
-import io.cq.core.RollCycle;
-import io.cq.core.WriteContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,9 +11,6 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -24,30 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** Reading excerpt sizes by either route: the same counts, samples that follow no pattern, damage reported. */
 class ExcerptSizeHistogramTest {
-    private static final Instant START = Instant.parse("2026-11-22T10:00:00Z");
-
     @TempDir
     Path dir;
 
-    /** One cycle (a second of {@code TEST_SECONDLY}) per array, one excerpt of each size given. */
     private Path queueOfSizes(int[]... cycles) {
-        Path queue = dir.resolve("q");
-        for (int second = 0; second < cycles.length; second++) {
-            Clock clock = Clock.fixed(START.plusSeconds(second), ZoneOffset.UTC);
-            try (MappedQueue q = MappedQueue.builder(queue).rollCycle(RollCycle.TEST_SECONDLY).clock(clock).build();
-                 ExcerptAppender appender = q.createAppender()) {
-                for (int size : cycles[second]) {
-                    try (WriteContext context = appender.writingDocument()) {
-                        context.bytes().writeBytes(new byte[size]);
-                    }
-                }
-            }
-        }
-        return queue;
+        return SizedExcerpts.queueOfSizes(dir.resolve("q"), cycles);
     }
 
     private static int[] repeat(int size, int times) {
-        return IntStream.range(0, times).map(i -> size).toArray();
+        return SizedExcerpts.repeat(size, times);
     }
 
     private static ExcerptSizeHistogram read(Path queue, long limit, Route route) {
