@@ -10,8 +10,23 @@ public final class ExcerptTooLargeException extends QueueException {
     private final long limit;
 
     public ExcerptTooLargeException(long requested, long limit, long blockSize) {
-        super(message(requested, limit, blockSize));
+        this(message(requested, limit, blockSize), limit);
+    }
+
+    private ExcerptTooLargeException(String message, long limit) {
+        super(message);
         this.limit = limit;
+    }
+
+    /**
+     * An excerpt larger than an async queue's buffer takes (a quarter of it, less a record header; see
+     * {@link MappedQueueBuilder#asyncBufferSize(long)}).
+     */
+    public static ExcerptTooLargeException ofAsyncBuffer(long requested, long limit, long bufferSize) {
+        return new ExcerptTooLargeException("excerpt of " + requested + " bytes exceeds the limit of " + limit
+                + " bytes of this async queue (a quarter of its " + bufferSize + "-byte buffer, less a 24-byte record "
+                + "header); create the queue with a larger MappedQueue.builder(..).asyncBufferSize(..), at least "
+                + requiredBlockSize(requested + 24), limit);
     }
 
     private static String message(long requested, long limit, long blockSize) {

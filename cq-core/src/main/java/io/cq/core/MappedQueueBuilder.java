@@ -1,9 +1,11 @@
 package io.cq.core;
 
+import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.queue.StoreQueue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -32,6 +34,10 @@ public final class MappedQueueBuilder {
     public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(100);
     public static final long DEFAULT_DISK_SPACE_WARNING_BYTES = 1L << 30;
     public static final double DEFAULT_DISK_SPACE_WARNING_PERCENT = 5.0;
+    /** 16 MiB: about 250,000 excerpts of 40 bytes ahead of a stalled drainer. */
+    public static final long DEFAULT_ASYNC_BUFFER_SIZE = AsyncRingDescriptor.DEFAULT_CAPACITY;
+    /** Where async buffers go by default when it exists: shared memory, which no disk stalls. */
+    public static final Path DEFAULT_ASYNC_BUFFER_DIRECTORY = Path.of("/dev/shm");
 
     private final Path directory;
     private RollCycle rollCycle = DEFAULT_ROLL_CYCLE;
@@ -41,6 +47,11 @@ public final class MappedQueueBuilder {
     private ZoneId rollZone = ZoneOffset.UTC;
     private boolean rollTimeChosen;
     private boolean doubleBuffer;
+    private boolean asyncMode;
+    private boolean asyncModeChosen;
+    private long asyncBufferSize = DEFAULT_ASYNC_BUFFER_SIZE;
+    private Path asyncBufferDirectory;
+    private boolean asyncDrain = true;
     private Clock clock = Clock.systemUTC();
     private long blockSize = DEFAULT_BLOCK_SIZE;
     private int indexSpacing = DEFAULT_INDEX_SPACING;
@@ -153,6 +164,51 @@ public final class MappedQueueBuilder {
         return this;
     }
 
+    /**
+     * Async mode (default off; chosen when the queue is created, kept in its table store): appenders add each excerpt
+     * to a buffer in shared memory ({@link #asyncBufferDirectory(Path)}), and a drainer thread copies it into the
+     * queue's files in the background, so a writer never waits for storage (a page fault on a new page, a writeback
+     * stall) unless a stall lasts long enough to fill the buffer. Tailers read buffered excerpts as soon as they are
+     * added, each with the index it gets in the queue. One process at a time drains; when it dies another takes over
+     * and loses nothing that was acknowledged. What a buffered excerpt survives: the death of its writer or of the
+     * drainer, yes; a machine crash before it is drained, no, when the buffer is in memory (docs/user-guide.md, "Async
+     * mode"). Opening an existing queue with a different mode fails; leaving it unset uses the queue's.
+     */
+    public MappedQueueBuilder asyncMode(boolean asyncMode) {
+        this.asyncMode = asyncMode;
+        this.asyncModeChosen = true;
+        return this;
+    }
+
+    /**
+     * Bytes of records in an async queue's buffer (default 16 MiB); a multiple of 4096 from 64 KiB to 1 GiB. The
+     * largest excerpt is a quarter of it. Applies when the queue is created.
+     */
+    public MappedQueueBuilder asyncBufferSize(long bytes) {
+        this.asyncBufferSize = bytes;
+        return this;
+    }
+
+    /**
+     * Where an async queue's buffer file goes (default {@code /dev/shm} where it exists and is writable, else the
+     * queue's directory). Every process of the queue must be able to open it: containers sharing a queue must share
+     * this directory too. Applies when the queue is created.
+     */
+    public MappedQueueBuilder asyncBufferDirectory(Path directory) {
+        this.asyncBufferDirectory = Objects.requireNonNull(directory, "directory");
+        return this;
+    }
+
+    /**
+     * Whether this process takes its turn draining an async queue's buffer into the queue (default true): one process
+     * drains at a time, and another takes over when it closes or dies. Turn it off in processes that should never
+     * write to the queue's files (a latency-critical writer on a busy machine), as long as some other process drains.
+     */
+    public MappedQueueBuilder asyncDrain(boolean drain) {
+        this.asyncDrain = drain;
+        return this;
+    }
+
     /** Open an existing queue for reading only: no appenders, no named tailers, nothing written (default false). */
     public MappedQueueBuilder readOnly(boolean readOnly) {
         this.readOnly = readOnly;
@@ -257,13 +313,6 @@ public final class MappedQueueBuilder {
     }
 
     /**
-     * Checks the settings and opens the queue, creating its directory and table store when they do not exist
-     * (unless read-only).
-     *
-     * @throws IllegalArgumentException for a setting out of range, naming it and its value
-     * @throws QueueException           when the directory cannot be used as a queue, saying why
-     */
-    /**
      * Refuse to open a queue whose directory every user may write to (default false: such a directory is logged as a
      * warning). Anyone who can write there can replace or damage the queue's files.
      */
@@ -281,6 +330,13 @@ public final class MappedQueueBuilder {
         return this;
     }
 
+    /**
+     * Checks the settings and opens the queue, creating its directory and table store when they do not exist
+     * (unless read-only).
+     *
+     * @throws IllegalArgumentException for a setting out of range, naming it and its value
+     * @throws QueueException           when the directory cannot be used as a queue, saying why
+     */
     public MappedQueue build() {
         BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
         CycleCalendar.of(rollCycle, rollTime, rollZone);
@@ -318,11 +374,25 @@ public final class MappedQueueBuilder {
             throw new IllegalArgumentException("filePermissions=" + PosixFilePermissions.toString(filePermissions)
                     + " must let the owner read and write");
         }
+        if (asyncBufferSize < AsyncRingDescriptor.MIN_CAPACITY || asyncBufferSize > AsyncRingDescriptor.MAX_CAPACITY
+                || asyncBufferSize % 4096 != 0) {
+            throw new IllegalArgumentException("asyncBufferSize=" + asyncBufferSize + " must be a multiple of 4096 "
+                    + "from " + AsyncRingDescriptor.MIN_CAPACITY + " (64 KiB) to " + AsyncRingDescriptor.MAX_CAPACITY
+                    + " (1 GiB)");
+        }
+        if (asyncMode && durability == Durability.SYNC) {
+            throw new IllegalArgumentException("asyncMode and durability=SYNC do not go together: an async append "
+                    + "returns once the excerpt is in the buffer in memory, before it is in the queue's files; choose "
+                    + "PAGE_CACHE or ASYNC durability, or leave async mode off");
+        }
+        Path bufferDirectory = asyncBufferDirectory != null ? asyncBufferDirectory.toAbsolutePath().normalize()
+                : Files.isDirectory(DEFAULT_ASYNC_BUFFER_DIRECTORY) && Files.isWritable(DEFAULT_ASYNC_BUFFER_DIRECTORY)
+                ? DEFAULT_ASYNC_BUFFER_DIRECTORY : directory.toAbsolutePath().normalize();
         QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, step, readOnly,
                 writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch, retainCycles, retainFor,
                 retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
                 diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime,
-                rollZone, doubleBuffer);
-        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen);
+                rollZone, doubleBuffer, asyncMode, asyncBufferSize, bufferDirectory, asyncDrain);
+        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen, asyncModeChosen);
     }
 }

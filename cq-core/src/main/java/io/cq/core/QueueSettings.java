@@ -45,6 +45,11 @@ import java.util.Set;
  * @param rollZone                the zone of the roll time
  * @param doubleBuffer            whether a writer that finds the write lock taken writes into a buffer of its own
  *                                and copies it in once it holds the lock
+ * @param asyncMode               whether writers add to an async buffer in shared memory that is drained into the
+ *                                queue in the background (kept in the table store: the queue's, not this process's)
+ * @param asyncBufferSize         bytes of records in the async buffer
+ * @param asyncBufferDirectory    where the async buffer's file is
+ * @param asyncDrain              whether this process takes its turn draining the async buffer
  */
 public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, long blockSize, int indexSpacing,
                             long reserveStep, boolean readOnly, Duration writeLockCheckInterval,
@@ -54,7 +59,8 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                             Set<PosixFilePermission> filePermissions, long diskSpaceWarningBytes,
                             double diskSpaceWarningPercent, boolean refuseSharedDirectory,
                             boolean requireLocalFilesystem, LocalTime rollTime, ZoneId rollZone,
-                            boolean doubleBuffer) {
+                            boolean doubleBuffer, boolean asyncMode, long asyncBufferSize, Path asyncBufferDirectory,
+                            boolean asyncDrain) {
     public QueueSettings {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(rollCycle, "rollCycle");
@@ -67,6 +73,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         Objects.requireNonNull(storeFileListener, "storeFileListener");
         Objects.requireNonNull(rollTime, "rollTime");
         Objects.requireNonNull(rollZone, "rollZone");
+        Objects.requireNonNull(asyncBufferDirectory, "asyncBufferDirectory");
         filePermissions = Set.copyOf(filePermissions);
     }
 
@@ -102,6 +109,12 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("rollTime", rollTime.toString());
         shown.put("rollZone", rollZone.getId());
         shown.put("doubleBuffer", Boolean.toString(doubleBuffer));
+        shown.put("asyncMode", Boolean.toString(asyncMode));
+        if (asyncMode) {
+            shown.put("asyncBufferSize", Long.toString(asyncBufferSize));
+            shown.put("asyncBufferDirectory", asyncBufferDirectory.toString());
+            shown.put("asyncDrain", Boolean.toString(asyncDrain));
+        }
         return shown;
     }
 
@@ -116,7 +129,8 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                 writeLockCheckInterval, writeLockTimeout,
                 durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem, inForce.rollTime(), inForce.zone(), doubleBuffer);
+                requireLocalFilesystem, inForce.rollTime(), inForce.zone(), doubleBuffer, asyncMode, asyncBufferSize,
+                asyncBufferDirectory, asyncDrain);
     }
 
     /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
@@ -125,6 +139,17 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                 writeLockCheckInterval, writeLockTimeout,
                 inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
                 filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem, rollTime, rollZone, doubleBuffer);
+                requireLocalFilesystem, rollTime, rollZone, doubleBuffer, asyncMode, asyncBufferSize,
+                asyncBufferDirectory, asyncDrain);
+    }
+
+    /** The same settings with the async buffer an existing queue was created with (or none). */
+    public QueueSettings withAsyncBuffer(boolean inForce, long bufferSize, Path bufferDirectory) {
+        return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
+                writeLockCheckInterval, writeLockTimeout,
+                durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
+                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
+                requireLocalFilesystem, rollTime, rollZone, doubleBuffer, inForce, bufferSize, bufferDirectory,
+                asyncDrain);
     }
 }

@@ -20,6 +20,11 @@ package io.cq.core.internal.layout;
  *  232 | rollTimeMillisOfDay          | 4   time of day cycles begin at (CycleCalendar); 0 = midnight
  *  236 | rollZoneLength               | 4   0 = UTC
  *  240 | rollZone, its ZoneId, ASCII  | 64
+ *  320 | async buffer lock word       | 8   LockWordDescriptor#ASYNC_LOCK_OFFSET, a cache line of its own
+ *  384 | asyncBufferSize              | 8   bytes of records in the async buffer; 0 = not an async queue
+ *  392 | queueId                      | 8   random, set at creation of an async queue; names its buffer file
+ *  400 | asyncDirectoryLength         | 4
+ *  404 | asyncDirectory, UTF-8        | 512 where the async buffer file is (AsyncRingDescriptor)
  *      | (reserved up to 1024)        |     the lock and the cycle range sit on separate cache lines, so that
  *      |                              |     idle tailers reading the range do not slow appenders taking the lock
  * 1024 | named tailer slots: slotCount x 256 bytes
@@ -91,6 +96,15 @@ public final class TableStoreDescriptor {
     public static final long ROLL_ZONE_LENGTH_OFFSET = 236;
     public static final long ROLL_ZONE_OFFSET = 240;
     public static final int ROLL_ZONE_CAPACITY = 64;
+    /**
+     * An async queue's buffer (docs/file-format.md, "Async buffer"): written when the table store is created and never
+     * changed, so every process finds the same buffer. Zeros in a queue created without async mode.
+     */
+    public static final long ASYNC_BUFFER_SIZE_OFFSET = 384;
+    public static final long QUEUE_ID_OFFSET = 392;
+    public static final long ASYNC_DIRECTORY_LENGTH_OFFSET = 400;
+    public static final long ASYNC_DIRECTORY_OFFSET = 404;
+    public static final int ASYNC_DIRECTORY_CAPACITY = 512;
 
     public static final int PROCESS_RECORD_SIZE = 64;
     public static final long PROCESS_PID = 0;
@@ -117,6 +131,10 @@ public final class TableStoreDescriptor {
     public static final long LOCK_REGION_BASE = 1L << 40;
     /** Held (exclusively, blocking) while a slot is looked up or claimed. */
     public static final long SLOT_ALLOCATION_LOCK = LOCK_REGION_BASE;
+    /** Held (exclusively) by the one process that drains an async queue's buffer into the queue. */
+    public static final long ASYNC_DRAIN_LOCK = LOCK_REGION_BASE - 1;
+    /** Held (exclusively, briefly) while a process creates, opens or deletes an async queue's buffer file. */
+    public static final long ASYNC_BUFFER_FILE_LOCK = LOCK_REGION_BASE - 2;
 
     private TableStoreDescriptor() {
     }

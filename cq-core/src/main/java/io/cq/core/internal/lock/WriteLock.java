@@ -52,7 +52,15 @@ public final class WriteLock implements AutoCloseable {
     private long tookOverFrom = LockWordDescriptor.FREE;
 
     public WriteLock(TableStore store, long livenessCheckNanos, long timeoutNanos) {
-        this.word = new WriteLockWord(store);
+        this(store, LockWordDescriptor.WRITE_LOCK_OFFSET, livenessCheckNanos, timeoutNanos);
+    }
+
+    /**
+     * A lock over the word at {@code wordOffset} of the table store: the write lock's, or an async queue's buffer lock
+     * ({@link LockWordDescriptor#ASYNC_LOCK_OFFSET}), which works the same way.
+     */
+    public WriteLock(TableStore store, long wordOffset, long livenessCheckNanos, long timeoutNanos) {
+        this.word = new WriteLockWord(store, wordOffset);
         this.token = word.newToken();
         this.livenessCheckNanos = livenessCheckNanos;
         this.timeoutNanos = timeoutNanos;
@@ -169,6 +177,14 @@ public final class WriteLock implements AutoCloseable {
             return thread != null && !thread.isAlive();
         }
         return !word.isHolderProcessAlive(owner);
+    }
+
+    /**
+     * Whether the current hold was taken over from a holder that died: what it guarded may be half-changed, which the
+     * new holder must repair before it relies on it.
+     */
+    public boolean tookOver() {
+        return tookOverFrom != LockWordDescriptor.FREE;
     }
 
     /**

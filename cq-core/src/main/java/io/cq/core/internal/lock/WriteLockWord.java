@@ -15,8 +15,13 @@ public final class WriteLockWord {
     private final LockWord word;
 
     public WriteLockWord(TableStore store) {
+        this(store, LockWordDescriptor.WRITE_LOCK_OFFSET);
+    }
+
+    /** The lock word at {@code offset} of the table store: the write lock's, or an async buffer's. */
+    public WriteLockWord(TableStore store, long offset) {
         this.store = store;
-        this.word = new LockWord(store.memory(), LockWordDescriptor.WRITE_LOCK_OFFSET);
+        this.word = new LockWord(store.memory(), offset);
     }
 
     /** The holder's token, or {@link LockWordDescriptor#FREE}. */

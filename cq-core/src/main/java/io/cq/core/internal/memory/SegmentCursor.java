@@ -54,6 +54,8 @@ public final class SegmentCursor implements ExcerptBytes {
     private boolean writing;
     private boolean failed;
     private long blockSize;
+    /** Non-zero while the excerpt's limit is an async buffer's (of this size), for the error that names it. */
+    private long asyncBufferSize;
 
     /**
      * @param baseFilePosition the file position of {@code base}, the excerpt's first byte
@@ -72,6 +74,12 @@ public final class SegmentCursor implements ExcerptBytes {
         this.reservation = reservation;
         this.writeLimit = Math.min(capacity, reservedEnd - baseFilePosition - TRAILER);
         this.highWater = 0;
+        this.asyncBufferSize = 0;
+    }
+
+    /** Says that the excerpt's limit comes from an async buffer of {@code bufferSize} bytes: its error names it. */
+    public void limitedByAsyncBuffer(long bufferSize) {
+        this.asyncBufferSize = bufferSize;
     }
 
     /**
@@ -210,7 +218,8 @@ public final class SegmentCursor implements ExcerptBytes {
             return new IllegalStateException("this excerpt is being read; it cannot be written to");
         }
         failed = true;
-        return new ExcerptTooLargeException(required, limit, blockSize);
+        return asyncBufferSize > 0 ? ExcerptTooLargeException.ofAsyncBuffer(required, limit, asyncBufferSize)
+                : new ExcerptTooLargeException(required, limit, blockSize);
     }
 
     /**
@@ -312,8 +321,13 @@ public final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public ExcerptBytes writeSegment(MemorySegment source) {
-        long at = claim(source.byteSize());
-        MemorySegment.copy(source, 0, segment, at, source.byteSize());
+        return writeSegment(source, 0, source.byteSize());
+    }
+
+    /** Writes {@code length} bytes of {@code source} from {@code offset}, without slicing it (nothing allocated). */
+    public ExcerptBytes writeSegment(MemorySegment source, long offset, long length) {
+        long at = claim(length);
+        MemorySegment.copy(source, offset, segment, at, length);
         return this;
     }
 

@@ -15,6 +15,7 @@ import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.lock.WriteLock;
+import io.cq.core.internal.memory.ComposeBuffer;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
@@ -43,12 +44,12 @@ public final class StoreAppender implements ExcerptAppender {
     private final List<Retention.Deletion> retired = new ArrayList<>();
     /** Whether a context that finds the lock taken is written into {@link #buffer} first (docs/user-guide.md). */
     private final boolean doubleBuffer;
-    /** Grows {@link #buffer} for an excerpt that outgrows it. */
-    private final SegmentCursor.Reservation bufferGrowth = this::growBuffer;
-    /** The largest excerpt a buffered context may hold: the queue's, for its block size. */
-    private final long maxBufferedExcerpt;
-    /** A double-buffered appender's own buffer, kept for the next excerpt; grows, never shrinks. */
-    private MemorySegment buffer = MemorySegment.NULL;
+    /** A double-buffered appender's own buffer, for the largest excerpt of the queue's block size. */
+    private final ComposeBuffer buffer;
+
+    private static final long NO_STAMP = Long.MIN_VALUE;
+    /** The time an excerpt is appended at, when a drainer gives it; else the clock's. */
+    private long stampMillis = NO_STAMP;
 
     private CycleFile file;
     private long cycle = Long.MIN_VALUE;
@@ -72,19 +73,14 @@ public final class StoreAppender implements ExcerptAppender {
     private long nextChunkMappedAt = Long.MAX_VALUE;
     /** Reserved beyond a record's start before its header is written: small excerpts need no more. */
     private static final long RESERVED_PER_RECORD = 64;
-    /** A double-buffered appender's first buffer: most excerpts fit, larger ones double it. */
-    private static final int INITIAL_BUFFER = 4096;
-    /** Room past the largest excerpt for the cursor's trailer (alignment and the next header word). */
-    private static final long BUFFER_SLACK = 64;
-    /** Larger buffers are dropped once their excerpt is copied in or dropped, and grown again when needed. */
-    private static final long RETAINED_BUFFER = 1 << 20;
 
     public StoreAppender(QueueContext queue) {
         this.queue = queue;
         this.lock = queue.newWriteLock();
         this.pacer = new ReservationPacer(queue.tableStore());
         this.doubleBuffer = queue.queue().settings().doubleBuffer();
-        this.maxBufferedExcerpt = BlockDescriptor.maxExcerptSize(queue.queue().settings().blockSize());
+        long blockSize = queue.queue().settings().blockSize();
+        this.buffer = new ComposeBuffer(BlockDescriptor.maxExcerptSize(blockSize), blockSize);
     }
 
     @Override
@@ -99,6 +95,21 @@ public final class StoreAppender implements ExcerptAppender {
             return context;
         }
         return openInPlace(doubleBuffer);
+    }
+
+    /**
+     * For an async queue's drainer: a context written in place as if at {@code millis}, the time its record was added
+     * to the buffer, so that the excerpt lands in the cycle of the index the buffer gave it (docs/file-format.md,
+     * "Async buffer").
+     */
+    WriteContext writingDocumentAt(long millis) {
+        requireNoOpenContext();
+        stampMillis = millis;
+        try {
+            return openInPlace(false);
+        } finally {
+            stampMillis = NO_STAMP;
+        }
     }
 
     /** A context written in place, in the record under the write lock; {@code held}: the lock is taken already. */
@@ -131,25 +142,7 @@ public final class StoreAppender implements ExcerptAppender {
     // ---- double buffering ------------------------------------------------------------------------------
 
     private void bindBuffer() {
-        if (buffer.byteSize() == 0) {
-            buffer = MemorySegment.ofArray(new byte[INITIAL_BUFFER]);
-        }
-        // The buffer stands in for the file from position 0; its "reservation" is its size, grown on demand.
-        cursor.bindForWrite(buffer, 0, maxBufferedExcerpt, queue.queue().settings().blockSize(), 0,
-                buffer.byteSize(), bufferGrowth);
-    }
-
-    private long growBuffer(long end) {
-        // Never past what the largest excerpt needs (and the cursor refuses writes beyond it anyway).
-        long size = Math.min(Math.max(buffer.byteSize() * 2, end), maxBufferedExcerpt + BUFFER_SLACK);
-        if (size > Integer.MAX_VALUE - 8) {
-            throw new ExcerptTooLargeException(end, maxBufferedExcerpt, queue.queue().settings().blockSize());
-        }
-        MemorySegment larger = MemorySegment.ofArray(new byte[(int) size]);
-        MemorySegment.copy(buffer, 0, larger, 0, buffer.byteSize());
-        buffer = larger;
-        cursor.moveTo(larger);
-        return size;
+        buffer.bind(cursor);
     }
 
     /**
@@ -199,7 +192,8 @@ public final class StoreAppender implements ExcerptAppender {
             }
             if (!rollback) {
                 cursor.position(length);
-                MemorySegment.copy(buffer, 0, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+                MemorySegment.copy(buffer.segment(), 0, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE,
+                        length);
             }
         } catch (RuntimeException | Error e) {
             context.rollback = true;
@@ -209,11 +203,8 @@ public final class StoreAppender implements ExcerptAppender {
         }
     }
 
-    /** An exceptional excerpt's buffer is not kept: appenders lie idle in pools, each with its buffer. */
     private void releaseLargeBuffer() {
-        if (buffer.byteSize() > RETAINED_BUFFER) {
-            buffer = MemorySegment.NULL;
-        }
+        buffer.releaseIfLarge();
     }
 
     private QueueClosedException closedWhileComposing() {
@@ -222,7 +213,7 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     private void prepareRecord() {
-        long now = queue.clock().millis();
+        long now = stampMillis != NO_STAMP ? stampMillis : queue.clock().millis();
         if (now >= cycleEndMillis || queue.tableStore().maxCycle() != cycle) {
             roll(now);
         }

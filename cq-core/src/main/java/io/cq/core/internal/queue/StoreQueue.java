@@ -20,6 +20,7 @@ import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
 import io.cq.core.RollTimeMismatchException;
 import io.cq.core.WriterProcess;
+import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.file.CycleRepair;
@@ -36,6 +37,7 @@ import io.cq.core.internal.system.FilesystemGuard;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.system.ProcessIdentity;
+import io.cq.core.internal.table.AsyncBufferConfig;
 import io.cq.core.internal.table.TableStore;
 
 import java.io.IOException;
@@ -47,6 +49,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -84,6 +87,8 @@ public final class StoreQueue implements MappedQueue {
     private volatile boolean closed;
     private final QueueExtent extent;
     private final QueueFilesystem filesystem;
+    /** An async queue's buffer (null otherwise, or for a reader that found none). */
+    private final AsyncRing ring;
 
     /**
      * Opens the queue.
@@ -91,8 +96,9 @@ public final class StoreQueue implements MappedQueue {
      * @param rollCycleChosen whether the caller chose the roll cycle: only then is a different persisted one worth
      *                        a warning
      * @param rollTimeChosen  whether the caller chose the roll time: a different persisted one is then refused
+     * @param asyncChosen     whether the caller chose async mode on or off: a queue of the other mode is then refused
      */
-    public StoreQueue(QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen) {
+    public StoreQueue(QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen, boolean asyncChosen) {
         this.directory = requested.directory();
         this.readOnly = requested.readOnly();
         this.blockSize = requested.blockSize();
@@ -106,8 +112,20 @@ public final class StoreQueue implements MappedQueue {
         }
         this.diskSpace = new DiskSpaceMonitor(directory, requested.diskSpaceWarningBytes(),
                 requested.diskSpaceWarningPercent());
-        this.tableStore = TableStore.open(directory, readOnly, requested.calendar(), requested.clock().millis(),
-                permissions);
+        AsyncBufferConfig asyncRequested = requested.asyncMode()
+                ? new AsyncBufferConfig(requested.asyncBufferSize(), newQueueId(),
+                requested.asyncBufferDirectory().toString())
+                : AsyncBufferConfig.NONE;
+        this.tableStore = TableStore.open(directory, readOnly, requested.calendar(), asyncRequested,
+                requested.clock().millis(), permissions);
+        AsyncBufferConfig async = tableStore.asyncBuffer();
+        if (asyncChosen && async.enabled() != requested.asyncMode()) {
+            tableStore.release(!readOnly);
+            throw new QueueException("queue " + directory + " was created " + (async.enabled() ? "in" : "without")
+                    + " async mode (kept in its table store); this process asked for it "
+                    + (requested.asyncMode() ? "on" : "off") + ". Every process on a queue must write the same way: "
+                    + "ask for the queue's mode, or leave it unset");
+        }
         CycleCalendar calendar = tableStore.calendar();
         RollCycle rollCycle = calendar.rollCycle();
         if (rollTimeChosen && (!calendar.rollTime().equals(requested.rollTime())
@@ -131,7 +149,15 @@ public final class StoreQueue implements MappedQueue {
             }
         }
         this.namedTailers = new NamedTailerSlots(tableStore, directory.toString());
-        QueueSettings inForce = requested.withCalendar(calendar);
+        QueueSettings inForce = requested.withCalendar(calendar).withAsyncBuffer(async.enabled(),
+                async.enabled() ? async.size() : requested.asyncBufferSize(),
+                async.enabled() ? Path.of(async.directory()) : requested.asyncBufferDirectory());
+        if (async.enabled() && requested.asyncMode() && (async.size() != requested.asyncBufferSize()
+                || !async.directory().equals(requested.asyncBufferDirectory().toString()))) {
+            Log.warning(MappedQueue.class, "queue {0} was created with an async buffer of {1} bytes in {2}; using it "
+                    + "instead of the requested {3} bytes in {4}", directory, String.valueOf(async.size()),
+                    async.directory(), String.valueOf(requested.asyncBufferSize()), requested.asyncBufferDirectory());
+        }
         if (readOnly && requested.durability() != Durability.PAGE_CACHE) {
             inForce = inForce.withDurability(Durability.PAGE_CACHE);
         }
@@ -154,6 +180,21 @@ public final class StoreQueue implements MappedQueue {
                 settings.writeLockCheckInterval().toNanos(), settings.writeLockTimeout().toNanos(),
                 settings.durability() == Durability.SYNC, retention,
                 resources, appended);
+        if (async.enabled()) {
+            try {
+                this.ring = AsyncRing.open(tableStore, !readOnly, permissions, extent::lastIndex);
+            } catch (RuntimeException | Error e) {
+                extent.close();
+                files.close();
+                tableStore.release(!readOnly);
+                throw e;
+            }
+            if (ring != null && !readOnly && settings.asyncDrain()) {
+                AsyncDrainer.register(ring, context);
+            }
+        } else {
+            this.ring = null;
+        }
         this.flusher = settings.durability() == Durability.ASYNC
                 ? BackgroundWork.every(settings.syncInterval().toNanos(), directory, files::forceWritten) : null;
         this.pretoucher = settings.pretouch() && !readOnly
@@ -164,9 +205,13 @@ public final class StoreQueue implements MappedQueue {
     public ExcerptAppender createAppender() {
         ensureOpen();
         requireWritable("appenders");
-        StoreAppender appender = new StoreAppender(context);
+        ExcerptAppender appender = newAppender();
         resources.add(appender);
         return appender;
+    }
+
+    private ExcerptAppender newAppender() {
+        return ring != null ? new AsyncAppender(context, ring) : new StoreAppender(context);
     }
 
     @Override
@@ -174,20 +219,24 @@ public final class StoreQueue implements MappedQueue {
         ensureOpen();
         requireWritable("appenders");
         ThreadBound bound = threadAppenders.get();
-        StoreAppender appender = bound == null ? null : bound.appender;
-        if (appender != null && !appender.isClosed()) {
+        ExcerptAppender appender = bound == null ? null : bound.appender;
+        if (appender != null && !isClosed(appender)) {
             return appender;
         }
         return newThreadBoundAppender(bound);
     }
 
-    private StoreAppender newThreadBoundAppender(ThreadBound existing) {
+    private static boolean isClosed(ExcerptAppender appender) {
+        return appender instanceof StoreAppender store ? store.isClosed() : ((AsyncAppender) appender).isClosed();
+    }
+
+    private ExcerptAppender newThreadBoundAppender(ThreadBound existing) {
         ThreadBound bound = existing;
         if (bound == null) {
             bound = new ThreadBound(Thread.currentThread());
             threadAppenders.set(bound);
         }
-        StoreAppender appender = new StoreAppender(context);
+        ExcerptAppender appender = newAppender();
         resources.add(appender);
         bound.appender = appender;
         threadBound.add(bound);
@@ -215,7 +264,7 @@ public final class StoreQueue implements MappedQueue {
     private void closeAppendersOfEndedThreads() {
         for (ThreadBound bound : threadBound) {
             if (!bound.thread.isAlive()) {
-                StoreAppender appender = bound.appender;
+                ExcerptAppender appender = bound.appender;
                 bound.appender = null;
                 threadBound.remove(bound);
                 if (appender != null) {
@@ -229,7 +278,7 @@ public final class StoreQueue implements MappedQueue {
     /** What a thread's map holds for its convenience appender: emptied when the queue or the thread is done. */
     private static final class ThreadBound {
         final Thread thread;
-        volatile StoreAppender appender;
+        volatile ExcerptAppender appender;
 
         ThreadBound(Thread thread) {
             this.thread = thread;
@@ -246,9 +295,14 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public ExcerptTailer createTailer() {
         ensureOpen();
-        StoreTailer tailer = new StoreTailer(context, null, -1);
-        resources.add(tailer);
-        return tailer;
+        return track(new StoreTailer(context, null, -1));
+    }
+
+    /** An async queue's tailers read its buffer beyond the queue's end. */
+    private ExcerptTailer track(StoreTailer tailer) {
+        ExcerptTailer tracked = ring != null ? new AsyncTailer(context, tailer, ring) : tailer;
+        resources.add(tracked);
+        return tracked;
     }
 
     @Override
@@ -258,9 +312,7 @@ public final class StoreQueue implements MappedQueue {
         requireWritable("named tailers");
         int slot = namedTailers.claim(name, ProcessIdentity.describeCurrentThread());
         try {
-            StoreTailer tailer = new StoreTailer(context, name, slot);
-            resources.add(tailer);
-            return tailer;
+            return track(new StoreTailer(context, name, slot));
         } catch (RuntimeException | Error e) {
             namedTailers.release(slot);
             throw e;
@@ -389,9 +441,9 @@ public final class StoreQueue implements MappedQueue {
         int appenders = 0;
         int tailers = 0;
         for (AutoCloseable resource : resources) {
-            if (resource instanceof StoreAppender) {
+            if (resource instanceof StoreAppender || resource instanceof AsyncAppender) {
                 appenders++;
-            } else if (resource instanceof StoreTailer) {
+            } else if (resource instanceof StoreTailer || resource instanceof AsyncTailer) {
                 tailers++;
             }
         }
@@ -447,6 +499,11 @@ public final class StoreQueue implements MappedQueue {
                 Log.warning(MappedQueue.class, "failed to close " + resource + " of queue " + directory, e);
             }
         }
+        if (ring != null) {
+            // After this queue's appenders closed and before its files do: a last drainer drains what is left.
+            AsyncDrainer.unregister(ring, context);
+            ring.release();
+        }
         if (pretoucher != null) {
             pretoucher.cancel(false);
         }
@@ -499,6 +556,12 @@ public final class StoreQueue implements MappedQueue {
             Log.warning(MappedQueue.class, "could not shrink the newest cycle file of " + directory
                     + " on close; it keeps its reserved space", e);
         }
+    }
+
+    /** Names an async queue's buffer file; never 0, which stands for none. */
+    private static long newQueueId() {
+        long id = ThreadLocalRandom.current().nextLong() ^ System.nanoTime();
+        return id == 0 ? 1 : id;
     }
 
     private void requireWritable(String what) {

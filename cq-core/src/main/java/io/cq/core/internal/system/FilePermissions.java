@@ -43,7 +43,8 @@ public final class FilePermissions {
         return files;
     }
 
-    FileChannel create(Path file) throws IOException {
+    /** Creates a new file (failing when it exists) with these permissions, whatever the umask. */
+    public FileChannel create(Path file) throws IOException {
         FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         apply(file, files);

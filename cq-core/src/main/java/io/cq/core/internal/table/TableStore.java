@@ -57,6 +57,7 @@ public final class TableStore {
     private final boolean writable;
     private final int slotCount;
     private final CycleCalendar calendar;
+    private final AsyncBufferConfig asyncBuffer;
     /** Whether the file has process records (format version 2, or 1 upgraded): a read-only map of a v1 file not. */
     private final boolean hasProcessRecords;
     private final int openedVersion;
@@ -81,6 +82,7 @@ public final class TableStore {
         TableStoreHeaders.Header header = TableStoreHeaders.validate(path, channel);
         this.slotCount = header.slotCount();
         this.calendar = header.calendar();
+        this.asyncBuffer = header.async();
         this.openedVersion = header.version();
         long fullSize = TableStoreDescriptor.fileSize(slotCount);
         if (writable && channel.size() < fullSize) {
@@ -110,11 +112,23 @@ public final class TableStore {
      */
     public static TableStore open(Path directory, boolean readOnly, CycleCalendar calendar, long nowMillis,
                                   FilePermissions permissions) {
+        return open(directory, readOnly, calendar, AsyncBufferConfig.NONE, nowMillis, permissions);
+    }
+
+    /**
+     * Opens (creating when writable and absent) the table store of a queue.
+     *
+     * @param calendar what a new table store is created with; an existing one keeps its own ({@link #calendar()})
+     * @param async    the async buffer a new table store is created with; an existing one keeps its own
+     *                 ({@link #asyncBuffer()})
+     */
+    public static TableStore open(Path directory, boolean readOnly, CycleCalendar calendar, AsyncBufferConfig async,
+                                  long nowMillis, FilePermissions permissions) {
         Path file = directory.resolve(TableStoreDescriptor.FILE_NAME).toAbsolutePath().normalize();
         synchronized (OPEN) {
             try {
                 if (!readOnly && !Files.exists(file)) {
-                    TableStoreHeaders.create(file, calendar, nowMillis, permissions);
+                    TableStoreHeaders.create(file, calendar, async, nowMillis, permissions);
                 }
                 // Keyed by the file itself (device and inode), so a second path to it (a link, a bind mount)
                 // shares the channel instead of opening one whose close would drop this JVM's locks.
@@ -217,6 +231,11 @@ public final class TableStore {
     }
 
     /** Named-tailer slots the file has. */
+    /** The async buffer the queue was created with, or {@link AsyncBufferConfig#NONE}. */
+    public AsyncBufferConfig asyncBuffer() {
+        return asyncBuffer;
+    }
+
     public int slotCount() {
         return slotCount;
     }

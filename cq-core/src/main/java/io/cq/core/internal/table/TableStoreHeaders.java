@@ -3,6 +3,7 @@ package io.cq.core.internal.table;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.CycleCalendar;
 import io.cq.core.RollCycle;
+import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.FilePermissions;
@@ -24,14 +25,14 @@ import java.time.ZoneOffset;
  */
 final class TableStoreHeaders {
     /** What the rest of the table store is read with. */
-    record Header(int slotCount, CycleCalendar calendar, int version) {
+    record Header(int slotCount, CycleCalendar calendar, int version, AsyncBufferConfig async) {
     }
 
     private TableStoreHeaders() {
     }
 
-    static void create(Path file, CycleCalendar calendar, long nowMillis, FilePermissions permissions)
-            throws IOException {
+    static void create(Path file, CycleCalendar calendar, AsyncBufferConfig async, long nowMillis,
+                       FilePermissions permissions) throws IOException {
         RollCycle rollCycle = calendar.rollCycle();
         int slots = TableStoreDescriptor.DEFAULT_SLOT_COUNT;
         // The file up to the process records is written (zeros after the head), so that its blocks are allocated by
@@ -56,6 +57,17 @@ final class TableStoreHeaders {
             byte[] zone = calendar.zone().getId().getBytes(StandardCharsets.US_ASCII);
             head.putInt((int) TableStoreDescriptor.ROLL_ZONE_LENGTH_OFFSET, zone.length);
             head.put((int) TableStoreDescriptor.ROLL_ZONE_OFFSET, zone);
+        }
+        if (async.enabled()) {
+            byte[] directory = async.directory().getBytes(StandardCharsets.UTF_8);
+            if (directory.length > TableStoreDescriptor.ASYNC_DIRECTORY_CAPACITY) {
+                throw new IllegalArgumentException("asyncBufferDirectory " + async.directory() + " is longer than "
+                        + TableStoreDescriptor.ASYNC_DIRECTORY_CAPACITY + " bytes in UTF-8; choose a shorter path");
+            }
+            head.putLong((int) TableStoreDescriptor.ASYNC_BUFFER_SIZE_OFFSET, async.size());
+            head.putLong((int) TableStoreDescriptor.QUEUE_ID_OFFSET, async.queueId());
+            head.putInt((int) TableStoreDescriptor.ASYNC_DIRECTORY_LENGTH_OFFSET, directory.length);
+            head.put((int) TableStoreDescriptor.ASYNC_DIRECTORY_OFFSET, directory);
         }
         head.putLong((int) TableStoreDescriptor.MAX_CYCLE_OFFSET, TableStore.NO_CYCLE);
         head.putLong((int) TableStoreDescriptor.MIN_CYCLE_OFFSET, TableStore.NO_CYCLE);
@@ -89,7 +101,27 @@ final class TableStoreHeaders {
             throw new CorruptQueueException(path, TableStoreDescriptor.SLOT_COUNT_OFFSET, "slot count " + slotCount
                     + " does not fit a file of " + size + " bytes");
         }
-        return new Header(slotCount, readCalendar(path, head, readRollCycle(path, head)), version);
+        return new Header(slotCount, readCalendar(path, head, readRollCycle(path, head)), version,
+                readAsync(path, head));
+    }
+
+    private static AsyncBufferConfig readAsync(Path path, ByteBuffer head) {
+        long size = head.getLong((int) TableStoreDescriptor.ASYNC_BUFFER_SIZE_OFFSET);
+        if (size == 0) {
+            return AsyncBufferConfig.NONE;
+        }
+        int length = head.getInt((int) TableStoreDescriptor.ASYNC_DIRECTORY_LENGTH_OFFSET);
+        if (size < AsyncRingDescriptor.MIN_CAPACITY || size > AsyncRingDescriptor.MAX_CAPACITY || size % 4096 != 0
+                || length <= 0 || length > TableStoreDescriptor.ASYNC_DIRECTORY_CAPACITY) {
+            throw new CorruptQueueException(path, TableStoreDescriptor.ASYNC_BUFFER_SIZE_OFFSET, "async buffer size "
+                    + size + " or directory length " + length + " is out of range (a multiple of 4096 from "
+                    + AsyncRingDescriptor.MIN_CAPACITY + " to " + AsyncRingDescriptor.MAX_CAPACITY + "; 1 to "
+                    + TableStoreDescriptor.ASYNC_DIRECTORY_CAPACITY + ")");
+        }
+        byte[] directory = new byte[length];
+        head.get((int) TableStoreDescriptor.ASYNC_DIRECTORY_OFFSET, directory);
+        return new AsyncBufferConfig(size, head.getLong((int) TableStoreDescriptor.QUEUE_ID_OFFSET),
+                new String(directory, StandardCharsets.UTF_8));
     }
 
     private static CycleCalendar readCalendar(Path path, ByteBuffer head, RollCycle rollCycle) {

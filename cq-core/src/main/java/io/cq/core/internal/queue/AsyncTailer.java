@@ -1,0 +1,280 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
+import io.cq.core.StartPosition;
+import io.cq.core.TailerDirection;
+import io.cq.core.internal.async.AsyncRing;
+import io.cq.core.internal.layout.AsyncRingDescriptor;
+import io.cq.core.internal.memory.SegmentCursor;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A tailer of an async queue: reads the queue, and past its end the records of the async buffer that are not drained
+ * yet, so an excerpt is read as soon as it is in the buffer (docs/file-format.md, "Async buffer"). Each record carries
+ * the index it gets in the queue; once the queue has what was read from the buffer, the queue's copies are passed
+ * over by index. Reading backward reads the queue only.
+ *
+ * <p>A named tailer's position moves as the queue's copies are passed: after a restart it reads again what it had
+ * read from the buffer only.
+ */
+public final class AsyncTailer implements ExcerptTailer {
+    private static final int FOUND = 0;
+    private static final int NOTHING = 1;
+    private static final int IN_QUEUE = 2;
+
+    private final StoreTailer tailer;
+    private final AsyncRing ring;
+    private final QueueContext queue;
+    private final AsyncRing.DrainState drained = new AsyncRing.DrainState();
+    private final SegmentCursor cursor = new SegmentCursor();
+    private final BufferedContext context = new BufferedContext();
+    private MemorySegment copy = MemorySegment.ofArray(new byte[256]);
+    /** Whether excerpts were read from the buffer that the queue tailer has not passed yet. */
+    private boolean ahead;
+    /** While ahead: the index of the next excerpt to read. */
+    private long next;
+    /** Where the record after the last one read from the buffer is, or -1. */
+    private long hint = -1;
+
+    AsyncTailer(QueueContext queue, StoreTailer tailer, AsyncRing ring) {
+        this.queue = queue;
+        this.tailer = tailer;
+        this.ring = ring;
+    }
+
+    @Override
+    public ReadContext readingDocument() {
+        if (context.open) {
+            throw new IllegalStateException("this tailer already has an open read context: close it first");
+        }
+        if (tailer.direction() == TailerDirection.BACKWARD) {
+            return tailer.readingDocument();
+        }
+        boolean triedBuffer = false;
+        while (true) {
+            ReadContext read = tailer.readingDocument();
+            if (read.isPresent()) {
+                if (ahead && read.index() < next) {
+                    read.close(); // read from the buffer already
+                    continue;
+                }
+                ahead = false;
+                return read;
+            }
+            if (triedBuffer) {
+                return read;
+            }
+            read.close();
+            triedBuffer = true;
+            if (readFromBuffer(ahead ? next : tailer.index()) == FOUND) {
+                return context;
+            }
+        }
+    }
+
+    /** Finds the first record not drained whose index is at least {@code wanted}, and copies it out. */
+    private int readFromBuffer(long wanted) {
+        ring.readDrained(drained);
+        if (drained.drainedIndex >= wanted) {
+            return IN_QUEUE;
+        }
+        long position = hint >= drained.nextPosition ? hint : drained.nextPosition;
+        long tail = ring.tail();
+        while (position < tail) {
+            int length = ring.lengthAt(position);
+            if (length == AsyncRingDescriptor.PADDING) {
+                position = ring.nextLap(position);
+                continue;
+            }
+            long index = ring.indexAt(position);
+            if (length < 0 || length > ring.maxExcerpt() || !ring.stillIntact(position)) {
+                return IN_QUEUE; // drained and reused meanwhile: the queue has it
+            }
+            if (index >= wanted) {
+                return copyOut(position, length, index);
+            }
+            position = ring.after(position, length);
+        }
+        return NOTHING;
+    }
+
+    private int copyOut(long position, int length, long index) {
+        if (copy.byteSize() < length) {
+            copy = MemorySegment.ofArray(new byte[Math.max(length, (int) copy.byteSize() * 2)]);
+        }
+        MemorySegment.copy(ring.records(), ring.excerptOffset(position), copy, 0, length);
+        if (!ring.stillIntact(position)) {
+            return IN_QUEUE;
+        }
+        cursor.bindForRead(copy, 0, length);
+        context.open = true;
+        context.rollback = false;
+        context.index = index;
+        context.after = ring.after(position, length);
+        return FOUND;
+    }
+
+    @Override
+    public long index() {
+        return ahead ? next : tailer.index();
+    }
+
+    @Override
+    public ExcerptTailer toStart() {
+        tailer.toStart();
+        forgetBuffer();
+        return this;
+    }
+
+    /** After the last excerpt added, in the buffer or in the queue. */
+    @Override
+    public ExcerptTailer toEnd() {
+        tailer.toEnd();
+        forgetBuffer();
+        if (tailer.direction() == TailerDirection.FORWARD) {
+            // The tail first: every record below it has an index at most the last index read after it.
+            long tail = ring.tail();
+            long last = ring.lastIndex();
+            if (last >= tailer.index()) {
+                ahead = true;
+                next = last + 1;
+                hint = tail;
+            }
+        }
+        return this;
+    }
+
+    @Override
+    public boolean moveToIndex(long index) {
+        if (tailer.moveToIndex(index)) {
+            forgetBuffer();
+            return true;
+        }
+        if (index < 0) {
+            return false;
+        }
+        ring.readDrained(drained);
+        long tail = ring.tail();
+        for (long position = drained.nextPosition; position < tail; ) {
+            int length = ring.lengthAt(position);
+            if (length != AsyncRingDescriptor.PADDING && ring.indexAt(position) == index
+                    && ring.stillIntact(position)) {
+                tailer.toEnd();
+                ahead = true;
+                next = index;
+                hint = position;
+                return true;
+            }
+            position = ring.after(position, length);
+        }
+        return false;
+    }
+
+    @Override
+    public boolean moveTo(StartPosition position) {
+        return StartPositions.apply(this, queue.queue(), position);
+    }
+
+    @Override
+    public ExcerptTailer direction(TailerDirection direction) {
+        if (ahead && direction == TailerDirection.BACKWARD) {
+            // Going backward reads the queue only: start from its end, where the buffer's excerpts will follow.
+            tailer.toEnd();
+        }
+        tailer.direction(direction);
+        forgetBuffer();
+        return this;
+    }
+
+    @Override
+    public TailerDirection direction() {
+        return tailer.direction();
+    }
+
+    @Override
+    public String name() {
+        return tailer.name();
+    }
+
+    /** The excerpts after the position in the queue, and in the buffer beyond what is drained. */
+    @Override
+    public long lag() {
+        long from = index();
+        long last = queue.queue().lastIndex();
+        long inQueue = last < 0 || last < from ? 0 : queue.queue().countExcerpts(from, last + 1);
+        ring.readDrained(drained);
+        long tail = ring.tail();
+        long inBuffer = 0;
+        for (long position = drained.nextPosition; position < tail; ) {
+            int length = ring.lengthAt(position);
+            if (length != AsyncRingDescriptor.PADDING && ring.indexAt(position) >= from
+                    && ring.indexAt(position) > last) {
+                inBuffer++;
+            }
+            position = ring.after(position, length);
+        }
+        return inQueue + inBuffer;
+    }
+
+    @Override
+    public MappedQueue queue() {
+        return tailer.queue();
+    }
+
+    @Override
+    public void close() {
+        context.open = false;
+        tailer.close();
+        queue.resources().remove(this);
+    }
+
+    private void forgetBuffer() {
+        ahead = false;
+        hint = -1;
+    }
+
+    /** An excerpt read from the buffer, copied out of it. */
+    private final class BufferedContext implements ReadContext {
+        boolean open;
+        boolean rollback;
+        long index;
+        long after;
+
+        @Override
+        public boolean isPresent() {
+            return open;
+        }
+
+        @Override
+        public ExcerptBytes bytes() {
+            return cursor;
+        }
+
+        @Override
+        public long index() {
+            return open ? index : -1;
+        }
+
+        @Override
+        public void rollbackOnClose() {
+            rollback = true;
+        }
+
+        @Override
+        public void close() {
+            if (!open) {
+                return;
+            }
+            open = false;
+            if (!rollback) {
+                ahead = true;
+                next = index + 1;
+                hint = after;
+            }
+        }
+    }
+}
