@@ -110,11 +110,9 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("rollZone", rollZone.getId());
         shown.put("doubleBuffer", Boolean.toString(doubleBuffer));
         shown.put("asyncMode", Boolean.toString(asyncMode));
-        if (asyncMode) {
-            shown.put("asyncBufferSize", Long.toString(asyncBufferSize));
-            shown.put("asyncBufferDirectory", asyncBufferDirectory.toString());
-            shown.put("asyncDrain", Boolean.toString(asyncDrain));
-        }
+        shown.put("asyncBufferSize", Long.toString(asyncBufferSize));
+        shown.put("asyncBufferDirectory", asyncBufferDirectory.toString());
+        shown.put("asyncDrain", Boolean.toString(asyncDrain));
         return shown;
     }
 

@@ -8,6 +8,7 @@ import io.cq.benchmarks.jmh.PlainMappedWriteBenchmark;
 import io.cq.benchmarks.jmh.ReadBenchmark;
 import io.cq.benchmarks.latency.LatencyHarness;
 import io.cq.benchmarks.listener.ListenerHarness;
+import io.cq.benchmarks.stall.StorageStallHarness;
 import io.cq.benchmarks.startup.StartupHarness;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -34,9 +35,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
  * the sections named (comma-separated: append, ceiling, read, messages, seek, latency, listener, pretouch, startup,
- * contended), and {@code cq.bench.impl} the JMH benchmarks to one implementation (cq or chronicle), for quick checks
- * while tuning. The latency sections also write a percentile plot (SVG) per scenario, into {@code cq.bench.plots} or
- * else {@code benchmark-<mode>-plots} beside the report; the console's last line names them.
+ * contended, stall), and {@code cq.bench.impl} the JMH benchmarks to one implementation (cq or chronicle), for quick
+ * checks while tuning. The latency sections also write a percentile plot (SVG) per scenario, into
+ * {@code cq.bench.plots} or else {@code benchmark-<mode>-plots} beside the report; the console's last line names them.
  */
 public final class BenchmarkSuite {
     private record Settings(int forks, int warmups, int measurements, int latencyRuns, int latencyWarmup,
@@ -58,7 +59,8 @@ public final class BenchmarkSuite {
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
         List<String> only = List.of(System.getProperty("cq.bench.only",
-                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended").split(","));
+                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended,stall")
+                .split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
         // Beside the report unless told otherwise (docs/performance.md regenerates its plots into docs/plots).
@@ -77,6 +79,20 @@ public final class BenchmarkSuite {
             // 16 configurations, each in fresh JVMs: about a minute in quick mode.
             report.contended(ContendedWriteHarness.runAll(Integer.getInteger("cq.bench.contended.size", 256),
                     settings.contendedPerWriter(), jvmArgs));
+        }
+        if (only.contains("stall")) {
+            // Async mode's case: the same stall for cq, cq in async mode and Chronicle, each in a JVM of its own.
+            for (int run = 0; run < settings.latencyRuns(); run++) {
+                for (String implementation : new String[] {"cq", "cq-async", "chronicle"}) {
+                    Path directory = Files.createTempDirectory(Path.of("target"), "stall-" + implementation);
+                    try {
+                        report.stall(StorageStallHarness.run(implementation, 50_000, 40, settings.latencyWarmup(),
+                                settings.latencySeconds() * 2, directory, jvmArgs));
+                    } finally {
+                        Directories.delete(directory);
+                    }
+                }
+            }
         }
         if (only.contains("ceiling")) {
             report.ceiling(jmh(settings, PlainMappedWriteBenchmark.class, Mode.Throughput, jvmArgs, false));
@@ -178,7 +194,7 @@ public final class BenchmarkSuite {
     }
 
     /** Flags of every forked JVM: the same for both libraries, Chronicle's module openings included. */
-    static List<String> forkJvmArgs() {
+    public static List<String> forkJvmArgs() {
         List<String> args = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xms2g", "-Xmx2g"));
         args.addAll(ChronicleDriver.JVM_ARGS);
         return args;

@@ -16,7 +16,13 @@ public final class CqDriver implements QueueDriver {
     private ExcerptTailer tailer;
 
     public CqDriver(Path directory, boolean pretouch) {
-        this.queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).pretouch(pretouch).build();
+        this(directory, pretouch, false);
+    }
+
+    /** With {@code async}, writers add to the queue's async buffer in shared memory, drained in the background. */
+    public CqDriver(Path directory, boolean pretouch, boolean async) {
+        this.queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).pretouch(pretouch).asyncMode(async)
+                .build();
     }
 
     @Override

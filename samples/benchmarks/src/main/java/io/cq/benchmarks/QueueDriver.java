@@ -28,9 +28,10 @@ public interface QueueDriver extends AutoCloseable {
         return switch (implementation) {
             case "cq" -> new CqDriver(directory, false);
             case "cq+pretouch" -> new CqDriver(directory, true);
+            case "cq-async" -> new CqDriver(directory, false, true);
             case "chronicle" -> new ChronicleDriver(directory);
             default -> throw new IllegalArgumentException("implementation=" + implementation
-                    + " must be cq, cq+pretouch or chronicle");
+                    + " must be cq, cq+pretouch, cq-async or chronicle");
         };
     }
 }

@@ -3,6 +3,7 @@ package io.cq.benchmarks;
 import io.cq.benchmarks.contended.ContendedWriteHarness;
 import io.cq.benchmarks.latency.LatencyHarness;
 import io.cq.benchmarks.listener.ListenerHarness;
+import io.cq.benchmarks.stall.StorageStallHarness;
 import io.cq.benchmarks.startup.StartupHarness;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -24,6 +25,7 @@ final class Report {
     private final String mode;
     private final List<String> jvmArgs;
     private final StringBuilder sections = new StringBuilder();
+    private int stallRows;
     private final Map<String, List<LatencyHarness.Result>> latencies = new LinkedHashMap<>();
     private final Map<String, List<LatencyHarness.Result>> pretouches = new LinkedHashMap<>();
     private final Map<String, List<StartupHarness.Result>> startups = new TreeMap<>();
@@ -129,6 +131,25 @@ final class Report {
             }
             sections.append(String.format(Locale.ROOT, " %.1f |%n", result.appendNanos().getMaxValue() / 1e3));
         }
+    }
+
+    /** Append latency under a storage stall, one row per implementation and run. */
+    void stall(StorageStallHarness.Result result) {
+        if (stallRows == 0) {
+            sections.append("\n### Async mode under a storage stall: append latency at ")
+                    .append(BenchmarkSuite.format(result.rate())).append("/s of ").append(result.size())
+                    .append("-byte excerpts while another thread writes and forces 512 MiB files, coordinated "
+                            + "omission corrected (µs)\n\n");
+            sections.append("| implementation | p50 | p99 | p99.9 | p99.99 | max | stall bytes written |\n"
+                    + "|---|---|---|---|---|---|---|\n");
+        }
+        stallRows++;
+        sections.append("| ").append(result.implementation()).append(" |");
+        for (double p : new double[] {50, 99, 99.9, 99.99}) {
+            sections.append(String.format(Locale.ROOT, " %.2f |", result.histogram().getValueAtPercentile(p) / 1e3));
+        }
+        sections.append(String.format(Locale.ROOT, " %.1f | %d MiB |%n", result.histogram().getMaxValue() / 1e3,
+                result.stallBytes() >> 20));
     }
 
     void latency(LatencyHarness.Result result) {

@@ -4,6 +4,7 @@ import io.cq.core.CorruptQueueException;
 import io.cq.core.QueueException;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
+import io.cq.core.internal.lock.WriteLockWord;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
@@ -28,10 +29,10 @@ import java.util.function.LongSupplier;
 
 /**
  * An async queue's buffer: the mapped ring of records in front of the queue (layout in {@link AsyncRingDescriptor},
- * protocol in docs/file-format.md, "Async buffer"). Writers add records while holding the buffer's lock word in the
- * table store; one drainer per machine copies them into the queue in order; tailers read the records not drained
- * yet, checking afterwards that no writer reused their bytes meanwhile. Shared by every queue of this JVM on the same
- * table store; thread-safe.
+ * protocol in docs/file-format.md, "Async buffer"). Writers add records while holding the buffer's lock word; one
+ * drainer per machine copies them into the queue in order; tailers read the records not drained yet, checking
+ * afterwards that no writer reused their bytes meanwhile. Shared by every queue of this JVM on the same table store;
+ * thread-safe.
  */
 public final class AsyncRing {
     /** This JVM's open buffers by file, shared the way table stores are. */
@@ -165,6 +166,11 @@ public final class AsyncRing {
 
     public Path path() {
         return path;
+    }
+
+    /** The word writers hold while adding a record: in the buffer, so taking it never dirties a page on disk. */
+    public WriteLockWord lockWord() {
+        return new WriteLockWord(store, header, AsyncRingDescriptor.LOCK_OFFSET);
     }
 
     public long capacity() {

@@ -2,7 +2,7 @@ package io.cq.core.internal.layout;
 
 /**
  * Layout of an async queue's buffer file (docs/file-format.md, "Async buffer"): a header, then a ring of records
- * that writers add under the buffer's lock word in the table store and one drainer copies into the queue. Positions
+ * that writers add under the buffer's lock word and one drainer copies into the queue. Positions
  * are absolute byte counts since the buffer was made (a record at position {@code p} lies at
  * {@code RECORDS + p % capacity}), so they only grow and no two laps share one. Little-endian.
  *
@@ -20,7 +20,10 @@ package io.cq.core.internal.layout;
  *  200 | drainedIndex                 | 8   the queue index the last drained record got (-1: none)
  *  208 | drainedPosition              | 8   that record's position
  *  216 | nextPosition                 | 8   the next record to drain
- *  256 | records, capacity bytes
+ *  256 | lock word                    | 8   held by the writer adding a record: a write-lock word, with tokens of
+ *      |                              |     the table store (LockWordDescriptor); here, not in the table store,
+ *      |                              |     so that taking it never writes to a page of a file on disk
+ *  320 | records, capacity bytes
  * </pre>
  *
  * Record, 8-byte aligned; a record never wraps: one that does not fit before the end of the lap is preceded by a
@@ -51,7 +54,8 @@ public final class AsyncRingDescriptor {
     public static final long DRAINED_INDEX_OFFSET = 200;
     public static final long DRAINED_POSITION_OFFSET = 208;
     public static final long NEXT_POSITION_OFFSET = 216;
-    public static final long RECORDS = 256;
+    public static final long LOCK_OFFSET = 256;
+    public static final long RECORDS = 320;
 
     public static final int RECORD_LENGTH = 0;
     public static final int RECORD_INDEX = 8;

@@ -25,12 +25,6 @@ package io.cq.core.internal.layout;
 public final class LockWordDescriptor {
     /** Offset of the lock word in the table store. */
     public static final long WRITE_LOCK_OFFSET = 128;
-    /**
-     * Offset of the async buffer's lock word (docs/file-format.md, "Async buffer"), on a cache line of its own: the
-     * same kind of word and tokens as the write lock, taken by writers of an async queue to add a record to its
-     * buffer.
-     */
-    public static final long ASYNC_LOCK_OFFSET = 320;
     /** The lock word's value while nobody holds the lock. */
     public static final long FREE = 0;
     /** How many processes may have a queue open for writing at once. */

@@ -20,7 +20,6 @@ package io.cq.core.internal.layout;
  *  232 | rollTimeMillisOfDay          | 4   time of day cycles begin at (CycleCalendar); 0 = midnight
  *  236 | rollZoneLength               | 4   0 = UTC
  *  240 | rollZone, its ZoneId, ASCII  | 64
- *  320 | async buffer lock word       | 8   LockWordDescriptor#ASYNC_LOCK_OFFSET, a cache line of its own
  *  384 | asyncBufferSize              | 8   bytes of records in the async buffer; 0 = not an async queue
  *  392 | queueId                      | 8   random, set at creation of an async queue; names its buffer file
  *  400 | asyncDirectoryLength         | 4

@@ -52,15 +52,15 @@ public final class WriteLock implements AutoCloseable {
     private long tookOverFrom = LockWordDescriptor.FREE;
 
     public WriteLock(TableStore store, long livenessCheckNanos, long timeoutNanos) {
-        this(store, LockWordDescriptor.WRITE_LOCK_OFFSET, livenessCheckNanos, timeoutNanos);
+        this(new WriteLockWord(store), store, livenessCheckNanos, timeoutNanos);
     }
 
     /**
-     * A lock over the word at {@code wordOffset} of the table store: the write lock's, or an async queue's buffer lock
-     * ({@link LockWordDescriptor#ASYNC_LOCK_OFFSET}), which works the same way.
+     * A lock over another word that works the same way, with the table store's tokens and liveness: an async queue's
+     * buffer lock (docs/file-format.md, "Async buffer").
      */
-    public WriteLock(TableStore store, long wordOffset, long livenessCheckNanos, long timeoutNanos) {
-        this.word = new WriteLockWord(store, wordOffset);
+    public WriteLock(WriteLockWord word, TableStore store, long livenessCheckNanos, long timeoutNanos) {
+        this.word = word;
         this.token = word.newToken();
         this.livenessCheckNanos = livenessCheckNanos;
         this.timeoutNanos = timeoutNanos;

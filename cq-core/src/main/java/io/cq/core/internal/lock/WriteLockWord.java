@@ -3,6 +3,7 @@ package io.cq.core.internal.lock;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.table.TableStore;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 
 /**
@@ -15,13 +16,16 @@ public final class WriteLockWord {
     private final LockWord word;
 
     public WriteLockWord(TableStore store) {
-        this(store, LockWordDescriptor.WRITE_LOCK_OFFSET);
+        this(store, store.memory(), LockWordDescriptor.WRITE_LOCK_OFFSET);
     }
 
-    /** The lock word at {@code offset} of the table store: the write lock's, or an async buffer's. */
-    public WriteLockWord(TableStore store, long offset) {
+    /**
+     * A lock word at {@code offset} of {@code memory} (an async buffer's), with the table store's tokens and process
+     * liveness.
+     */
+    public WriteLockWord(TableStore store, MemorySegment memory, long offset) {
         this.store = store;
-        this.word = new LockWord(store.memory(), offset);
+        this.word = new LockWord(memory, offset);
     }
 
     /** The holder's token, or {@link LockWordDescriptor#FREE}. */

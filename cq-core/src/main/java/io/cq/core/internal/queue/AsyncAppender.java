@@ -12,7 +12,6 @@ import io.cq.core.WriteContext;
 import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.BlockDescriptor;
-import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.memory.ComposeBuffer;
@@ -47,7 +46,7 @@ public final class AsyncAppender implements ExcerptAppender {
     AsyncAppender(QueueContext queue, AsyncRing ring) {
         this.queue = queue;
         this.ring = ring;
-        this.lock = new WriteLock(queue.tableStore(), LockWordDescriptor.ASYNC_LOCK_OFFSET, queue.writeLockCheckNanos(),
+        this.lock = new WriteLock(ring.lockWord(), queue.tableStore(), queue.writeLockCheckNanos(),
                 queue.writeLockTimeoutNanos());
         long blockSize = queue.queue().settings().blockSize();
         this.maxExcerpt = Math.min(BlockDescriptor.maxExcerptSize(blockSize), ring.maxExcerpt());

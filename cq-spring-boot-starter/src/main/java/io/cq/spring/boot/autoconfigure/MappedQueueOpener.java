@@ -64,12 +64,20 @@ public final class MappedQueueOpener {
                 .refuseSharedDirectory(queue.isRefuseSharedDirectory())
                 .requireLocalFilesystem(queue.isRequireLocalFilesystem())
                 .doubleBuffer(queue.isDoubleBuffer())
+                .asyncBufferSize(queue.getAsyncBufferSize().toBytes())
+                .asyncDrain(queue.isAsyncDrain())
                 .filePermissions(PosixFilePermissions.fromString(queue.getFilePermissions()));
         if (queue.getReserveStep() != null) {
             builder.reserveStep(queue.getReserveStep().toBytes());
         }
         if (queue.getRollCycle() != null) {
             builder.rollCycle(queue.getRollCycle());
+        }
+        if (queue.getAsyncMode() != null) {
+            builder.asyncMode(queue.getAsyncMode());
+        }
+        if (queue.getAsyncBufferDirectory() != null) {
+            builder.asyncBufferDirectory(queue.getAsyncBufferDirectory());
         }
         if (queue.getRollTime() != null || queue.getRollTimeZone() != null) {
             builder.rollTime(Objects.requireNonNullElse(queue.getRollTime(), LocalTime.MIDNIGHT),

@@ -104,6 +104,21 @@ public class QueueProperties {
      */
     private boolean doubleBuffer;
 
+    /**
+     * Async mode: writers add to a buffer in shared memory that is drained into the queue in the background, so no
+     * storage stall reaches them. Chosen when the queue is created and kept with it; unset, the queue's own mode.
+     */
+    private Boolean asyncMode;
+
+    /** Size of an async queue's buffer (a multiple of 4 KB from 64 KB to 1 GB); the largest excerpt is a quarter. */
+    private DataSize asyncBufferSize = DataSize.ofBytes(MappedQueueBuilder.DEFAULT_ASYNC_BUFFER_SIZE);
+
+    /** Where an async queue's buffer file goes; unset, /dev/shm where it exists, else the queue's directory. */
+    private Path asyncBufferDirectory;
+
+    /** Whether this application takes its turn draining an async queue's buffer into the queue. */
+    private boolean asyncDrain = true;
+
     /** Permissions of the files the queue creates, e.g. "rw-r-----"; the owner must read and write. */
     private String filePermissions = "rw-------";
 
@@ -257,6 +272,38 @@ public class QueueProperties {
 
     public void setRequireLocalFilesystem(boolean requireLocalFilesystem) {
         this.requireLocalFilesystem = requireLocalFilesystem;
+    }
+
+    public Boolean getAsyncMode() {
+        return asyncMode;
+    }
+
+    public void setAsyncMode(Boolean asyncMode) {
+        this.asyncMode = asyncMode;
+    }
+
+    public DataSize getAsyncBufferSize() {
+        return asyncBufferSize;
+    }
+
+    public void setAsyncBufferSize(DataSize asyncBufferSize) {
+        this.asyncBufferSize = asyncBufferSize;
+    }
+
+    public Path getAsyncBufferDirectory() {
+        return asyncBufferDirectory;
+    }
+
+    public void setAsyncBufferDirectory(Path asyncBufferDirectory) {
+        this.asyncBufferDirectory = asyncBufferDirectory;
+    }
+
+    public boolean isAsyncDrain() {
+        return asyncDrain;
+    }
+
+    public void setAsyncDrain(boolean asyncDrain) {
+        this.asyncDrain = asyncDrain;
     }
 
     public boolean isDoubleBuffer() {

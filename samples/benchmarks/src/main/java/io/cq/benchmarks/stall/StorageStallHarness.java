@@ -1,0 +1,147 @@
+package io.cq.benchmarks.stall;
+
+import io.cq.benchmarks.Directories;
+import io.cq.benchmarks.HistogramCodec;
+import io.cq.benchmarks.QueueDriver;
+import org.HdrHistogram.Histogram;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Append latency while storage stalls (docs/performance.md, "Async mode under a storage stall"): one thread appends
+ * at a fixed rate while another writes large files to the same file system and forces them, so the kernel's
+ * writeback throttles every process that dirties file pages. Latency is taken from when each append was due, not
+ * from when it started, so a stall counts for every append it delayed (coordinated omission corrected). Each
+ * implementation runs in a JVM of its own: cq, cq in async mode (its buffer in /dev/shm), and Chronicle Queue.
+ */
+public final class StorageStallHarness {
+    /** What one run measured. */
+    public record Result(String implementation, int rate, int size, Histogram histogram, long stallBytes) {
+    }
+
+    private static final int CHUNK = 1 << 20;
+    private static final long FORCE_EVERY = 64L << 20;
+    private static final long FILE_SIZE = 512L << 20;
+
+    private StorageStallHarness() {
+    }
+
+    /** Runs one implementation in a new JVM; the queue and the stall's files go under {@code directory}. */
+    public static Result run(String implementation, int rate, int size, int warmupSeconds, int seconds,
+                             Path directory, List<String> jvmArgs) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(jvmArgs);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), StorageStallHarness.class.getName(),
+                implementation, directory.toString(), Integer.toString(rate), Integer.toString(size),
+                Integer.toString(warmupSeconds), Integer.toString(seconds)));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String histogram = null;
+        long stallBytes = 0;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith("histogram ")) {
+                    histogram = line.substring("histogram ".length());
+                } else if (line.startsWith("stall ")) {
+                    stallBytes = Long.parseLong(line.substring("stall ".length()));
+                }
+            }
+        }
+        if (!process.waitFor(300, TimeUnit.SECONDS) || process.exitValue() != 0 || histogram == null) {
+            throw new IllegalStateException("storage-stall run of " + implementation + " failed");
+        }
+        return new Result(implementation, rate, size, HistogramCodec.decode(histogram), stallBytes);
+    }
+
+    /** Entry point of the measuring JVM: implementation, directory, rate, size, warm-up and measured seconds. */
+    public static void main(String[] args) throws Exception {
+        String implementation = args[0];
+        Path directory = Path.of(args[1]);
+        int rate = Integer.parseInt(args[2]);
+        int size = Integer.parseInt(args[3]);
+        int warmupSeconds = Integer.parseInt(args[4]);
+        int seconds = Integer.parseInt(args[5]);
+        Path queueDirectory = directory.resolve("queue");
+        Path stallDirectory = Files.createDirectories(directory.resolve("stall"));
+        Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        StallWriter stall = new StallWriter(stallDirectory);
+        Thread stallThread = Thread.ofPlatform().daemon().name("storage-stall").start(stall);
+        try (QueueDriver driver = QueueDriver.open(implementation, queueDirectory)) {
+            byte[] payload = new byte[size];
+            appendOnSchedule(driver, payload, rate, (long) warmupSeconds * rate, null);
+            appendOnSchedule(driver, payload, rate, (long) seconds * rate, histogram);
+        } finally {
+            stall.stop = true;
+            stallThread.join();
+            Directories.delete(stallDirectory);
+        }
+        System.out.println("stall " + stall.written);
+        System.out.println("histogram " + HistogramCodec.encode(histogram));
+    }
+
+    private static void appendOnSchedule(QueueDriver driver, byte[] payload, int rate, long total,
+                                         Histogram histogram) {
+        double interval = 1e9 / rate;
+        long start = System.nanoTime();
+        for (long i = 0; i < total; i++) {
+            long due = start + (long) (i * interval);
+            while (System.nanoTime() < due) {
+                Thread.onSpinWait();
+            }
+            driver.append(due, payload);
+            if (histogram != null) {
+                histogram.recordValue(Math.min(System.nanoTime() - due, histogram.getHighestTrackableValue()));
+            }
+        }
+    }
+
+    /** Writes 512 MiB files of random bytes in 1 MiB writes, forcing every 64 MiB, until stopped; keeps two. */
+    private static final class StallWriter implements Runnable {
+        private final Path directory;
+        volatile boolean stop;
+        volatile long written;
+
+        StallWriter(Path directory) {
+            this.directory = directory;
+        }
+
+        @Override
+        public void run() {
+            byte[] random = new byte[CHUNK];
+            ThreadLocalRandom.current().nextBytes(random);
+            ByteBuffer chunk = ByteBuffer.wrap(random);
+            try {
+                for (int file = 0; !stop; file++) {
+                    Path path = directory.resolve("stall-" + file);
+                    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE,
+                            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                        for (long at = 0; at < FILE_SIZE && !stop; at += CHUNK) {
+                            chunk.clear();
+                            channel.write(chunk, at);
+                            written += CHUNK;
+                            if ((at + CHUNK) % FORCE_EVERY == 0) {
+                                channel.force(false);
+                            }
+                        }
+                    }
+                    Files.deleteIfExists(directory.resolve("stall-" + (file - 1)));
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("the stall writer failed", e);
+            }
+        }
+    }
+}
