@@ -96,22 +96,24 @@ final class CqArchitecture {
                 .layer("index").definedBy("io.cq.core.internal.index")
                 .layer("file").definedBy("io.cq.core.internal.file")
                 .layer("inspect").definedBy("io.cq.core.internal.inspect")
+                .layer("async").definedBy("io.cq.core.internal.async")
                 .layer("queue").definedBy("io.cq.core.internal.queue")
                 .layer("message").definedBy("io.cq.core.internal.message")
                 .whereLayer("queue").mayNotBeAccessedByAnyLayer()
                 .whereLayer("message").mayNotBeAccessedByAnyLayer()
+                .whereLayer("async").mayOnlyBeAccessedByLayers("queue")
                 .whereLayer("inspect").mayOnlyBeAccessedByLayers("queue")
                 .whereLayer("file").mayOnlyBeAccessedByLayers("inspect", "queue")
                 .whereLayer("index").mayOnlyBeAccessedByLayers("file", "inspect", "queue")
-                .whereLayer("lock").mayOnlyBeAccessedByLayers("inspect", "queue")
+                .whereLayer("lock").mayOnlyBeAccessedByLayers("async", "inspect", "queue")
                 .whereLayer("named").mayOnlyBeAccessedByLayers("inspect", "queue")
-                .whereLayer("table").mayOnlyBeAccessedByLayers("lock", "named", "file", "inspect", "queue")
+                .whereLayer("table").mayOnlyBeAccessedByLayers("lock", "named", "file", "inspect", "async", "queue")
                 .whereLayer("memory").mayOnlyBeAccessedByLayers("table", "lock", "named", "index", "file", "inspect",
-                        "queue")
+                        "async", "queue")
                 .whereLayer("system").mayOnlyBeAccessedByLayers("memory", "table", "lock", "named", "file",
-                        "inspect", "queue")
+                        "inspect", "async", "queue")
                 .whereLayer("layout").mayOnlyBeAccessedByLayers("system", "memory", "table", "lock", "named", "index",
-                        "file", "inspect", "queue");
+                        "file", "inspect", "async", "queue");
     }
 
     /** The CLI, the Spring modules, the test support and the samples use cq-core's public API and nothing else. */

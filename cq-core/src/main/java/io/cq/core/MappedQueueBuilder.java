@@ -381,9 +381,9 @@ public final class MappedQueueBuilder {
                     + " (1 GiB)");
         }
         if (asyncMode && durability == Durability.SYNC) {
-            throw new IllegalArgumentException("asyncMode and durability=SYNC do not go together: an async append "
-                    + "returns once the excerpt is in the buffer in memory, before it is in the queue's files; choose "
-                    + "PAGE_CACHE or ASYNC durability, or leave async mode off");
+            throw new IllegalArgumentException("asyncMode=true and durability=SYNC do not go together: an async "
+                    + "append returns once the excerpt is in the buffer in memory, before it is in the queue's files; "
+                    + "choose PAGE_CACHE or ASYNC durability, or leave async mode off");
         }
         Path bufferDirectory = asyncBufferDirectory != null ? asyncBufferDirectory.toAbsolutePath().normalize()
                 : Files.isDirectory(DEFAULT_ASYNC_BUFFER_DIRECTORY) && Files.isWritable(DEFAULT_ASYNC_BUFFER_DIRECTORY)

@@ -130,10 +130,10 @@ class AsyncModeTest {
     void shouldRefuseToOpenAQueueInTheOtherModeAndAdoptTheQueuesModeWhenUnset() {
         MappedQueue.builder(dir.resolve("plain")).build().close();
         assertThatThrownBy(() -> MappedQueue.builder(dir.resolve("plain")).asyncMode(true).build())
-                .isInstanceOf(QueueException.class).hasMessageContaining("created without async mode");
+                .isInstanceOf(AsyncModeMismatchException.class).hasMessageContaining("created without async mode");
         open(true).close();
         assertThatThrownBy(() -> MappedQueue.builder(queueDir()).asyncMode(false).build())
-                .isInstanceOf(QueueException.class).hasMessageContaining("created in async mode");
+                .isInstanceOf(AsyncModeMismatchException.class).hasMessageContaining("created in async mode");
         try (MappedQueue adopted = MappedQueue.builder(queueDir()).build()) {
             assertThat(adopted.settings().asyncMode()).isTrue();
             assertThat(adopted.settings().asyncBufferDirectory()).isEqualTo(buffers().toAbsolutePath());
@@ -238,6 +238,74 @@ class AsyncModeTest {
                         .as("every excerpt, its last index, and nothing drained yet")
                         .isEqualTo("read 1000 " + sum + " " + last + " -1");
             }
+        }
+    }
+
+    @Test
+    void shouldReadEveryExcerptOnceInOrderWhileWritersLapASmallBuffer() throws Exception {
+        int count = 20_000;
+        try (MappedQueue queue = MappedQueue.builder(queueDir()).asyncMode(true).asyncBufferDirectory(buffers())
+                .asyncBufferSize(64 << 10).blockSize(1 << 20).build();
+             ExcerptTailer tailer = queue.createTailer()) {
+            Thread writer = Thread.ofPlatform().start(() -> {
+                try (ExcerptAppender appender = queue.createAppender()) {
+                    byte[] payload = new byte[100];
+                    for (int i = 0; i < count; i++) {
+                        try (WriteContext dc = appender.writingDocument()) {
+                            dc.bytes().writeInt(i).writeBytes(payload);
+                        }
+                    }
+                }
+            });
+            Random pauses = new Random(7);
+            long previous = -1;
+            for (int expected = 0; expected < count; ) {
+                try (ReadContext dc = tailer.readingDocument()) {
+                    if (!dc.isPresent()) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    assertThat(dc.bytes().readInt()).isEqualTo(expected);
+                    if (previous >= 0) {
+                        assertThat(dc.index()).isEqualTo(previous + 1);
+                    }
+                    previous = dc.index();
+                    expected++;
+                }
+                if (pauses.nextInt(500) == 0) {
+                    // A slow reader: the writers lap the buffer past what it read ahead, and it goes on in the queue.
+                    Thread.sleep(5);
+                }
+            }
+            writer.join();
+            assertThat(tailer.readingDocument().isPresent()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldStartAFreshBufferAfterTheQueuesLastExcerptWhenTheBufferIsLost() throws Exception {
+        long drainedLast;
+        try (MappedQueue queue = open(true); ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("drained");
+            drainedLast = appender.lastIndexAppended();
+            await().atMost(Duration.ofSeconds(10)).until(() -> queue.lastIndex() == drainedLast);
+        }
+        try (MappedQueue queue = open(false); ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("never drained");
+        }
+        // What a reboot does to /dev/shm: the buffer, with the excerpt nobody drained, is gone.
+        try (Stream<Path> files = Files.list(buffers())) {
+            for (Path file : files.toList()) {
+                Files.delete(file);
+            }
+        }
+        try (MappedQueue queue = open(true); ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            long next = appender.writeText("after");
+            assertThat(next).isEqualTo(drainedLast + 1);
+            assertThat(tailer.readText()).isEqualTo("drained");
+            assertThat(tailer.readText()).isEqualTo("after");
+            assertThat(tailer.readText()).isNull();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.AsyncModeMismatchException;
 import io.cq.core.CycleCalendar;
 import io.cq.core.DiskSpace;
 import io.cq.core.Durability;
@@ -121,10 +122,10 @@ public final class StoreQueue implements MappedQueue {
         AsyncBufferConfig async = tableStore.asyncBuffer();
         if (asyncChosen && async.enabled() != requested.asyncMode()) {
             tableStore.release(!readOnly);
-            throw new QueueException("queue " + directory + " was created " + (async.enabled() ? "in" : "without")
-                    + " async mode (kept in its table store); this process asked for it "
-                    + (requested.asyncMode() ? "on" : "off") + ". Every process on a queue must write the same way: "
-                    + "ask for the queue's mode, or leave it unset");
+            throw new AsyncModeMismatchException("queue " + directory + " was created "
+                    + (async.enabled() ? "in" : "without") + " async mode (kept in its table store); this process "
+                    + "asked for it " + (requested.asyncMode() ? "on" : "off") + ". Every process on a queue must "
+                    + "write the same way: ask for the queue's mode, or leave it unset", async.enabled());
         }
         CycleCalendar calendar = tableStore.calendar();
         RollCycle rollCycle = calendar.rollCycle();

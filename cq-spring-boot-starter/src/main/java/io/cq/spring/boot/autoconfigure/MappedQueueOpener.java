@@ -1,5 +1,6 @@
 package io.cq.spring.boot.autoconfigure;
 
+import io.cq.core.AsyncModeMismatchException;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.QueueException;
@@ -88,6 +89,14 @@ public final class MappedQueueOpener {
         try {
             opened = build(prefix, path, builder);
         } catch (InvalidQueuePropertyException e) {
+            if (e.getCause() instanceof AsyncModeMismatchException mismatch) {
+                throw new InvalidQueuePropertyException(prefix + "async-mode", queue.getAsyncMode(),
+                        "the queue in " + path + " was created " + (mismatch.asyncModeInForce() ? "in" : "without")
+                                + " async mode, kept so that every process writes to it the same way",
+                        "Set " + prefix + "async-mode=" + mismatch.asyncModeInForce() + " or remove the property; to "
+                                + "start a new queue in the other mode, point " + prefix + "path at another "
+                                + "directory.", mismatch);
+            }
             if (e.getCause() instanceof RollTimeMismatchException mismatch) {
                 throw new InvalidQueuePropertyException(prefix + "roll-time",
                         Objects.requireNonNullElse(queue.getRollTime(), LocalTime.MIDNIGHT) + " "

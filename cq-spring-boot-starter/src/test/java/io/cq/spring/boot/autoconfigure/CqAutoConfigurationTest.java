@@ -1,6 +1,8 @@
 package io.cq.spring.boot.autoconfigure;
 
 import io.cq.core.Durability;
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
 import io.cq.spring.core.QueueTemplate;
@@ -76,6 +78,35 @@ class CqAutoConfigurationTest {
         runner().withPropertyValues("cq.queues.fx.durability=page-cache").run(context ->
                 assertThat(context.getBean("fx", MappedQueue.class).cycleCalendar().zone())
                         .isEqualTo(ZoneId.of("America/New_York")));
+    }
+
+    @Test
+    void shouldOpenAnAsyncQueueFromPropertiesAndNameTheModeAnExistingQueueKeeps() {
+        String buffers = "cq.queues.ticks.async-buffer-directory=" + dir.resolve("buffers");
+        runner().withPropertyValues("cq.queues.ticks.async-mode=true", "cq.queues.ticks.async-buffer-size=64KB",
+                        buffers)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    MappedQueue ticks = context.getBean("ticks", MappedQueue.class);
+                    assertThat(ticks.settings().asyncMode()).isTrue();
+                    assertThat(ticks.settings().asyncBufferSize()).isEqualTo(64 << 10);
+                    try (ExcerptAppender appender = ticks.createAppender();
+                         ExcerptTailer tailer = ticks.createTailer()) {
+                        long index = appender.writeText("tick");
+                        assertThat(tailer.readText()).isEqualTo("tick");
+                        assertThat(tailer.index()).isEqualTo(index + 1);
+                    }
+                });
+        runner().withPropertyValues("cq.queues.ticks.async-mode=false", buffers)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("cq.queues.ticks.async-mode")
+                            .contains("created in async mode");
+                    assertThat(analysis.getAction()).contains("cq.queues.ticks.async-mode=true");
+                });
+        runner().withPropertyValues("cq.queues.ticks.durability=page-cache", buffers).run(context ->
+                assertThat(context.getBean("ticks", MappedQueue.class).settings().asyncMode()).isTrue());
     }
 
     @Test
