@@ -28,8 +28,18 @@ public interface ExcerptAppender extends AutoCloseable {
     /** Appends the text's UTF-8 bytes as one excerpt (read back whole by {@link ExcerptTailer#readText()}). */
     long writeText(CharSequence text);
 
-    /** Appends the bytes as one excerpt and returns its index. */
-    long writeBytes(byte[] bytes);
+    /** Appends the bytes as one excerpt and returns its index; if the copy fails, nothing is appended. */
+    default long writeBytes(byte[] bytes) {
+        try (WriteContext context = writingDocument()) {
+            try {
+                context.bytes().writeBytes(bytes);
+            } catch (RuntimeException | Error e) {
+                context.rollbackOnClose();
+                throw e;
+            }
+        }
+        return lastIndexAppended();
+    }
 
     /**
      * Appends one excerpt written by {@code writer} through the cursor, and returns its index. If the writer

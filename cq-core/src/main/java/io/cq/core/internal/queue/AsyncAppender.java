@@ -90,19 +90,6 @@ public final class AsyncAppender implements ExcerptAppender {
     }
 
     @Override
-    public long writeBytes(byte[] bytes) {
-        try (WriteContext dc = writingDocument()) {
-            try {
-                dc.bytes().writeBytes(bytes);
-            } catch (RuntimeException | Error e) {
-                dc.rollbackOnClose();
-                throw e;
-            }
-        }
-        return lastIndexAppended;
-    }
-
-    @Override
     public long lastIndexAppended() {
         return lastIndexAppended;
     }
