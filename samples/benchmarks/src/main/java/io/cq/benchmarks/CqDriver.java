@@ -3,6 +3,7 @@ package io.cq.benchmarks;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.MappedQueueBuilder;
 import io.cq.core.ReadContext;
 import io.cq.core.RollCycle;
 import io.cq.core.WriteContext;
@@ -22,6 +23,7 @@ public final class CqDriver implements QueueDriver {
     /** With {@code async}, writers add to the queue's async buffer in shared memory, drained in the background. */
     public CqDriver(Path directory, boolean pretouch, boolean async) {
         this.queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).pretouch(pretouch).asyncMode(async)
+                .asyncBufferSize(Long.getLong("cq.bench.asyncBufferSize", MappedQueueBuilder.DEFAULT_ASYNC_BUFFER_SIZE))
                 .build();
     }
 

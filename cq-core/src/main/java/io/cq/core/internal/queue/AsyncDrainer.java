@@ -27,6 +27,7 @@ final class AsyncDrainer {
     private static final Map<AsyncRing, AsyncDrainer> DRAINERS = new IdentityHashMap<>();
     private static final int BATCH = 256;
     private static final long LOCK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long MIN_IDLE_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long MAX_IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long FAILURE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long FAILURE_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -183,18 +184,15 @@ final class AsyncDrainer {
         return drainBatch(ring.tail());
     }
 
-    /** Backs off while there is nothing to drain: spins briefly, then parks for growing intervals up to 1 ms. */
+    /**
+     * Backs off while there is nothing to drain: parks for growing intervals, from 20 µs up to 1 ms, and never spins.
+     * Readers read buffered excerpts without waiting for it, so the drainer need not be quick to wake, and on a small
+     * machine a spinning drainer would take the core a writer needs.
+     */
     private long idle(long idleNanos) {
-        if (idleNanos == 0) {
-            Thread.onSpinWait();
-            return 1;
-        }
-        if (idleNanos < 1_000) {
-            Thread.yield();
-            return idleNanos + 100;
-        }
-        LockSupport.parkNanos(this, idleNanos);
-        return Math.min(idleNanos * 2, MAX_IDLE_PARK_NANOS);
+        long park = idleNanos == 0 ? MIN_IDLE_PARK_NANOS : idleNanos;
+        LockSupport.parkNanos(this, park);
+        return Math.min(park * 2, MAX_IDLE_PARK_NANOS);
     }
 
     private void ensureTarget() {

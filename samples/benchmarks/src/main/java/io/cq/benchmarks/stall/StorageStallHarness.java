@@ -8,6 +8,9 @@ import org.HdrHistogram.Histogram;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -18,12 +21,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Append latency while storage stalls (docs/performance.md, "Async mode under a storage stall"): one thread appends
- * at a fixed rate while another writes large files to the same file system and forces them, so the kernel's
- * writeback throttles every process that dirties file pages. Latency is taken from when each append was due, not
- * from when it started, so a stall counts for every append it delayed (coordinated omission corrected). Each
+ * at a fixed rate while another writes large files to the same file system (200 MB/s) and calls {@code sync()} every
+ * 64 MiB, as a database checkpoint or a backup does: every dirty page of the machine, the queue's included, is written
+ * back again and again, so a write to a file page waits for writeback and the journal. Latency is
+ * taken from when each append was due, not from when it started, so a stall counts for every append it delayed
+ * (coordinated omission corrected). Each
  * implementation runs in a JVM of its own: cq, cq in async mode (its buffer in /dev/shm), and Chronicle Queue.
  */
 public final class StorageStallHarness {
@@ -78,6 +84,8 @@ public final class StorageStallHarness {
         Path stallDirectory = Files.createDirectories(directory.resolve("stall"));
         Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
         StallWriter stall = new StallWriter(stallDirectory);
+        // -Dcq.bench.stall=false measures the same appends on a quiet disk, for comparison.
+        stall.stop = !Boolean.parseBoolean(System.getProperty("cq.bench.stall", "true"));
         Thread stallThread = Thread.ofPlatform().daemon().name("storage-stall").start(stall);
         try (QueueDriver driver = QueueDriver.open(implementation, queueDirectory)) {
             byte[] payload = new byte[size];
@@ -108,8 +116,26 @@ public final class StorageStallHarness {
         }
     }
 
-    /** Writes 512 MiB files of random bytes in 1 MiB writes, forcing every 64 MiB, until stopped; keeps two. */
+    /** libc's {@code sync()}: writes back every dirty page of every file system, the queue's own pages included. */
+    private static final MethodHandle SYNC = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("sync").orElseThrow(), FunctionDescriptor.ofVoid());
+
+    private static void syncAll() {
+        try {
+            SYNC.invokeExact();
+        } catch (Throwable e) {
+            throw new IllegalStateException("sync() failed", e);
+        }
+    }
+
+    /**
+     * Writes 512 MiB files of random bytes in 1 MiB writes at {@code cq.bench.stallMBps} (200 MB/s by default),
+     * calling {@code sync()} every 64 MiB, until stopped; keeps two. Paced, so that it keeps the disk and the journal
+     * busy without taking a whole core from the appender on a small machine: the stall measured is storage's, not the
+     * scheduler's.
+     */
     private static final class StallWriter implements Runnable {
+        private final long nanosPerChunk = 1_000_000_000L / Math.max(1, Integer.getInteger("cq.bench.stallMBps", 200));
         private final Path directory;
         volatile boolean stop;
         volatile long written;
@@ -123,6 +149,7 @@ public final class StorageStallHarness {
             byte[] random = new byte[CHUNK];
             ThreadLocalRandom.current().nextBytes(random);
             ByteBuffer chunk = ByteBuffer.wrap(random);
+            long next = System.nanoTime();
             try {
                 for (int file = 0; !stop; file++) {
                     Path path = directory.resolve("stall-" + file);
@@ -132,8 +159,13 @@ public final class StorageStallHarness {
                             chunk.clear();
                             channel.write(chunk, at);
                             written += CHUNK;
+                            next += nanosPerChunk;
+                            long wait = next - System.nanoTime();
+                            if (wait > 0) {
+                                LockSupport.parkNanos(wait);
+                            }
                             if ((at + CHUNK) % FORCE_EVERY == 0) {
-                                channel.force(false);
+                                syncAll();
                             }
                         }
                     }
