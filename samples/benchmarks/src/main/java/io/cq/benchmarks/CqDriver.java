@@ -24,6 +24,7 @@ public final class CqDriver implements QueueDriver {
     public CqDriver(Path directory, boolean pretouch, boolean async) {
         this.queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).pretouch(pretouch).asyncMode(async)
                 .asyncBufferSize(Long.getLong("cq.bench.asyncBufferSize", MappedQueueBuilder.DEFAULT_ASYNC_BUFFER_SIZE))
+                .asyncDrain(Boolean.parseBoolean(System.getProperty("cq.bench.asyncDrain", "true")))
                 .build();
     }
 

@@ -8,6 +8,7 @@ import io.cq.core.internal.lock.WriteLockWord;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
+import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.table.AsyncBufferConfig;
 import io.cq.core.internal.table.TableStore;
 
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -46,6 +48,9 @@ public final class AsyncRing {
     private final long capacity;
     private final boolean writable;
     private int references;
+    /** What touching each page read, kept so that the reads are not optimised away. */
+    @SuppressWarnings("unused")
+    private long touched;
 
     private AsyncRing(Path path, TableStore store, FileChannel channel, long capacity, boolean writable)
             throws IOException {
@@ -111,6 +116,7 @@ public final class AsyncRing {
                             + "not drained is lost");
                 }
                 AsyncRing ring = new AsyncRing(path, store, channel, capacity, writable);
+                ring.mapEveryPage(created);
                 if (created) {
                     ring.initialize(config.queueId(), lastIndex.getAsLong());
                 } else {
@@ -140,6 +146,28 @@ public final class AsyncRing {
             }
         }
         Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Maps every page of the buffer into this process now, writable where it may write: a page first touched by an
+     * append would fault, and a fault waits for the process's memory-map lock, which a thread stalled on storage
+     * (the drainer's own fault on a queue page under writeback) can hold for milliseconds.
+     */
+    private void mapEveryPage(boolean created) {
+        MemorySegment all = records.reinterpret(capacity);
+        if (writable && NativeIo.canReserveBlocks() && NativeIo.populateForWrite(header) == NativeIo.Populated.DONE
+                && NativeIo.populateForWrite(all) == NativeIo.Populated.DONE) {
+            return;
+        }
+        if (writable && created) {
+            all.fill((byte) 0); // nobody else has it yet: writing what it holds already maps each page writable
+            return;
+        }
+        long sum = 0;
+        for (long page = 0; page < capacity; page += 4096) {
+            sum += all.get(ValueLayout.JAVA_BYTE, page);
+        }
+        touched = sum;
     }
 
     private void initialize(long queueId, long lastIndex) {
@@ -329,8 +357,9 @@ public final class AsyncRing {
         Memory.putLong(records, at + AsyncRingDescriptor.RECORD_MILLIS, millis);
         MemorySegment.copy(excerpt, 0, records, at + AsyncRingDescriptor.RECORD_HEADER, length);
         long padded = AsyncRingDescriptor.recordSize(length) - AsyncRingDescriptor.RECORD_HEADER;
-        if (padded > length) {
-            records.asSlice(at + AsyncRingDescriptor.RECORD_HEADER + length, padded - length).fill((byte) 0);
+        for (long pad = at + AsyncRingDescriptor.RECORD_HEADER + length; pad < at + AsyncRingDescriptor.RECORD_HEADER
+                + padded; pad++) {
+            records.set(ValueLayout.JAVA_BYTE, pad, (byte) 0);
         }
         Memory.putLongRelease(header, AsyncRingDescriptor.LAST_INDEX_OFFSET, index);
         Memory.putLongRelease(header, AsyncRingDescriptor.TAIL_OFFSET, end);

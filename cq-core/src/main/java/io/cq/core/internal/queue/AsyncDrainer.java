@@ -7,6 +7,7 @@ import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.system.Log;
+import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.table.TableStore;
 
 import java.util.ArrayList;
@@ -26,6 +27,8 @@ import java.util.concurrent.locks.LockSupport;
 final class AsyncDrainer {
     private static final Map<AsyncRing, AsyncDrainer> DRAINERS = new IdentityHashMap<>();
     private static final int BATCH = 256;
+    /** The drainer's nice value where it can be set: a tenth of a default thread's share of a busy core. */
+    private static final int DRAINER_NICE = 10;
     private static final long LOCK_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long MIN_IDLE_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     private static final long MAX_IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -143,6 +146,9 @@ final class AsyncDrainer {
     }
 
     private void run() {
+        // Below the application's threads: on a small machine the drainer, slowed by storage, would otherwise take
+        // the core of the very writer it shields, which then waits the whole stall out (docs/user-guide.md).
+        NativeIo.niceThisThread(DRAINER_NICE);
         long idleNanos = 0;
         while (!stopped) {
             int drained;

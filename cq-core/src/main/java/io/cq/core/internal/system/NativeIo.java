@@ -64,6 +64,8 @@ public final class NativeIo {
         static final MethodHandle MADVISE;
         /** {@code stat}, for a file's allocated blocks; null where the C library does not export it (glibc < 2.33). */
         static final MethodHandle STAT;
+        /** {@code setpriority}, for the nice value of the calling thread (a per-thread attribute on Linux). */
+        static final MethodHandle SETPRIORITY;
         static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
         static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
         static final String UNAVAILABLE_BECAUSE;
@@ -115,6 +117,10 @@ public final class NativeIo {
                         .orElse(null);
             }
             STAT = stat;
+            SETPRIORITY = open == null ? null : Linker.nativeLinker().defaultLookup().find("setpriority")
+                    .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(
+                            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
+                    .orElse(null);
             UNAVAILABLE_BECAUSE = open == null ? reason : null;
             READY = true;
             if (UNAVAILABLE_BECAUSE != null) {
@@ -148,6 +154,23 @@ public final class NativeIo {
     /** Whether blocks are reserved before mapping; false means files are mapped sparse. */
     public static boolean canReserveBlocks() {
         return Calls.UNAVAILABLE_BECAUSE == null;
+    }
+
+    /**
+     * Gives the calling thread a nice value (Linux: 0 is the default, 19 the lowest priority), so that a background
+     * thread yields its core to the application's threads; false where that cannot be done here (no native access,
+     * not Linux), which changes speed only.
+     */
+    public static boolean niceThisThread(int nice) {
+        if (!canReserveBlocks() || Calls.SETPRIORITY == null) {
+            return false;
+        }
+        try {
+            // PRIO_PROCESS (0) with who = 0: on Linux, the calling thread alone.
+            return (int) Calls.SETPRIORITY.invokeExact(0, 0, nice) == 0;
+        } catch (Throwable e) {
+            return false;
+        }
     }
 
     /**

@@ -87,7 +87,8 @@ public final class StorageStallHarness {
         // -Dcq.bench.stall=false measures the same appends on a quiet disk, for comparison.
         stall.stop = !Boolean.parseBoolean(System.getProperty("cq.bench.stall", "true"));
         Thread stallThread = Thread.ofPlatform().daemon().name("storage-stall").start(stall);
-        try (QueueDriver driver = QueueDriver.open(implementation, queueDirectory)) {
+        try (QueueDriver driver = implementation.equals("none") ? new NoQueue() : QueueDriver.open(implementation,
+                queueDirectory)) {
             byte[] payload = new byte[size];
             appendOnSchedule(driver, payload, rate, (long) warmupSeconds * rate, null);
             appendOnSchedule(driver, payload, rate, (long) seconds * rate, histogram);
@@ -113,6 +114,35 @@ public final class StorageStallHarness {
             if (histogram != null) {
                 histogram.recordValue(Math.min(System.nanoTime() - due, histogram.getHighestTrackableValue()));
             }
+        }
+    }
+
+    /** Appends nowhere: what the machine itself adds to an append's latency under the stall (threads preempted). */
+    private static final class NoQueue implements QueueDriver {
+        private long sum;
+
+        @Override
+        public long append(long value, byte[] payload) {
+            sum += value + payload.length;
+            return sum;
+        }
+
+        @Override
+        public long read() {
+            return -1;
+        }
+
+        @Override
+        public boolean moveToIndex(long index) {
+            return false;
+        }
+
+        @Override
+        public void toStart() {
+        }
+
+        @Override
+        public void close() {
         }
     }
 
