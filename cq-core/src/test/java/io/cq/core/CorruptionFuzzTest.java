@@ -14,10 +14,16 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Deque;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -30,7 +36,8 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * or files cut short): each is read up to the damage exactly as written, then either reads to the end (the damage
  * hit payload bytes, which carry no checksum, or unused space) or fails loudly with a cq error. A copy read only
  * part-way without an error (silent), another exception (foreign) or a read that does not finish (hung) fails the
- * test. 1,000 copies by default; {@code -Pfuzz} (README) or {@code -Dcq.fuzz.iterations=N} runs more.
+ * test. 1,000 copies by default; {@code -Pfuzz} (README) or {@code -Dcq.fuzz.iterations=N} runs more. The copies are
+ * damaged one after the other from one seeded {@link Random} and checked on every core, a few at a time.
  */
 class CorruptionFuzzTest {
     private static final int ITERATIONS = Integer.getInteger("cq.fuzz.iterations", 1_000);
@@ -57,45 +64,37 @@ class CorruptionFuzzTest {
         int loud = 0;
         List<String> silent = new ArrayList<>();
         List<String> foreign = new ArrayList<>();
-        for (int iteration = 0; iteration < ITERATIONS; iteration++) {
-            Path copy = dir.resolve("copy-" + iteration);
-            Files.createDirectories(copy);
-            for (Path file : files) {
-                Files.copy(file, copy.resolve(file.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
-            }
-            Path victim = copy.resolve(files.get(random.nextInt(files.size())).getFileName());
-            String damage = damage(victim, random);
-            long damageAt = Long.parseLong(damage.substring(damage.lastIndexOf(' ') + 1));
-            String damagedName = victim.getFileName().toString();
-            String described = damagedName + ": " + damage;
-            int outcome;
-            try {
-                outcome = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                        () -> readAndCheck(copy, excerpts, damagedName, damageAt),
-                        () -> "hung: reading the copy with " + described + " did not finish");
-            } catch (AssertionError e) {
-                throw e;
-            } catch (RuntimeException | Error e) {
-                foreign.add(described + " -> " + e);
-                outcome = -2;
-            }
-            try {
+        // Each copy is damaged here, in order, from the one seeded Random (the same copies as ever); reading and
+        // inspecting the copies, which is most of the time, runs on every core, a few copies at a time.
+        int workers = Math.max(2, Runtime.getRuntime().availableProcessors());
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        Deque<Future<Checked>> inFlight = new ArrayDeque<>();
+        try {
+            for (int iteration = 0; iteration < ITERATIONS; iteration++) {
+                Path copy = dir.resolve("copy-" + iteration);
+                Files.createDirectories(copy);
+                for (Path file : files) {
+                    Files.copy(file, copy.resolve(file.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+                }
+                Path victim = copy.resolve(files.get(random.nextInt(files.size())).getFileName());
+                String damage = damage(victim, random);
                 long seekTo = random.nextInt(excerpts.size());
-                assertTimeoutPreemptively(Duration.ofSeconds(20), () -> inspect(copy, seekTo),
-                        () -> "hung: random access, dump or verify of the copy with " + described);
-            } catch (AssertionError e) {
-                throw e;
-            } catch (RuntimeException | Error e) {
-                foreign.add(described + " (random access, dump, verify) -> " + e);
+                inFlight.add(pool.submit(() -> check(copy, excerpts, victim.getFileName().toString(), damage,
+                        seekTo)));
+                while (inFlight.size() > 2 * workers || (iteration == ITERATIONS - 1 && !inFlight.isEmpty())) {
+                    Checked checked = result(inFlight.removeFirst());
+                    foreign.addAll(checked.foreign());
+                    if (checked.outcome() == -1) {
+                        loud++;
+                    } else if (checked.outcome() >= excerpts.size()) {
+                        intact++;
+                    } else if (checked.outcome() >= 0) {
+                        silent.add(checked.described() + " -> read " + checked.outcome() + " of " + excerpts.size());
+                    }
+                }
             }
-            if (outcome == -1) {
-                loud++;
-            } else if (outcome >= excerpts.size()) {
-                intact++;
-            } else if (outcome >= 0) {
-                silent.add(described + " -> read " + outcome + " of " + excerpts.size());
-            }
-            deleteRecursively(copy);
+        } finally {
+            pool.shutdownNow();
         }
         System.out.printf("corruption fuzz (seed %d): %d copies, %d intact, %d loud, %d silent, %d foreign, 0 hung%n",
                 SEED, ITERATIONS, intact, loud, silent.size(), foreign.size());
@@ -103,6 +102,54 @@ class CorruptionFuzzTest {
         assertThat(foreign).as("copies refused with an exception that is not cq's").isEmpty();
         // The damage must have mattered often, or this test proves little.
         assertThat(loud).as("copies refused").isGreaterThan(ITERATIONS / 20);
+    }
+
+    /** What checking one damaged copy found: the outcome of reading it and the foreign exceptions. */
+    private record Checked(String described, int outcome, List<String> foreign) {
+    }
+
+    /**
+     * Reads the damaged copy forward, then inspects it (random access, dump, verify, append), then deletes it.
+     * {@code outcome}: -1 refused with a cq error, -2 a foreign exception, else the number of excerpts read.
+     */
+    private static Checked check(Path copy, List<Placement> excerpts, String damagedName, String damage,
+                                 long seekTo) throws IOException {
+        long damageAt = Long.parseLong(damage.substring(damage.lastIndexOf(' ') + 1));
+        String described = damagedName + ": " + damage;
+        List<String> foreign = new ArrayList<>();
+        int outcome;
+        try {
+            outcome = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                    () -> readAndCheck(copy, excerpts, damagedName, damageAt),
+                    () -> "hung: reading the copy with " + described + " did not finish");
+        } catch (AssertionError e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            foreign.add(described + " -> " + e);
+            outcome = -2;
+        }
+        try {
+            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> inspect(copy, seekTo),
+                    () -> "hung: random access, dump or verify of the copy with " + described);
+        } catch (AssertionError e) {
+            throw e;
+        } catch (RuntimeException | Error e) {
+            foreign.add(described + " (random access, dump, verify) -> " + e);
+        }
+        deleteRecursively(copy);
+        return new Checked(described, outcome, foreign);
+    }
+
+    /** The result of a check; an assertion that failed in it fails the test as it is. */
+    private static Checked result(Future<Checked> checked) throws Exception {
+        try {
+            return checked.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw (Exception) e.getCause();
+        }
     }
 
     /**

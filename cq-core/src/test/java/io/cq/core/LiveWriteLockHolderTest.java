@@ -3,6 +3,8 @@ package io.cq.core;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.LockHoldingWriter;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,8 +29,12 @@ class LiveWriteLockHolderTest {
     @TempDir
     Path dir;
 
-    /** The holder runs with and without native access: a plain {@code java -jar} must be as safe. */
+    /**
+     * The holder runs with and without native access: a plain {@code java -jar} must be as safe. The two runs, each
+     * with its own queue and holder JVM, go side by side: the 2^24 appenders keep a core busy for seconds.
+     */
     @ParameterizedTest(name = "holder with native access: {0}")
+    @Execution(ExecutionMode.CONCURRENT)
     @ValueSource(booleans = {false, true})
     void shouldNeverTakeOverALiveHolderAfterMoreThan2To24TokensAndGoOnWithinASecondAfterItsKill(boolean nativeAccess)
             throws Exception {

@@ -32,7 +32,8 @@ class AtLeastOnceAfterCrashTest {
         }
 
         Process child = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "--enable-native-access=ALL-UNNAMED", "-XX:TieredStopAtLevel=1", "-cp",
+                System.getProperty("java.class.path"),
                 CrashingFlowMain.class.getName(), dir.toString())
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();

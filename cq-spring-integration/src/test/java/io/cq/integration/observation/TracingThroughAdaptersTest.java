@@ -132,12 +132,14 @@ class TracingThroughAdaptersTest {
                 assertThat(flow.message().getPayload()).isEqualTo(new Trade("MSFT", 5, 420.5));
                 assertThat(flow.span()).as("the flow runs in a span").isNotNull();
                 assertThat(flow.span().traceId()).as("the writer's trace").isEqualTo(sender.traceId());
-                assertThat(tracing.ofTrace(sender.traceId()))
-                        .as("Spring Integration's span of the poll, child of the writer's")
-                        .anySatisfy(span -> {
-                            assertThat(span.getKind()).isEqualTo(Span.Kind.CONSUMER);
-                            assertThat(span.getParentId()).isEqualTo(sender.spanId());
-                        });
+                // The poll's span finishes once the flow has returned, a moment after the handler ran.
+                await("the poll's span").atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                        assertThat(tracing.ofTrace(sender.traceId()))
+                                .as("Spring Integration's span of the poll, child of the writer's")
+                                .anySatisfy(span -> {
+                                    assertThat(span.getKind()).isEqualTo(Span.Kind.CONSUMER);
+                                    assertThat(span.getParentId()).isEqualTo(sender.spanId());
+                                }));
             }
         }
     }

@@ -33,7 +33,8 @@ class StarterAloneTest {
         String classPath = String.join(java.io.File.pathSeparator, Path.of("target/classes").toString(),
                 Path.of("target/test-classes").toString(), runtimeClassPath());
         String java = ProcessHandle.current().info().command().orElseThrow();
-        Process app = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", classPath,
+        Process app = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED",
+                "-XX:TieredStopAtLevel=1", "-cp", classPath,
                 AloneApplication.class.getName(), "--spring.config.location=file:" + config,
                 "--spring.main.web-application-type=none"))
                 .redirectErrorStream(true).start();

@@ -39,7 +39,7 @@ class TracingAcrossProcessesTest {
                 .run()) {
             String java = ProcessHandle.current().info().command().orElseThrow();
             // No --enable-native-access: the writer runs as a plain java -jar application would.
-            Process writer = new ProcessBuilder(List.of(java, "-cp",
+            Process writer = new ProcessBuilder(List.of(java, "-XX:TieredStopAtLevel=1", "-cp",
                     System.getProperty("java.class.path"), TracedWriterMain.class.getName(), dir.toString(),
                     "o-remote")).redirectErrorStream(true).start();
             String output = new String(writer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

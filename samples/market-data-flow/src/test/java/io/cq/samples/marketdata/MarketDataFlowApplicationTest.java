@@ -22,7 +22,7 @@ class MarketDataFlowApplicationTest {
     @Test
     void shouldCarryEveryPublishedQuoteThroughKafkaToTheRemoteCopyAndStopByItself() throws InterruptedException {
         MarketDataFlowApplication.Outcome outcome = MarketDataFlowApplication.run(
-                "--market-data.duration=2s", "--market-data.rate=200", "--market-data.directory=" + dir);
+                "--market-data.duration=1s", "--market-data.rate=200", "--market-data.directory=" + dir);
 
         assertThat(outcome.published()).isPositive();
         assertThat(outcome.keptRemotely()).isEqualTo(outcome.published());
