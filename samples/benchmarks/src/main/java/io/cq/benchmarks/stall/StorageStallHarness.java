@@ -37,6 +37,9 @@ public final class StorageStallHarness {
     public record Result(String implementation, int rate, int size, Histogram histogram, long stallBytes) {
     }
 
+    /** The options of this JVM that the measuring JVM takes too (docs/performance.md). */
+    private static final List<String> FORWARDED = List.of("cq.bench.stall", "cq.bench.stallMBps",
+            "cq.bench.asyncBufferSize", "cq.bench.asyncDrain");
     private static final int CHUNK = 1 << 20;
     private static final long FORCE_EVERY = 64L << 20;
     private static final long FILE_SIZE = 512L << 20;
@@ -50,6 +53,11 @@ public final class StorageStallHarness {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElseThrow());
         command.addAll(jvmArgs);
+        for (String option : FORWARDED) {
+            if (System.getProperty(option) != null) {
+                command.add("-D" + option + "=" + System.getProperty(option));
+            }
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), StorageStallHarness.class.getName(),
                 implementation, directory.toString(), Integer.toString(rate), Integer.toString(size),
                 Integer.toString(warmupSeconds), Integer.toString(seconds)));
