@@ -104,6 +104,15 @@ public interface MappedQueue extends AutoCloseable {
     /** Payload bytes of the excerpts counted by {@link #appendedExcerpts()} (headers and padding not included). */
     long appendedBytes();
 
+    /**
+     * Bytes of an async queue's buffer that hold excerpts not yet drained into the queue's files, records and padding
+     * included; 0 for a queue without async mode, or opened read-only where no buffer exists. Against
+     * {@link QueueSettings#asyncBufferSize()}, how close writers are to waiting for the drainer. Cheap: two reads.
+     */
+    default long asyncBufferedBytes() {
+        return 0;
+    }
+
     /** The settings the queue runs with; its roll cycle is the one in force (see {@link QueueSettings}). */
     QueueSettings settings();
 

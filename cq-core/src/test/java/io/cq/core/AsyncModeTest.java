@@ -88,6 +88,7 @@ class AsyncModeTest {
             long second = appender.writeText("two");
             assertThat(second).isEqualTo(first + 1);
             assertThat(writerQueue.lastIndex()).as("nobody drains: nothing in the queue's files").isEqualTo(-1);
+            assertThat(writerQueue.asyncBufferedBytes()).as("two records of 3 bytes, 32 bytes each").isEqualTo(64);
             assertThat(tailer.lag()).isEqualTo(2);
             assertThat(tailer.readText()).isEqualTo("one");
             assertThat(tailer.index()).isEqualTo(second);
@@ -103,6 +104,7 @@ class AsyncModeTest {
                 assertThat(tailer.readText()).isNull();
                 await().atMost(Duration.ofSeconds(10)).until(() -> drainer.lastIndex() == third);
                 assertThat(tailer.readText()).isNull();
+                assertThat(drainer.asyncBufferedBytes()).isZero();
             }
             assertThat(writerQueue.namedTailer("reader").orElseThrow().nextIndex()).isEqualTo(second + 2);
         }

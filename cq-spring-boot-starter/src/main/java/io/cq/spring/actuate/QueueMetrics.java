@@ -108,6 +108,12 @@ public final class QueueMetrics implements SmartInitializingSingleton {
         Gauge.builder("cq.queue.disk.free", queue, q -> q.isClosed() ? Double.NaN : q.diskSpace().usableBytes())
                 .description("Bytes this process may still write on the queue's file system").tag("queue", name)
                 .baseUnit(BaseUnits.BYTES).register(registry);
+        if (queue.settings().asyncMode()) {
+            Gauge.builder("cq.queue.async.buffered", queue, q -> q.isClosed() ? Double.NaN : q.asyncBufferedBytes())
+                    .description("Bytes of the async buffer holding excerpts not drained into the queue yet, of "
+                            + queue.settings().asyncBufferSize()).tag("queue", name).baseUnit(BaseUnits.BYTES)
+                    .register(registry);
+        }
         FunctionCounter.builder("cq.queue.appended", queue, MappedQueue::appendedExcerpts)
                 .description("Excerpts appended by this application since the queue was opened").tag("queue", name)
                 .baseUnit("excerpts").register(registry);

@@ -377,6 +377,12 @@ public final class StoreQueue implements MappedQueue {
     }
 
     @Override
+    public long asyncBufferedBytes() {
+        ensureOpen();
+        return ring == null ? 0 : Math.max(0, ring.tail() - ring.head());
+    }
+
+    @Override
     public QueueSettings settings() {
         return settings;
     }

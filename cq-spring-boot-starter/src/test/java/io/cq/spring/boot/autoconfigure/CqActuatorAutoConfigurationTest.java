@@ -216,6 +216,21 @@ class CqActuatorAutoConfigurationTest {
     }
 
     @Test
+    void shouldGaugeWhatAnAsyncQueueHasNotDrainedYet() {
+        runner().withBean(SimpleMeterRegistry.class)
+                .withPropertyValues("cq.queues.ticks.async-mode=true", "cq.queues.ticks.async-drain=false",
+                        "cq.queues.ticks.async-buffer-directory=" + dir.resolve("buffers"))
+                .run(context -> {
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    assertThat(meters.find("cq.queue.async.buffered").tag("queue", "orders").gauge())
+                            .as("only async queues have it").isNull();
+                    context.getBean(QueueTemplate.class).appendText("ticks", "tick");
+                    assertThat(meters.get("cq.queue.async.buffered").tag("queue", "ticks").gauge().value())
+                            .as("one record of a 4-byte excerpt, nobody draining").isEqualTo(32);
+                });
+    }
+
+    @Test
     void shouldRegisterQueueMetricsInTheMeterRegistry() {
         runner().withBean(SimpleMeterRegistry.class).run(context -> {
             context.getBean(QueueTemplate.class).appendText("orders", "four");
