@@ -275,8 +275,11 @@ class AsyncModeTest {
                     expected++;
                 }
                 if (pauses.nextInt(500) == 0) {
-                    // A slow reader: the writers lap the buffer past what it read ahead, and it goes on in the queue.
-                    Thread.sleep(5);
+                    // A slow reader: it waits until the drainer is more than a lap of the buffer (512 records) past
+                    // what it read, so the records after it are reused, and it must go on in the queue.
+                    long behind = previous;
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> queue.lastIndex() >= behind + 600 || !writer.isAlive());
                 }
             }
             writer.join();

@@ -35,6 +35,8 @@ public final class AsyncAppender implements ExcerptAppender {
     private final ComposeBuffer buffer;
     private final AsyncContext context = new AsyncContext();
     private final long maxExcerpt;
+    /** Whether the buffer, not the block size, sets the largest excerpt: then its error names the buffer. */
+    private final boolean limitedByBuffer;
     private long lastIndexAppended = -1;
     /** Volatile: the queue's close may close the appender from another thread. */
     private volatile boolean closed;
@@ -50,6 +52,7 @@ public final class AsyncAppender implements ExcerptAppender {
                 queue.writeLockTimeoutNanos());
         long blockSize = queue.queue().settings().blockSize();
         this.maxExcerpt = Math.min(BlockDescriptor.maxExcerptSize(blockSize), ring.maxExcerpt());
+        this.limitedByBuffer = ring.maxExcerpt() < BlockDescriptor.maxExcerptSize(blockSize);
         this.buffer = new ComposeBuffer(maxExcerpt, blockSize);
     }
 
@@ -62,7 +65,7 @@ public final class AsyncAppender implements ExcerptAppender {
             throw new QueueClosedException("appender of queue " + queue.describe() + " is closed");
         }
         buffer.bind(cursor);
-        if (maxExcerpt < BlockDescriptor.maxExcerptSize(queue.queue().settings().blockSize())) {
+        if (limitedByBuffer) {
             cursor.limitedByAsyncBuffer(ring.capacity());
         }
         context.open = true;
