@@ -46,7 +46,14 @@ public final class CycleCalendar {
     private final boolean calendarDays;
     /** For fixed-length cycles: milliseconds from the epoch to the start of cycle 0. */
     private final long epochOffsetMillis;
-    private final DateTimeFormatter names;
+    /** The zone file names show local times in: UTC by default, else the calendar's (a fixed offset, or days). */
+    private final ZoneId namesZone;
+    /** Milliseconds {@link #namesZone} is ahead of UTC, for cycles shorter than a day (its offset is fixed then). */
+    private final long namesOffsetMillis;
+    /** File names by hand (the usual case), or null where only a formatter will do. */
+    private final CycleNames handNames;
+    /** Built on first use only: see {@link CycleNames}. */
+    private volatile DateTimeFormatter names;
 
     private CycleCalendar(RollCycle rollCycle, LocalTime rollTime, ZoneId zone) {
         this.rollCycle = Objects.requireNonNull(rollCycle, "rollCycle");
@@ -68,13 +75,25 @@ public final class CycleCalendar {
             long rollMillis = rollTime.toNanoOfDay() / 1_000_000L - offsetMillis;
             this.epochOffsetMillis = Math.floorMod(rollMillis, rollCycle.lengthMillis());
         }
-        this.names = new DateTimeFormatterBuilder()
-                .appendPattern(rollCycle.fileNamePattern())
-                .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
-                .parseDefaulting(ChronoField.MINUTE_OF_HOUR, 0)
-                .parseDefaulting(ChronoField.SECOND_OF_MINUTE, 0)
-                .toFormatter()
-                .withZone(utcMidnight ? ZoneOffset.UTC : this.zone);
+        this.namesZone = utcMidnight ? ZoneOffset.UTC : this.zone;
+        this.namesOffsetMillis = calendarDays ? 0
+                : namesZone.getRules().getOffset(Instant.EPOCH).getTotalSeconds() * 1000L;
+        this.handNames = CycleNames.of(rollCycle.fileNamePattern());
+    }
+
+    private DateTimeFormatter names() {
+        DateTimeFormatter formatter = names;
+        if (formatter == null) {
+            formatter = new DateTimeFormatterBuilder()
+                    .appendPattern(rollCycle.fileNamePattern())
+                    .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
+                    .parseDefaulting(ChronoField.MINUTE_OF_HOUR, 0)
+                    .parseDefaulting(ChronoField.SECOND_OF_MINUTE, 0)
+                    .toFormatter()
+                    .withZone(namesZone);
+            names = formatter;
+        }
+        return formatter;
     }
 
     /** Cycles of the roll cycle's own arithmetic: from midnight UTC. */
@@ -137,20 +156,33 @@ public final class CycleCalendar {
 
     /** The file name (without extension) of a cycle. */
     public String fileName(long cycle) {
+        String name = null;
         if (calendarDays) {
-            return names.format(dateOf(cycle));
+            LocalDate date = dateOf(cycle);
+            name = handNames == null ? null : handNames.format(date, 0);
+            return name != null ? name : names().format(date);
         }
-        return names.format(Instant.ofEpochMilli(cycleStartMillis(cycle)));
+        long startMillis = cycleStartMillis(cycle);
+        if (handNames != null) {
+            // Sub-day cycles are named in a fixed offset (the constructor refuses others), so plain arithmetic does.
+            long local = startMillis + namesOffsetMillis;
+            name = handNames.format(LocalDate.ofEpochDay(Math.floorDiv(local, DAY_MILLIS)),
+                    (int) (Math.floorMod(local, DAY_MILLIS) / 1000));
+        }
+        return name != null ? name : names().format(Instant.ofEpochMilli(startMillis));
     }
 
     /** The cycle a file name (without extension) stands for, or empty when the name is not one of ours. */
     public Optional<Long> parseCycle(String name) {
         try {
-            LocalDateTime local = LocalDateTime.from(names.parse(name));
+            LocalDateTime local = handNames == null ? null : handNames.parse(name);
+            if (local == null) {
+                local = LocalDateTime.from(names().parse(name));
+            }
             // A name shows its cycle's start only down to the pattern's unit (an hour, a minute): the cycle is the
             // first that starts at or after the named time, which for a roll time off the hour is not cycleAt's.
             long cycle = calendarDays ? cycleOfDate(local.toLocalDate())
-                    : Math.ceilDiv(local.atZone(names.getZone()).toInstant().toEpochMilli() - epochOffsetMillis,
+                    : Math.ceilDiv(local.atZone(namesZone).toInstant().toEpochMilli() - epochOffsetMillis,
                     rollCycle.lengthMillis());
             return fileName(cycle).equals(name) ? Optional.of(cycle) : Optional.empty();
         } catch (DateTimeException | ArithmeticException e) {

@@ -4,6 +4,7 @@ import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.queue.StoreQueue;
+import io.cq.core.internal.system.FilePermissions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +69,7 @@ public final class MappedQueueBuilder {
     private StoreFileListener storeFileListener = new StoreFileListener() {
     };
     private Duration syncInterval = DEFAULT_SYNC_INTERVAL;
-    private Set<PosixFilePermission> filePermissions = PosixFilePermissions.fromString("rw-------");
+    private Set<PosixFilePermission> filePermissions = FilePermissions.OWNER_READ_WRITE;
     private long diskSpaceWarningBytes = DEFAULT_DISK_SPACE_WARNING_BYTES;
     private double diskSpaceWarningPercent = DEFAULT_DISK_SPACE_WARNING_PERCENT;
     private boolean refuseSharedDirectory;

@@ -284,11 +284,17 @@ public final class CycleFiles implements AutoCloseable {
         listedMinCycle = tableStore.minCycle();
         everListed = true;
         listed.clear();
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*" + SUFFIX)) {
+        // No glob and no method reference: either would generate code on the path to a new queue's first excerpt.
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
             for (Path path : stream) {
                 String name = path.getFileName().toString();
+                if (!name.endsWith(SUFFIX)) {
+                    continue;
+                }
                 Optional<Long> cycle = calendar.parseCycle(name.substring(0, name.length() - SUFFIX.length()));
-                cycle.ifPresent(listed::add);
+                if (cycle.isPresent()) {
+                    listed.add(cycle.get());
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the cycle files of " + directory + ": " + e.getMessage(), e);

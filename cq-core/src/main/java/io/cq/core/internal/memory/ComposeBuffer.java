@@ -19,7 +19,7 @@ public final class ComposeBuffer {
 
     private final long maxExcerpt;
     private final long blockSize;
-    private final SegmentCursor.Reservation growth = this::grow;
+    private final SegmentCursor.Reservation growth = new Growth();
     private MemorySegment buffer = MemorySegment.NULL;
     private SegmentCursor cursor;
 
@@ -64,6 +64,14 @@ public final class ComposeBuffer {
     public void releaseIfLarge() {
         if (buffer.byteSize() > RETAINED) {
             buffer = MemorySegment.NULL;
+        }
+    }
+
+    /** A class, not a method reference: the first of those in a JVM generates code on the path to its first excerpt. */
+    private final class Growth implements SegmentCursor.Reservation {
+        @Override
+        public long reserveUpTo(long end) {
+            return grow(end);
         }
     }
 }

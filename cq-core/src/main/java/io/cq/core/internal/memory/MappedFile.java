@@ -163,7 +163,7 @@ public final class MappedFile implements AutoCloseable {
         long from = Math.max(reservedEnd, freeFrom);
         try {
             // The lock holder may grow the file; where fallocate cannot allocate, zeros over the free space do.
-            if (!NativeIo.reserve(cPath(), path, from, target - from, false)) {
+            if (!NativeIo.canReserveBlocksNow() || !NativeIo.reserve(cPath(), path, from, target - from, false)) {
                 writeZeros(from, target);
             }
         } catch (IOException e) {
@@ -186,7 +186,7 @@ public final class MappedFile implements AutoCloseable {
      * Failures are left for that appender to meet and report.
      */
     public void reserveAhead(long position, long end, long populateEnd, BooleanSupplier stillWritten) {
-        if (!writable || closed || end <= reservedEnd || !NativeIo.canReserveBlocks()) {
+        if (!writable || closed || end <= reservedEnd || !NativeIo.canReserveBlocksNow()) {
             return;
         }
         BackgroundWork.submit(() -> {

@@ -1,6 +1,7 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.internal.file.CycleFile;
+import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.table.TableStore;
 
 /**
@@ -44,6 +45,9 @@ final class ReservationPacer {
 
     /** Takes the measure at {@code p}, and asks the background for blocks ahead as the pace calls for. */
     void consider(CycleFile file, long p, long reserved) {
+        // The first look of any appender starts linking the downcalls that reserve ahead (NativeIo): an appender
+        // that writes needs them; the path to a new process's first excerpt does not.
+        NativeIo.warmUpInBackground();
         long step = file.mapped().reserveStep();
         long now = System.nanoTime();
         // No pace yet in a file just entered (positions start again): the first look only takes the measure.

@@ -39,7 +39,7 @@ public final class StoreAppender implements ExcerptAppender {
     private final AppendContext context = new AppendContext();
     private final Position scratch = new Position();
     /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
-    private final SegmentCursor.Reservation reservation = this::reserveForCursor;
+    private final SegmentCursor.Reservation reservation = new CursorReservation();
     /** Files retention deleted under the write lock, to log and announce once it is released. */
     private final List<Retention.Deletion> retired = new ArrayList<>();
     /** Whether a context that finds the lock taken is written into {@link #buffer} first (docs/user-guide.md). */
@@ -290,6 +290,14 @@ public final class StoreAppender implements ExcerptAppender {
 
     private long reserveForCursor(long end) {
         return file.mapped().reserve(position, end);
+    }
+
+    /** A class, not a method reference: the first of those in a JVM generates code on the path to its first excerpt. */
+    private final class CursorReservation implements SegmentCursor.Reservation {
+        @Override
+        public long reserveUpTo(long end) {
+            return reserveForCursor(end);
+        }
     }
 
     /** Durability.SYNC: the excerpt's pages reach storage before the append returns (outside the lock). */

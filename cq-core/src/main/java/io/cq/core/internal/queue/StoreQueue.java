@@ -36,7 +36,6 @@ import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.FilesystemGuard;
 import io.cq.core.internal.system.Log;
-import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.system.ProcessIdentity;
 import io.cq.core.internal.table.AsyncBufferConfig;
 import io.cq.core.internal.table.TableStore;
@@ -108,9 +107,6 @@ public final class StoreQueue implements MappedQueue {
         CycleFiles.prepareDirectory(directory, readOnly, permissions, requested.refuseSharedDirectory());
         this.filesystem = FilesystemGuard.detect(directory);
         FilesystemGuard.check(directory, filesystem, requested.requireLocalFilesystem());
-        if (!readOnly) {
-            NativeIo.warmUpInBackground();
-        }
         this.diskSpace = new DiskSpaceMonitor(directory, requested.diskSpaceWarningBytes(),
                 requested.diskSpaceWarningPercent());
         AsyncBufferConfig asyncRequested = requested.asyncMode()

@@ -25,7 +25,7 @@ public final class AtomicFiles {
      */
     public static boolean createWithContent(Path file, ByteBuffer content, FilePermissions permissions)
             throws IOException {
-        Path temporary = file.resolveSibling(file.getFileName() + "." + ProcessHandle.current().pid() + "."
+        Path temporary = file.resolveSibling(file.getFileName() + "." + ProcessIdentity.pid() + "."
                 + System.nanoTime() + ".tmp");
         try {
             try (FileChannel channel = permissions.create(temporary)) {

@@ -6,8 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -15,12 +14,18 @@ import java.util.Set;
  * so the process's umask cannot narrow or widen them. Ignored where the file system has no POSIX permissions.
  */
 public final class FilePermissions {
+    /** rw-------, the default; not built with {@code PosixFilePermissions.fromString}, which makes an EnumSet. */
+    public static final Set<PosixFilePermission> OWNER_READ_WRITE =
+            Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+    private static final int OTHERS_WRITE_BIT = 0002;
     private final Set<PosixFilePermission> files;
     private final Set<PosixFilePermission> directories;
 
     public FilePermissions(Set<PosixFilePermission> files) {
         this.files = Set.copyOf(files);
-        EnumSet<PosixFilePermission> dirs = EnumSet.copyOf(files.isEmpty() ? EnumSet.of(PosixFilePermission.OWNER_READ)
+        // A HashSet, not an EnumSet: the first EnumSet of a JVM reads the enum's constants reflectively, milliseconds
+        // of method-handle code generation on the path to a new process's first excerpt.
+        Set<PosixFilePermission> dirs = new HashSet<>(files.isEmpty() ? Set.of(PosixFilePermission.OWNER_READ)
                 : files);
         // A directory one may read must also be searchable, or its files cannot be opened.
         if (files.contains(PosixFilePermission.OWNER_READ)) {
@@ -36,7 +41,7 @@ public final class FilePermissions {
     }
 
     public static FilePermissions ownerOnly() {
-        return new FilePermissions(PosixFilePermissions.fromString("rw-------"));
+        return new FilePermissions(OWNER_READ_WRITE);
     }
 
     public Set<PosixFilePermission> files() {
@@ -73,8 +78,14 @@ public final class FilePermissions {
             return false;
         }
         try {
+            // The mode bits, where the file system has them: the set of permissions is an EnumSet, whose first use in a
+            // JVM reads the enum reflectively, milliseconds on the path to a new queue's first excerpt.
+            if (directory.getFileSystem().supportedFileAttributeViews().contains("unix")
+                    && Files.getAttribute(directory, "unix:mode") instanceof Integer mode) {
+                return (mode & OTHERS_WRITE_BIT) != 0;
+            }
             return Files.getPosixFilePermissions(directory).contains(PosixFilePermission.OTHERS_WRITE);
-        } catch (IOException e) {
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return false;
         }
     }

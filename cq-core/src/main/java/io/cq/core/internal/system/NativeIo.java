@@ -48,13 +48,18 @@ public final class NativeIo {
     }
 
     private static volatile boolean READY;
+    private static volatile boolean linkingStarted;
     private static final long STAT_BUFFER_SIZE = 256;
     private static final long ST_BLOCKS_OFFSET = 64;
     private static final long STAT_BLOCK_SIZE = 512;
 
     /** Where a downcall leaves errno: one per thread (in practice the background thread), so calls allocate nothing. */
-    private static final ThreadLocal<MemorySegment> CALL_STATE =
-            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(Linker.Option.captureStateLayout()));
+    private static final ThreadLocal<MemorySegment> CALL_STATE = new ThreadLocal<>() {
+        @Override
+        protected MemorySegment initialValue() {
+            return Arena.ofAuto().allocate(Linker.Option.captureStateLayout());
+        }
+    };
 
     /** The downcalls; linking them costs ~100 ms of class loading and code generation, so it is done once, ahead. */
     private static final class Calls {
@@ -139,10 +144,34 @@ public final class NativeIo {
         return symbol.orElseThrow(() -> new UnsatisfiedLinkError("no symbol " + name));
     }
 
-    /** Links the downcalls on a background thread, so that the first file creation does not wait for it. */
+    /**
+     * Links the downcalls on a thread of their own, once per JVM, so that no appender waits for it: until they are
+     * linked, appenders reserve by writing zeros. Called at an appender's first look at its pace, not when a queue
+     * opens: on a machine with two cores, linking (tens of milliseconds of code generation, and the JIT compiling
+     * that code) would otherwise take a core from the path to a new process's first excerpt. Not on the shared
+     * background thread, so that a queue closing soon after never waits for it.
+     */
     public static void warmUpInBackground() {
-        if (!READY) {
-            BackgroundWork.submit(NativeIo::canReserveBlocks);
+        if (!READY && !linkingStarted) {
+            startLinking();
+        }
+    }
+
+    private static synchronized void startLinking() {
+        if (linkingStarted) {
+            return;
+        }
+        linkingStarted = true;
+        Thread thread = new Thread(new Linking(), "cq-native-link");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** A class, not a lambda: the first lambda of a JVM costs a code generation of its own on the start-up path. */
+    private static final class Linking implements Runnable {
+        @Override
+        public void run() {
+            canReserveBlocks();
         }
     }
 
@@ -151,9 +180,21 @@ public final class NativeIo {
         return READY;
     }
 
-    /** Whether blocks are reserved before mapping; false means files are mapped sparse. */
+    /**
+     * Whether blocks are reserved before mapping; false means files are mapped sparse. Waits for the downcalls to be
+     * linked when another thread is linking them: for background threads and tools, not for an appender.
+     */
     public static boolean canReserveBlocks() {
         return Calls.UNAVAILABLE_BECAUSE == null;
+    }
+
+    /**
+     * {@link #canReserveBlocks()} without waiting: false while the downcalls are still being linked. An appender asks
+     * this, so that a new process's first append reserves by writing zeros (as safe) instead of waiting tens of
+     * milliseconds for the linker's code generation (docs/performance.md, "Start-up").
+     */
+    public static boolean canReserveBlocksNow() {
+        return READY && Calls.UNAVAILABLE_BECAUSE == null;
     }
 
     /**

@@ -1,0 +1,90 @@
+package io.cq.core;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Cycle file names written and read by hand are exactly what a {@code DateTimeFormatter} of the pattern makes. */
+class CycleNamesTest {
+    private static final long FROM = Instant.parse("1970-01-01T00:00:00Z").toEpochMilli();
+    private static final long TO = Instant.parse("2400-01-01T00:00:00Z").toEpochMilli();
+
+    private static DateTimeFormatter formatter(RollCycle cycle, ZoneId zone) {
+        return new DateTimeFormatterBuilder().appendPattern(cycle.fileNamePattern())
+                .parseDefaulting(ChronoField.HOUR_OF_DAY, 0)
+                .parseDefaulting(ChronoField.MINUTE_OF_HOUR, 0)
+                .parseDefaulting(ChronoField.SECOND_OF_MINUTE, 0)
+                .toFormatter().withZone(zone);
+    }
+
+    @Test
+    void shouldNameEveryRollCycleAsItsFormatterDoesAndReadTheNameBack() {
+        SplittableRandom random = new SplittableRandom(20261126L);
+        for (RollCycle rollCycle : RollCycle.values()) {
+            CycleCalendar calendar = CycleCalendar.of(rollCycle);
+            DateTimeFormatter formatter = formatter(rollCycle, ZoneOffset.UTC);
+            for (int i = 0; i < 2_000; i++) {
+                long cycle = calendar.cycleAt(random.nextLong(FROM, TO));
+                String name = calendar.fileName(cycle);
+                assertThat(name).as("%s cycle %d", rollCycle, cycle)
+                        .isEqualTo(formatter.format(Instant.ofEpochMilli(calendar.cycleStartMillis(cycle))));
+                assertThat(calendar.parseCycle(name)).as(name).contains(cycle);
+            }
+        }
+    }
+
+    @Test
+    void shouldNameCyclesWithARollTimeInTheirZoneAsTheFormatterDoes() {
+        SplittableRandom random = new SplittableRandom(7L);
+        List<CycleCalendar> calendars = List.of(
+                CycleCalendar.of(RollCycle.DAILY, LocalTime.of(17, 0), ZoneId.of("America/New_York")),
+                CycleCalendar.of(RollCycle.WEEKLY, LocalTime.of(6, 30), ZoneId.of("Europe/London")),
+                CycleCalendar.of(RollCycle.LARGE_DAILY, LocalTime.of(22, 0), ZoneId.of("Asia/Tokyo")),
+                CycleCalendar.of(RollCycle.HOURLY, LocalTime.of(0, 30), ZoneOffset.ofHoursMinutes(5, 30)),
+                CycleCalendar.of(RollCycle.TEN_MINUTELY, LocalTime.of(9, 15), ZoneOffset.ofHours(-3)),
+                CycleCalendar.of(RollCycle.TEST_SECONDLY, LocalTime.of(1, 2, 3), ZoneOffset.ofHours(14)));
+        for (CycleCalendar calendar : calendars) {
+            boolean days = calendar.rollCycle().lengthMillis() % 86_400_000L == 0;
+            DateTimeFormatter formatter = formatter(calendar.rollCycle(), calendar.zone());
+            for (int i = 0; i < 2_000; i++) {
+                long cycle = calendar.cycleAt(random.nextLong(FROM, TO));
+                Instant start = Instant.ofEpochMilli(calendar.cycleStartMillis(cycle));
+                // Calendar days are named after the local date the cycle begins on, in the zone.
+                String expected = days ? formatter.format(start.atZone(calendar.zone()).toLocalDate())
+                        : formatter.format(start);
+                String name = calendar.fileName(cycle);
+                assertThat(name).as("%s cycle %d", calendar, cycle).isEqualTo(expected);
+                assertThat(calendar.parseCycle(name)).as(name).contains(cycle);
+            }
+        }
+    }
+
+    @Test
+    void shouldRefuseNamesThatAreNotCycles() {
+        CycleCalendar daily = CycleCalendar.of(RollCycle.DAILY);
+        CycleCalendar hourly = CycleCalendar.of(RollCycle.HOURLY);
+        CycleCalendar weekly = CycleCalendar.of(RollCycle.WEEKLY);
+        for (String name : List.of("", "2026112", "202611260", "2026-11-26", "20261131", "20261300", "2026112a",
+                "metadata", "20260229")) {
+            assertThat(daily.parseCycle(name)).as(name).isEqualTo(Optional.empty());
+        }
+        for (String name : List.of("20261126", "20261126-24", "20261126_10", "20261126-1", "20261126-100")) {
+            assertThat(hourly.parseCycle(name)).as(name).isEqualTo(Optional.empty());
+        }
+        // A week starts on Monday: 2026-11-26 is a Thursday, so no weekly cycle carries its name.
+        assertThat(weekly.parseCycle("20261126W")).isEqualTo(Optional.empty());
+        assertThat(weekly.parseCycle("20261123")).isEqualTo(Optional.empty());
+        assertThat(weekly.parseCycle("20261123W")).isPresent();
+    }
+}
