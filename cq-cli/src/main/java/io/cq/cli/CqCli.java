@@ -18,10 +18,18 @@ import java.io.UncheckedIOException;
  */
 @Command(name = "cq", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Look into and use cq queues: dump, tail, write, stats, verify, repair.%n"
-                + "Every command opens queues read-only (except write) and works while other processes append.",
-        subcommands = {DumpCommand.class, TailCommand.class, WriteCommand.class, StatsCommand.class,
-                VerifyCommand.class, RepairCommand.class, CommandLine.HelpCommand.class})
+                + "Every command opens queues read-only (except write) and works while other processes append.")
 public final class CqCli implements Runnable {
+    /**
+     * The commands, by the names their {@code @Command} annotations give (CqCliTest checks that they agree). They are
+     * added when the command line is made, and only the one named when a command is named: picocli builds a
+     * command's model by reflection when it is added, tens of milliseconds for all of them on the path to
+     * {@code cq tail}'s first line (docs/cli.md).
+     */
+    static final String[] COMMAND_NAMES = {"dump", "tail", "write", "stats", "verify", "repair"};
+    static final Class<?>[] COMMANDS = {DumpCommand.class, TailCommand.class, WriteCommand.class,
+        StatsCommand.class, VerifyCommand.class, RepairCommand.class};
+
     static final int EXIT_DAMAGED = 1;
     static final int EXIT_USAGE = 2;
     static final int EXIT_FAILURE = 3;
@@ -35,15 +43,58 @@ public final class CqCli implements Runnable {
     CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine(args).execute(args));
     }
 
-    /** The command line with cq's error handling, ready to {@code execute}. */
+    /** The command line with every command and cq's error handling, ready to {@code execute}. */
     public static CommandLine commandLine() {
+        return commandLine(new String[0]);
+    }
+
+    /**
+     * The command line for these arguments, ready to {@code execute} them: with only the command they name, or with
+     * every command where they name none (usage, help, a mistyped name), so that picocli's answer is the same.
+     */
+    public static CommandLine commandLine(String[] args) {
         CommandLine commandLine = new CommandLine(new CqCli());
+        String named = namedCommand(args);
+        for (int i = 0; i < COMMANDS.length; i++) {
+            if (named == null || named.equals(COMMAND_NAMES[i])) {
+                commandLine.addSubcommand(COMMAND_NAMES[i], COMMANDS[i]);
+            }
+        }
+        if (named == null) {
+            commandLine.addSubcommand("help", new CommandLine.HelpCommand());
+        }
+        // Both apply to the commands added so far: so they are set after adding them.
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
-        commandLine.setExecutionExceptionHandler(CqCli::handleFailure);
+        commandLine.setExecutionExceptionHandler(new FailureHandler());
         return commandLine;
+    }
+
+    /** The command the arguments name: the first that is not an option of cq itself, when it is one; else null. */
+    private static String namedCommand(String[] args) {
+        for (String arg : args) {
+            if (arg.startsWith("-")) {
+                continue;
+            }
+            for (String name : COMMAND_NAMES) {
+                if (name.equals(arg)) {
+                    return name;
+                }
+            }
+            return null;
+        }
+        return null;
+    }
+
+    /** A class, not a method reference: the first of those in a JVM generates code on the start-up path. */
+    private static final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
+        @Override
+        public int handleExecutionException(Exception failure, CommandLine commandLine,
+                                            CommandLine.ParseResult parseResult) {
+            return handleFailure(failure, commandLine, parseResult);
+        }
     }
 
     @Override

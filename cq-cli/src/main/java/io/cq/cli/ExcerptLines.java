@@ -7,6 +7,7 @@ import io.cq.core.message.MethodReader;
 import io.cq.core.message.MethodReaderBuilder;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.List;
@@ -26,7 +27,6 @@ sealed interface ExcerptLines {
         private final boolean json;
         private final boolean oneLine;
         private final ExcerptRenderer renderer = new ExcerptRenderer();
-        private final JsonMapper mapper = JsonMapper.shared();
 
         Rendered(ExcerptTailer tailer, boolean json, boolean oneLine) {
             this.tailer = tailer;
@@ -45,10 +45,10 @@ sealed interface ExcerptLines {
             if (!json) {
                 return renderer.text(context.bytes(), oneLine);
             }
-            ObjectNode node = mapper.createObjectNode();
+            ObjectNode node = JsonNodeFactory.instance.objectNode();
             node.put("index", Queues.hex(context.index()));
             renderer.json(context.bytes(), node);
-            return mapper.writeValueAsString(node);
+            return JsonText.of(node);
         }
     }
 

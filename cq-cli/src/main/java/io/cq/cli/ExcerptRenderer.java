@@ -5,6 +5,7 @@ import io.cq.core.ExcerptFormatter;
 import io.cq.core.message.MessageDecodingException;
 import io.cq.core.message.Messages;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 import java.util.HexFormat;
@@ -69,9 +70,10 @@ class ExcerptRenderer {
     static String messageText(ObjectNode message) {
         StringBuilder text = new StringBuilder();
         String method = message.path("method").asString("");
-        text.append(method.isEmpty() ? "(object)" : method).append(' ').append(message.path("arguments"));
+        text.append(method.isEmpty() ? "(object)" : method).append(' ')
+                .append(JsonText.of(message.path("arguments")));
         if (message.has("history")) {
-            text.append(" history=").append(message.get("history"));
+            text.append(" history=").append(JsonText.of(message.get("history")));
         }
         if (message.has("malformed")) {
             text.append(" (").append(message.get("malformed").asString()).append(')');
@@ -90,7 +92,7 @@ class ExcerptRenderer {
         try {
             return Messages.toTree(excerpt);
         } catch (MessageDecodingException e) {
-            ObjectNode malformed = tools.jackson.databind.json.JsonMapper.shared().createObjectNode();
+            ObjectNode malformed = JsonNodeFactory.instance.objectNode();
             malformed.put("method", "(malformed message)");
             malformed.putArray("arguments").add(hex(remainingBytes(excerpt)));
             malformed.put("malformed", e.getMessage());

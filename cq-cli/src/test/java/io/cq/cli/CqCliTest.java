@@ -40,7 +40,7 @@ class CqCliTest {
     static Run cq(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine commandLine = CqCli.commandLine();
+        CommandLine commandLine = CqCli.commandLine(args);
         commandLine.setOut(new PrintWriter(out, true));
         commandLine.setErr(new PrintWriter(err, true));
         int exitCode = commandLine.execute(args);
@@ -376,5 +376,34 @@ class CqCliTest {
         Run noCommand = cq();
         assertThat(noCommand.exitCode()).isEqualTo(2);
         assertThat(noCommand.err()).contains("Missing command");
+    }
+
+    /** The command line adds only the command named; the names it goes by must be the commands' own. */
+    @Test
+    void shouldKnowEachCommandByTheNameItsAnnotationGives() {
+        assertThat(CqCli.COMMANDS).hasSameSizeAs(CqCli.COMMAND_NAMES);
+        for (int i = 0; i < CqCli.COMMANDS.length; i++) {
+            assertThat(CqCli.COMMANDS[i].getAnnotation(CommandLine.Command.class).name())
+                    .isEqualTo(CqCli.COMMAND_NAMES[i]);
+        }
+        Run usage = cq("--help");
+        assertThat(usage.exitCode()).isZero();
+        for (String name : CqCli.COMMAND_NAMES) {
+            assertThat(usage.out()).contains("  " + name + " ");
+        }
+        assertThat(CqCli.commandLine(new String[] {"--debug", "tail", "x"}).getSubcommands()).containsOnlyKeys("tail");
+        assertThat(CqCli.commandLine(new String[] {"help", "tail"}).getSubcommands()).containsKeys("tail", "dump",
+                "help");
+    }
+
+    @Test
+    void shouldRunACommandNamedAfterCqsOwnOptionsAndReportAnUnknownOne() {
+        Path queue = queueOf("first");
+        Run debugTail = cq("--debug", "tail", queue.toString());
+        assertThat(debugTail.exitCode()).isZero();
+        assertThat(debugTail.lines()).containsExactly("first");
+        Run unknown = cq("tial", queue.toString());
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("tial");
     }
 }

@@ -110,7 +110,7 @@ public final class MessageTrees {
                 case MessageLayout.DOCUMENT -> {
                     byte[] document = lengthPrefixed(bytes);
                     CborLimits.check(document, 0, document.length);
-                    yield Cbor.SHARED.readTree(document);
+                    yield CborTrees.read(document);
                 }
                 case MessageLayout.SELF_WRITTEN -> NODES.objectNode()
                         .put("selfWrittenHex", HexFormat.of().formatHex(lengthPrefixed(bytes)));
