@@ -1,6 +1,7 @@
 package io.cq.core.internal.message;
 
 import io.cq.core.ExcerptBytes;
+import tools.jackson.core.StreamReadConstraints;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -33,6 +34,12 @@ final class RecordDecoder {
     private static final int NULL = 0xF6;
     private static final int FLOAT32 = 0xFA;
     private static final int FLOAT64 = 0xFB;
+    /** Jackson's limits, which its parser applies to the documents it reads, and cq's own nesting limit. */
+    private static final StreamReadConstraints JACKSON_LIMITS = Cbor.SHARED.tokenStreamFactory()
+            .streamReadConstraints();
+    private static final int MAX_DEPTH = Math.min(CborLimits.MAX_NESTING_DEPTH,
+            JACKSON_LIMITS.getMaxNestingDepth());
+    private static final int MAX_TEXT_BYTES = JACKSON_LIMITS.getMaxStringLength();
 
     private ExcerptBytes bytes;
     /** Keys and text, copied out of the excerpt to be compared or decoded. */
@@ -69,7 +76,7 @@ final class RecordDecoder {
         if (!indefinite && (initial >>> 5 != MAJOR_MAP || argument(initial) != components)) {
             return NOT_DECODED;
         }
-        if (depth >= CborLimits.MAX_NESTING_DEPTH) {
+        if (depth >= MAX_DEPTH) {
             return NOT_DECODED;
         }
         Object[] refs = references(depth, components);
@@ -279,7 +286,7 @@ final class RecordDecoder {
             return -1;
         }
         long length = argument(initial);
-        if (length < 0 || length > bytes.remaining()) {
+        if (length < 0 || length > bytes.remaining() || length > MAX_TEXT_BYTES) {
             return -1;
         }
         int n = (int) length;

@@ -46,6 +46,9 @@ final class RecordPlan {
     static final int RECORD = REFERENCE | 18;
 
     static final int MAX_COMPONENTS = Long.SIZE;
+    /** Jackson refuses longer keys (in characters, which are at most as many as the bytes). */
+    private static final int MAX_NAME_BYTES = Cbor.SHARED.tokenStreamFactory().streamReadConstraints()
+            .getMaxNameLength();
 
     private static final ClassValue<Eligibility> PLANS = new ClassValue<>() {
         @Override
@@ -121,7 +124,7 @@ final class RecordPlan {
             types[i] = componentType;
             names[i] = component.getName().getBytes(StandardCharsets.UTF_8);
             kinds[i] = kindOf(componentType);
-            if (kinds[i] < 0) {
+            if (kinds[i] < 0 || names[i].length > MAX_NAME_BYTES) {
                 return null;
             }
             if (kinds[i] == ENUM) {

@@ -244,6 +244,35 @@ class RecordDecoderTest {
     }
 
     @Test
+    void shouldLeaveRecordsNestedBeyondTheLimitsToJackson() {
+        List<byte[]> documents = new ArrayList<>();
+        for (int depth = 490; depth <= 510; depth++) {
+            documents.add(chain(depth));
+        }
+
+        List<Outcome> outcomes = decodeAll(documents, documents.stream().<Class<?>>map(d -> Inner.class).toList());
+
+        for (int n = 0; n < outcomes.size(); n++) {
+            outcomes.get(n).assertConsistent("records nested " + (490 + n) + " deep");
+        }
+        assertThat(outcomes.getFirst().direct).isNotSameAs(RecordDecoder.NOT_DECODED);
+        assertThat(outcomes.getLast().direct).isSameAs(RecordDecoder.NOT_DECODED);
+    }
+
+    /** {@code depth} {@link Inner} records, each the {@code next} of the one before. */
+    private static byte[] chain(int depth) {
+        Writer writer = new Writer();
+        for (int level = 0; level < depth; level++) {
+            writer.indefiniteMap().text("name").text("n" + level).text("value").integer(level).text("next");
+        }
+        writer.nul();
+        for (int level = 0; level < depth; level++) {
+            writer.end();
+        }
+        return writer.bytes();
+    }
+
+    @Test
     void shouldReadOnItsOwnOnlyRecordsJacksonReadsPlainly() {
         assertThat(RecordPlan.of(Everything.class)).isNotNull();
         assertThat(RecordPlan.of(OddNames.class)).isNotNull();
