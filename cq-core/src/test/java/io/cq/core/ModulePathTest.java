@@ -52,7 +52,8 @@ class ModulePathTest {
         List<String> output = run(command);
 
         assertThat(output).contains("module=io.cq.core", "exports=" + API_PACKAGES,
-                "text=over the module path", "message=[module]", "internal=refused");
+                "text=over the module path", "message=[module]", "document=Greeting[who=record, times=2]",
+                "internal=refused");
         assertThat(output).noneMatch(line -> line.contains("WARNING"));
     }
 

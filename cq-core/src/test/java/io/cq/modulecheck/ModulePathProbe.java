@@ -17,6 +17,12 @@ public final class ModulePathProbe {
     /** A message interface of the application (in the unnamed module). */
     public interface Greetings {
         void hello(String who);
+
+        void greet(Greeting greeting);
+    }
+
+    /** A document of the application, which cq reads without Jackson when it may call its constructor. */
+    public record Greeting(String who, int times) {
     }
 
     private ModulePathProbe() {
@@ -29,13 +35,28 @@ public final class ModulePathProbe {
         try (MappedQueue queue = MappedQueue.builder(Path.of(args[0])).build();
              ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("over the module path");
-            Messages.methodWriter(appender, Greetings.class).hello("module");
+            Greetings writer = Messages.methodWriter(appender, Greetings.class);
+            writer.hello("module");
+            writer.greet(new Greeting("record", 2));
             ExcerptTailer tailer = queue.createTailer();
             System.out.println("text=" + tailer.readText());
-            List<String> heard = new ArrayList<>();
-            Greetings handler = heard::add;
-            Messages.methodReader(tailer, handler).readOne();
+            List<Object> heard = new ArrayList<>();
+            Greetings handler = new Greetings() {
+                @Override
+                public void hello(String who) {
+                    heard.add(who);
+                }
+
+                @Override
+                public void greet(Greeting greeting) {
+                    heard.add(greeting);
+                }
+            };
+            io.cq.core.message.MethodReader reader = Messages.methodReader(tailer, handler);
+            reader.readOne();
             System.out.println("message=" + heard);
+            reader.readOne();
+            System.out.println("document=" + heard.getLast());
         }
         try {
             Class<?> engine = Class.forName("io.cq.core.internal.queue.StoreQueue");

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,6 +21,19 @@ class MalformedMessageTest {
     }
 
     private static final int MAGIC = 'c' | 'q' << 8 | 'm' << 16;
+
+    /** A record read without Jackson, whose constructor refuses some values. */
+    public record Quantity(String symbol, long amount) {
+        public Quantity {
+            if (amount < 0) {
+                throw new IllegalArgumentException("a quantity is never negative");
+            }
+        }
+    }
+
+    public interface Quantities {
+        void quantity(Quantity quantity);
+    }
 
     @Test
     void shouldReportMalformedMessagesWithTheirIndexAndGoOnWithTheNextExcerpt() {
@@ -56,5 +70,24 @@ class MalformedMessageTest {
             assertThat(reader.readOne()).isFalse();
         }
         assertThat(seen).containsExactly(5L);
+    }
+
+    @Test
+    void shouldReportARecordItsConstructorRefusesAndGoOnWithTheNextExcerpt() {
+        List<Quantity> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            // written by another writer, one without the check
+            CraftedMessages.append(queue, "quantity", Map.of("symbol", "AAPL", "amount", -1));
+            Messages.methodWriter(queue.acquireAppender(), Quantities.class).quantity(new Quantity("MSFT", 2));
+
+            Quantities handler = seen::add;
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
+            assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
+                    .hasMessageContaining("(method quantity): argument 0: the document does not decode as")
+                    .hasMessageContaining("a quantity is never negative");
+            assertThat(reader.readOne()).isTrue();
+            assertThat(reader.readOne()).isFalse();
+        }
+        assertThat(seen).containsExactly(new Quantity("MSFT", 2));
     }
 }

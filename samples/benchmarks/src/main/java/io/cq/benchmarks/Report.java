@@ -12,6 +12,7 @@ import org.openjdk.jmh.util.Statistics;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -74,24 +75,40 @@ final class Report {
         }
     }
 
+    /**
+     * One table for the three benchmarks of {@code MethodMessageBenchmark}: writing only, reading only, and both per
+     * operation, one row per operation and message type.
+     */
     void messages(Collection<RunResult> results) {
-        Map<String, Map<String, RunResult>> byMessage = new TreeMap<>();
+        Map<String, Map<String, Map<String, RunResult>>> byOperation = new TreeMap<>(
+                Comparator.comparingInt(Report::operationOrder).thenComparing(o -> o));
         for (RunResult result : results) {
-            byMessage.computeIfAbsent(result.getParams().getParam("message"), k -> new TreeMap<>())
+            String benchmark = result.getParams().getBenchmark();
+            byOperation.computeIfAbsent(benchmark.substring(benchmark.lastIndexOf('.') + 1), k -> new TreeMap<>())
+                    .computeIfAbsent(result.getParams().getParam("message"), k -> new TreeMap<>())
                     .put(result.getParams().getParam("implementation"), result);
         }
-        sections.append("\n### Method writer + method reader, one message written and read back per operation "
-                + "(ops/s)\n\n");
-        sections.append("| message | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle | cq B/op | "
-                + "Chronicle B/op |\n"
-                + "|---|---|---|---|---|---|\n");
-        for (Map.Entry<String, Map<String, RunResult>> row : byMessage.entrySet()) {
-            Statistics cq = stats(row.getValue().get("cq"));
-            Statistics chronicle = stats(row.getValue().get("chronicle"));
-            sections.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", row.getKey(), spread(cq),
-                    spread(chronicle), ratio(median(cq), median(chronicle)), allocation(row.getValue().get("cq")),
-                    allocation(row.getValue().get("chronicle"))));
-        }
+        sections.append("\n### Method writers and readers, one thread (messages/s; writeAndRead: one message written "
+                + "and read back per operation)\n\n");
+        sections.append("| operation | message | cq median [min-max] | Chronicle median [min-max] | cq / Chronicle "
+                + "| cq B/op | Chronicle B/op |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        byOperation.forEach((operation, byMessage) -> byMessage.forEach((message, byImplementation) -> {
+            Statistics cq = stats(byImplementation.get("cq"));
+            Statistics chronicle = stats(byImplementation.get("chronicle"));
+            sections.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", operation, message,
+                    spread(cq), spread(chronicle), ratio(median(cq), median(chronicle)),
+                    allocation(byImplementation.get("cq")), allocation(byImplementation.get("chronicle"))));
+        }));
+    }
+
+    /** Write, read, then both: the order in which the table reads best. */
+    private static int operationOrder(String operation) {
+        return switch (operation) {
+            case "write" -> 0;
+            case "read" -> 1;
+            default -> 2;
+        };
     }
 
     void seek(Collection<RunResult> results) {

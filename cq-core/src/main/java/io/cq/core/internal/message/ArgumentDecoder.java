@@ -17,6 +17,8 @@ import tools.jackson.databind.exc.InvalidTypeIdException;
  * the generated classes.
  */
 public final class ArgumentDecoder {
+    private static final ObjectReader STRING_READER = Cbor.SHARED.readerFor(String.class);
+
     private ExcerptBytes bytes;
     private long index;
     private MessageHeader header;
@@ -25,6 +27,9 @@ public final class ArgumentDecoder {
     private int argument;
     private boolean failed;
     private byte[] scratch = new byte[256];
+    /** Created with the first document that needs it: a reader of self-written messages never does. */
+    private RecordDecoder records;
+    private long[] limitsWorkspace;
 
     void bind(ExcerptBytes bytes, long index, MessageHeader header, Dispatch dispatch) {
         this.bytes = bytes;
@@ -174,7 +179,7 @@ public final class ArgumentDecoder {
             return switch (tag) {
                 case MessageLayout.TEXT -> bytes.readUtf8();
                 case MessageLayout.NULL -> null;
-                case MessageLayout.DOCUMENT -> (String) document(Cbor.SHARED.readerFor(String.class));
+                case MessageLayout.DOCUMENT -> (String) document(STRING_READER, null);
                 default -> throw mismatch(tag, "String");
             };
         } catch (IndexOutOfBoundsException | IllegalStateException e) {
@@ -238,7 +243,7 @@ public final class ArgumentDecoder {
     private Object readBoxed(byte tag, int slot, Class<?> type) {
         return switch (tag) {
             case MessageLayout.NULL -> null;
-            case MessageLayout.DOCUMENT -> document(dispatch.documentReaders[slot]);
+            case MessageLayout.DOCUMENT -> document(dispatch.documentReaders[slot], dispatch.recordPlans[slot]);
             case MessageLayout.TEXT -> bytes.readUtf8();
             case MessageLayout.BOOLEAN -> bytes.readBoolean();
             case MessageLayout.BYTE -> bytes.readByte();
@@ -252,23 +257,43 @@ public final class ArgumentDecoder {
         };
     }
 
-    private Object document(ObjectReader reader) {
+    /**
+     * The document at the cursor: a record with a plan read straight from the excerpt ({@link RecordDecoder}), and
+     * any document that is not one it reads through Jackson, after {@link CborLimits} checked it.
+     */
+    private Object document(ObjectReader reader, RecordPlan plan) {
         int length;
+        long start;
         try {
             length = bytes.readInt();
+            start = bytes.position();
             if (length < 0 || length > bytes.remaining()) {
                 throw failure("a document of " + length + " bytes does not fit in the " + bytes.remaining() + " left",
                         null);
             }
-            if (scratch.length < length) {
-                scratch = new byte[Math.max(length, scratch.length * 2)];
-            }
-            bytes.readBytes(scratch, 0, length);
         } catch (IndexOutOfBoundsException e) {
             throw failure("the document is cut short", e);
         }
+        if (plan != null) {
+            long limit = bytes.readLimit();
+            bytes.readLimit(start + length);
+            Object value;
+            try {
+                value = records().read(bytes, plan);
+            } finally {
+                bytes.readLimit(limit);
+            }
+            if (value != RecordDecoder.NOT_DECODED) {
+                return value;
+            }
+            bytes.position(start);
+        }
+        if (scratch.length < length) {
+            scratch = new byte[Math.max(length, scratch.length * 2)];
+        }
+        bytes.readBytes(scratch, 0, length);
         try {
-            CborLimits.check(scratch, 0, length);
+            CborLimits.check(scratch, 0, length, limitsWorkspace());
         } catch (IllegalArgumentException e) {
             throw failure("the document is malformed or beyond the decoding limits: " + e.getMessage(), e);
         }
@@ -285,6 +310,22 @@ public final class ArgumentDecoder {
             // e.g. a record's constructor refusing a value: the excerpt will never decode, so it is not retried
             throw failure("the document does not decode as " + reader.getValueType() + ": " + e, e);
         }
+    }
+
+    private RecordDecoder records() {
+        RecordDecoder r = records;
+        if (r == null) {
+            r = records = new RecordDecoder();
+        }
+        return r;
+    }
+
+    private long[] limitsWorkspace() {
+        long[] w = limitsWorkspace;
+        if (w == null) {
+            w = limitsWorkspace = CborLimits.workspace();
+        }
+        return w;
     }
 
     /** The cursor's own bounds or length checks failed: the excerpt is shorter than its tags say. */

@@ -28,10 +28,23 @@ final class CborLimits {
      * @throws IllegalArgumentException saying what is wrong and at which byte
      */
     static void check(byte[] data, int offset, int length) {
+        check(data, offset, length, workspace());
+    }
+
+    /** What {@link #check(byte[], int, int, long[])} works in: one per caller that checks many documents. */
+    static long[] workspace() {
+        return new long[MAX_NESTING_DEPTH + 2];
+    }
+
+    /**
+     * {@link #check(byte[], int, int)} in the caller's {@link #workspace()}, which it overwrites: a new one would be
+     * 4 KB per document.
+     */
+    static void check(byte[] data, int offset, int length, long[] workspace) {
         int end = offset + length;
         int position = offset;
         // Items still expected in each open container (OPEN_ENDED for indefinite-length ones); [0] is the document.
-        long[] expected = new long[MAX_NESTING_DEPTH + 2];
+        long[] expected = workspace;
         int depth = 0;
         expected[0] = 1;
         int tags = 0;
