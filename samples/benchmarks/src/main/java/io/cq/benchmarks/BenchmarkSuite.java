@@ -177,6 +177,20 @@ public final class BenchmarkSuite {
                         }
                     }
                 }
+                // The CLI as operators start it: bin/cq runs java -jar cq.jar with the AOT cache it trains.
+                Path cliJar = Path.of(System.getProperty("cq.bench.cliJar", "cq-cli/target/cq.jar"));
+                if (Files.isRegularFile(cliJar)) {
+                    Path queue = StartupHarness.cliQueue(cliJar, work);
+                    Path cache = StartupHarness.trainCliAotCache(cliJar, queue, work);
+                    for (int run = 0; run < settings.startupRuns(); run++) {
+                        report.cliTailReady("java -jar cq.jar", StartupHarness.cliTailReady(cliJar, queue, null));
+                        report.cliTailReady("java -XX:AOTCache=... -jar cq.jar (bin/cq)",
+                                StartupHarness.cliTailReady(cliJar, queue, cache));
+                    }
+                } else {
+                    System.out.println("cq tail start-up skipped: no " + cliJar.toAbsolutePath()
+                            + " (build cq-cli, or set -Dcq.bench.cliJar)");
+                }
             } finally {
                 Directories.delete(work);
             }

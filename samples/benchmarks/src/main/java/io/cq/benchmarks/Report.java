@@ -30,6 +30,7 @@ final class Report {
     private final Map<String, List<LatencyHarness.Result>> latencies = new LinkedHashMap<>();
     private final Map<String, List<LatencyHarness.Result>> pretouches = new LinkedHashMap<>();
     private final Map<String, List<StartupHarness.Result>> startups = new TreeMap<>();
+    private final Map<String, List<Long>> cliTail = new TreeMap<>();
     private final Map<String, List<ListenerHarness.Result>> listenerThroughput = new TreeMap<>();
     private final Map<String, List<ListenerHarness.Result>> listenerLatency = new TreeMap<>();
     private final List<Path> plotFiles = new ArrayList<>();
@@ -191,6 +192,10 @@ final class Report {
         return List.copyOf(plotFiles);
     }
 
+    void cliTailReady(String setup, long nanos) {
+        cliTail.computeIfAbsent(setup, k -> new ArrayList<>()).add(nanos);
+    }
+
     void startup(String implementation, StartupHarness.Result result) {
         startups.computeIfAbsent(implementation, k -> new ArrayList<>()).add(result);
     }
@@ -324,6 +329,15 @@ final class Report {
                     .append(millis(row.getValue().stream().mapToLong(StartupHarness.Result::mainToFirstExcerpt)
                     .toArray()))
                     .append(" |\n");
+        }
+        if (!cliTail.isEmpty()) {
+            out.append("\n`cq tail -f` on a queue of one message, from launch to its first line (ms), ")
+                    .append("median [min-max]:\n\n");
+            out.append("| how it is started | first line |\n|---|---|\n");
+            for (Map.Entry<String, List<Long>> row : cliTail.entrySet()) {
+                out.append("| ").append(row.getKey()).append(" | ")
+                        .append(millis(row.getValue().stream().mapToLong(Long::longValue).toArray())).append(" |\n");
+            }
         }
     }
 

@@ -97,6 +97,65 @@ public final class StartupHarness {
         }
     }
 
+    /**
+     * {@code cq tail -f} as an operator starts it ({@code java -jar cq.jar}, or with {@code -XX:AOTCache} as
+     * {@code bin/cq} does), on a queue holding one message: nanoseconds from just before the process is launched to
+     * its first line on stdout, the moment it is following the queue. The process is then stopped.
+     *
+     * @param aotCache an AOT cache trained by {@link #trainCliAotCache}, or null for the JVM's defaults
+     */
+    public static long cliTailReady(Path cliJar, Path queue, Path aotCache) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        if (aotCache != null) {
+            command.addAll(List.of("-XX:AOTCache=" + aotCache, "-Xlog:aot=off", "-Xlog:cds=off"));
+        }
+        command.addAll(List.of("-jar", cliJar.toString(), "tail", "-f", queue.toString()));
+        long launched = System.nanoTime();
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line = out.readLine();
+            long ready = System.nanoTime() - launched;
+            if (line == null) {
+                throw new IllegalStateException("cq tail printed nothing: " + command);
+            }
+            return ready;
+        } finally {
+            process.destroy();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * Writes one message to a new queue with {@code cq write --create}, as {@code bin/cq} does before it trains its
+     * cache, and returns the queue.
+     */
+    public static Path cliQueue(Path cliJar, Path directory) throws Exception {
+        Path queue = directory.resolve("tail-queue");
+        Process write = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-jar",
+                cliJar.toString(), "write", "--create", queue.toString(), "onOrder")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        write.getOutputStream().write("[\"AAPL\", 100]\n".getBytes(StandardCharsets.UTF_8));
+        write.getOutputStream().close();
+        if (!write.waitFor(60, TimeUnit.SECONDS) || write.exitValue() != 0) {
+            throw new IllegalStateException("cq write failed for " + queue);
+        }
+        return queue;
+    }
+
+    /** The AOT cache {@code bin/cq} trains: one run of {@code cq tail} on a small queue. */
+    public static Path trainCliAotCache(Path cliJar, Path queue, Path workDirectory) throws Exception {
+        Path cache = workDirectory.resolve("cq-cli.aot");
+        Process training = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
+                "-XX:AOTCacheOutput=" + cache, "-Xlog:aot=error", "-jar", cliJar.toString(), "tail", queue.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        if (!training.waitFor(120, TimeUnit.SECONDS) || !Files.isRegularFile(cache)) {
+            throw new IllegalStateException("the JVM wrote no AOT cache for cq tail at " + cache);
+        }
+        return cache;
+    }
+
     private static Result run(String implementation, Path directory, List<String> jvmArgs, String classPath,
                               ProcessBuilder.Redirect errors) throws Exception {
         List<String> command = new ArrayList<>();
