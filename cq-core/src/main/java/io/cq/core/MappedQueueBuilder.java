@@ -3,6 +3,7 @@ package io.cq.core;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
+import io.cq.core.internal.memory.FfmWarmUp;
 import io.cq.core.internal.queue.StoreQueue;
 import io.cq.core.internal.system.FilePermissions;
 
@@ -77,6 +78,8 @@ public final class MappedQueueBuilder {
 
     MappedQueueBuilder(Path directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
+        // A queue is about to be opened: the JDK's memory-access machinery gets ready meanwhile, on another core.
+        FfmWarmUp.startInBackground();
     }
 
     /**

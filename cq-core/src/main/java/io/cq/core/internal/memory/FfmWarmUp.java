@@ -1,0 +1,60 @@
+package io.cq.core.internal.memory;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Sets up the JDK's FFM machinery (memory sessions, value layouts and their var handles) on a thread of its own,
+ * once per JVM, when a queue is about to be opened. The first use of each costs the JDK tens of milliseconds of class
+ * loading and code generation; on a second core that overlaps the file-system work of opening the queue (checking
+ * the directory and its file system, preparing the table store) instead of following it (docs/performance.md,
+ * "Start-up"). It changes when that work happens, never what happens: the opening thread uses the same classes and
+ * waits for any it reaches first.
+ */
+public final class FfmWarmUp {
+    private static volatile boolean started;
+
+    private FfmWarmUp() {
+    }
+
+    public static void startInBackground() {
+        if (!started) {
+            start();
+        }
+    }
+
+    private static synchronized void start() {
+        if (started) {
+            return;
+        }
+        started = true;
+        Thread thread = new Thread(new Work(), "cq-ffm-warm-up");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** A class, not a lambda: the first lambda of a JVM costs a code generation of its own. */
+    private static final class Work implements Runnable {
+        @Override
+        public void run() {
+            try (Arena arena = Arena.ofShared()) {
+                MemorySegment segment = arena.allocate(64, Long.BYTES);
+                // Every access kind the path to a first excerpt uses: ordered ints and longs, compare-and-set, and
+                // the cursor's unaligned reads and writes.
+                Memory.putIntRelease(segment, 0, 1);
+                Memory.putLongRelease(segment, 8, Memory.getIntAcquire(segment, 0));
+                Memory.casLong(segment, 8, Memory.getLongAcquire(segment, 8), Memory.getLongVolatile(segment, 8));
+                Memory.casInt(segment, 0, Memory.getIntVolatile(segment, 0), Memory.getInt(segment, 0));
+                Memory.putLong(segment, 16, Memory.getLong(segment, 8));
+                SegmentCursor cursor = new SegmentCursor();
+                cursor.bindForRead(segment, 24, 32);
+                cursor.readLong();
+                cursor.readInt();
+                cursor.readByte();
+                cursor.unbind();
+            } catch (RuntimeException | Error e) {
+                // Nothing depends on this: the queue's own thread sets up whatever is missing.
+            }
+        }
+    }
+}
