@@ -1,6 +1,7 @@
 package io.cq.cli;
 
 import io.cq.core.CorruptQueueException;
+import io.cq.core.MappedQueue;
 import io.cq.core.QueueException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -43,6 +44,8 @@ public final class CqCli implements Runnable {
     CommandSpec spec;
 
     public static void main(String[] args) {
+        // Every command opens a queue, after picocli has read the arguments: the JDK's part of that overlaps.
+        MappedQueue.warmUp();
         System.exit(commandLine(args).execute(args));
     }
 

@@ -1,5 +1,7 @@
 package io.cq.core;
 
+import io.cq.core.internal.memory.FfmWarmUp;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -28,6 +30,16 @@ public interface MappedQueue extends AutoCloseable {
     /** Starts the settings for a queue in {@code directory}. */
     static MappedQueueBuilder builder(Path directory) {
         return new MappedQueueBuilder(directory);
+    }
+
+    /**
+     * Starts getting ready, on a background thread and once per JVM, what opening the first queue of a JVM needs
+     * from the JDK (its memory-access machinery: tens of milliseconds the first time). {@link #builder} does it too;
+     * a program that does other work first (parsing its command line, starting a framework) and opens a queue later
+     * calls this at its start, so that the two overlap. Changes when that work is done, never what a queue does.
+     */
+    static void warmUp() {
+        FfmWarmUp.startInBackground();
     }
 
     /**
