@@ -1,7 +1,5 @@
 package io.cq.core;
 
-import io.cq.core.internal.memory.FfmWarmUp;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -39,7 +37,7 @@ public interface MappedQueue extends AutoCloseable {
      * calls this at its start, so that the two overlap. Changes when that work is done, never what a queue does.
      */
     static void warmUp() {
-        FfmWarmUp.startInBackground();
+        MappedQueueBuilder.warmUp();
     }
 
     /**

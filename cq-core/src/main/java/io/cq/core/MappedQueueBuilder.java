@@ -79,6 +79,11 @@ public final class MappedQueueBuilder {
     MappedQueueBuilder(Path directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
         // A queue is about to be opened: the JDK's memory-access machinery gets ready meanwhile, on another core.
+        warmUp();
+    }
+
+    /** See {@link MappedQueue#warmUp()}: the builder, as the entry point, is what reaches into the internals. */
+    static void warmUp() {
         FfmWarmUp.startInBackground();
     }
 
