@@ -6,12 +6,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -71,5 +75,37 @@ class CqJarIT {
             assertThat(stats.exitValue()).isZero();
             assertThat(statsOut).contains("excerpts     200");
         }
+    }
+
+    /**
+     * The build rewrites picocli's Java 5 class files as Java 8 ones with stack map frames (so that an AOT cache can
+     * hold them); every command must still parse its options and print its help from the rewritten classes.
+     */
+    @Test
+    void shouldCarryPicocliAsClassFilesAnAotCacheCanHoldAndStillParseEveryCommand() throws Exception {
+        int picocliClasses = 0;
+        try (ZipFile jar = new ZipFile(JAR.toFile())) {
+            for (ZipEntry entry : Collections.list(jar.entries())) {
+                if (entry.getName().startsWith("picocli/") && entry.getName().endsWith(".class")) {
+                    try (InputStream in = jar.getInputStream(entry)) {
+                        byte[] header = in.readNBytes(8);
+                        assertThat(((header[6] & 0xFF) << 8) | (header[7] & 0xFF)).as(entry.getName())
+                                .isGreaterThanOrEqualTo(52);
+                    }
+                    picocliClasses++;
+                }
+            }
+        }
+        assertThat(picocliClasses).isGreaterThan(100);
+        for (String command : CqCli.COMMAND_NAMES) {
+            Process help = start(command, "--help");
+            String out = outputOf(help);
+            assertThat(help.exitValue()).as(command).isZero();
+            assertThat(out).as(command).startsWith("Usage: cq " + command).doesNotContain("Exception");
+        }
+        Process wrong = start("tail", "--no-such-option", dir.toString());
+        String out = outputOf(wrong);
+        assertThat(wrong.exitValue()).isEqualTo(2);
+        assertThat(out).contains("Unknown option: '--no-such-option'");
     }
 }
