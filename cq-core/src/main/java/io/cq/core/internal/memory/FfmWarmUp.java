@@ -1,5 +1,7 @@
 package io.cq.core.internal.memory;
 
+import io.cq.core.internal.system.OnceInBackground;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -12,28 +14,15 @@ import java.lang.foreign.MemorySegment;
  * waits for any it reaches first.
  */
 public final class FfmWarmUp {
-    private static volatile boolean started;
+    private static final OnceInBackground WORK = new OnceInBackground("cq-ffm-warm-up", new Work());
 
     private FfmWarmUp() {
     }
 
     public static void startInBackground() {
-        if (!started) {
-            start();
-        }
+        WORK.start();
     }
 
-    private static synchronized void start() {
-        if (started) {
-            return;
-        }
-        started = true;
-        Thread thread = new Thread(new Work(), "cq-ffm-warm-up");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    /** A class, not a lambda: the first lambda of a JVM costs a code generation of its own. */
     private static final class Work implements Runnable {
         @Override
         public void run() {

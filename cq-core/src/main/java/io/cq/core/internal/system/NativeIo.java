@@ -48,7 +48,7 @@ public final class NativeIo {
     }
 
     private static volatile boolean READY;
-    private static volatile boolean linkingStarted;
+    private static final OnceInBackground LINKING = new OnceInBackground("cq-native-link", new Linking());
     private static final long STAT_BUFFER_SIZE = 256;
     private static final long ST_BLOCKS_OFFSET = 64;
     private static final long STAT_BLOCK_SIZE = 512;
@@ -152,22 +152,11 @@ public final class NativeIo {
      * background thread, so that a queue closing soon after never waits for it.
      */
     public static void warmUpInBackground() {
-        if (!READY && !linkingStarted) {
-            startLinking();
+        if (!READY) {
+            LINKING.start();
         }
     }
 
-    private static synchronized void startLinking() {
-        if (linkingStarted) {
-            return;
-        }
-        linkingStarted = true;
-        Thread thread = new Thread(new Linking(), "cq-native-link");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    /** A class, not a lambda: the first lambda of a JVM costs a code generation of its own on the start-up path. */
     private static final class Linking implements Runnable {
         @Override
         public void run() {
