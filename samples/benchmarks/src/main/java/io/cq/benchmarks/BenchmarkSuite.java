@@ -98,8 +98,11 @@ public final class BenchmarkSuite {
             report.ceiling(jmh(settings, PlainMappedWriteBenchmark.class, Mode.Throughput, jvmArgs, false));
         }
         if (only.contains("read")) {
-            report.throughput("Sequential read", "excerpts/s",
-                    jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true));
+            Collection<RunResult> reads = jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true);
+            report.throughput("Sequential read, one excerpt per read context", "excerpts/s",
+                    byMethod(reads, "read"));
+            report.throughput("Sequential read, draining (cq's poll, 64 at a time; Chronicle has no batch read and "
+                    + "reads one by one)", "excerpts/s", byMethod(reads, "readBatch"));
         }
         if (only.contains("messages")) {
             report.messages(jmh(settings, MethodMessageBenchmark.class, Mode.Throughput, jvmArgs, true));
@@ -208,6 +211,17 @@ public final class BenchmarkSuite {
     }
 
     /** Flags of every forked JVM: the same for both libraries, Chronicle's module openings included. */
+    /** The results of one benchmark method of a class that has several. */
+    private static List<RunResult> byMethod(Collection<RunResult> results, String method) {
+        List<RunResult> matching = new ArrayList<>();
+        for (RunResult result : results) {
+            if (result.getParams().getBenchmark().endsWith("." + method)) {
+                matching.add(result);
+            }
+        }
+        return matching;
+    }
+
     public static List<String> forkJvmArgs() {
         List<String> args = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xms2g", "-Xmx2g"));
         args.addAll(ChronicleDriver.JVM_ARGS);

@@ -1,6 +1,8 @@
 package io.cq.benchmarks;
 
 import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptBytes;
+import io.cq.core.ExcerptHandler;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
@@ -15,6 +17,7 @@ public final class CqDriver implements QueueDriver {
     private final MappedQueue queue;
     private ExcerptAppender appender;
     private ExcerptTailer tailer;
+    private final Sum sum = new Sum();
 
     public CqDriver(Path directory, boolean pretouch) {
         this(directory, pretouch, false);
@@ -51,6 +54,17 @@ public final class CqDriver implements QueueDriver {
         }
     }
 
+    /** cq's batch read: {@link ExcerptTailer#poll} walks the excerpts that are there in one call. */
+    @Override
+    public int readBatch(int limit) {
+        return tailer().poll(sum, limit);
+    }
+
+    @Override
+    public long checksum() {
+        return sum.value;
+    }
+
     @Override
     public boolean moveToIndex(long index) {
         return tailer().moveToIndex(index);
@@ -72,5 +86,14 @@ public final class CqDriver implements QueueDriver {
     @Override
     public void close() {
         queue.close();
+    }
+
+    private static final class Sum implements ExcerptHandler {
+        long value;
+
+        @Override
+        public void onExcerpt(ExcerptBytes bytes, long index) {
+            value += bytes.readLong() + bytes.length();
+        }
     }
 }

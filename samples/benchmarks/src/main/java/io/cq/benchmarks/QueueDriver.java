@@ -14,6 +14,15 @@ public interface QueueDriver extends AutoCloseable {
     /** Reads the next excerpt and returns its first 8 bytes plus its length, or -1 when there is none. */
     long read();
 
+    /**
+     * Reads up to {@code limit} excerpts the fastest way the library drains a queue, adding each one's first 8 bytes
+     * plus its length to {@link #checksum()}; returns how many it read (0 when there is none).
+     */
+    int readBatch(int limit);
+
+    /** The sum {@link #readBatch} keeps, for the benchmark to consume. */
+    long checksum();
+
     /** Moves the reader to an index; false when there is no such excerpt. */
     boolean moveToIndex(long index);
 

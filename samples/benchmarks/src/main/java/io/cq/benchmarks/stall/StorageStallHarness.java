@@ -141,6 +141,16 @@ public final class StorageStallHarness {
         }
 
         @Override
+        public int readBatch(int limit) {
+            return 0;
+        }
+
+        @Override
+        public long checksum() {
+            return sum;
+        }
+
+        @Override
         public boolean moveToIndex(long index) {
             return false;
         }
