@@ -206,7 +206,8 @@ final class AsyncDrainer {
             current = queues.get(0);
             // Its own counter: drained excerpts were counted when they were added to the buffer.
             QueueContext own = new QueueContext(current.queue(), current.files(), current.tableStore(),
-                    current.namedTailers(), current.rollCycle(), current.clock(), current.writeLockCheckNanos(),
+                    current.namedTailers(), current.rollCycle(), current.clock(), current.cycleClock(),
+                    current.writeLockCheckNanos(),
                     current.writeLockTimeoutNanos(), current.syncEachAppend(), current.retention(),
                     current.resources(), new AppendCounter());
             appender = new StoreAppender(own);

@@ -16,7 +16,7 @@ import java.util.Set;
  * appenders and tailers still open (closed with the queue), and what its appenders have published.
  */
 public record QueueContext(MappedQueue queue, CycleFiles files, TableStore tableStore, NamedTailerSlots namedTailers,
-                           RollCycle rollCycle, Clock clock,
+                           RollCycle rollCycle, Clock clock, CycleClock cycleClock,
                            long writeLockCheckNanos, long writeLockTimeoutNanos, boolean syncEachAppend,
                            Retention retention,
                            Set<AutoCloseable> resources, AppendCounter appended) {

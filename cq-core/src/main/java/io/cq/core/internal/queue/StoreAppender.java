@@ -54,6 +54,8 @@ public final class StoreAppender implements ExcerptAppender {
     private CycleFile file;
     private long cycle = Long.MIN_VALUE;
     private long cycleEndMillis = Long.MIN_VALUE;
+    /** Appends left before this appender reads the clock again while its cycle is vouched for (CycleClock). */
+    private int appendsUntilClockRead;
 
     private MemorySegment chunk;
     private long chunkStart;
@@ -213,9 +215,18 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     private void prepareRecord() {
-        long now = stampMillis != NO_STAMP ? stampMillis : queue.clock().millis();
+        long now;
+        if (stampMillis != NO_STAMP) {
+            now = stampMillis;
+        } else if (queue.cycleClock().vouchedCycle() != cycle || --appendsUntilClockRead < 0) {
+            now = queue.clock().millis();
+            appendsUntilClockRead = CycleClock.APPENDS_PER_READ;
+        } else {
+            // Far from the end of this appender's cycle (CycleClock): the clock need not be read.
+            now = Long.MIN_VALUE;
+        }
         if (now >= cycleEndMillis || queue.tableStore().maxCycle() != cycle) {
-            roll(now);
+            roll(now == Long.MIN_VALUE ? queue.clock().millis() : now);
         }
         final CycleFile f = file;
         long shrunk = queue.tableStore().shrinks();

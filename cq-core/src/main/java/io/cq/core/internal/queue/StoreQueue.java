@@ -67,6 +67,7 @@ public final class StoreQueue implements MappedQueue {
     private final DiskSpaceMonitor diskSpace;
     private final ScheduledFuture<?> flusher;
     private final ScheduledFuture<?> pretoucher;
+    private final CycleClock cycleClock;
     private static final long PRETOUCH_INTERVAL_NANOS = 20_000_000;
     private final CycleFiles files;
     private final QueueContext context;
@@ -173,7 +174,8 @@ public final class StoreQueue implements MappedQueue {
         this.extent = new QueueExtent(files);
         Retention retention = new Retention(settings.retainCycles(), settings.retainFor().toMillis(),
                 settings.retentionKeepsUnread(), settings.storeFileListener());
-        this.context = new QueueContext(this, files, tableStore, namedTailers, rollCycle, settings.clock(),
+        this.cycleClock = CycleClock.of(settings.clock(), calendar, directory, !readOnly);
+        this.context = new QueueContext(this, files, tableStore, namedTailers, rollCycle, settings.clock(), cycleClock,
                 settings.writeLockCheckInterval().toNanos(), settings.writeLockTimeout().toNanos(),
                 settings.durability() == Durability.SYNC, retention,
                 resources, appended);
@@ -510,6 +512,7 @@ public final class StoreQueue implements MappedQueue {
         if (pretoucher != null) {
             pretoucher.cancel(false);
         }
+        cycleClock.close();
         ScheduledFuture<?> sweeping;
         synchronized (this) {
             sweeping = sweeper;

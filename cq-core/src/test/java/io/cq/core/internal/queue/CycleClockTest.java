@@ -1,0 +1,85 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.CycleCalendar;
+import io.cq.core.RollCycle;
+import io.cq.core.support.MutableClock;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CycleClockTest {
+    private static final Path DIRECTORY = Path.of("unused");
+
+    private static long vouchedAt(CycleCalendar calendar, String instant) {
+        MutableClock clock = new MutableClock(Instant.parse(instant));
+        CycleClock cycleClock = CycleClock.of(clock, calendar, DIRECTORY, true);
+        cycleClock.check();
+        return cycleClock.vouchedCycle();
+    }
+
+    @Test
+    void vouchesForTheCurrentCycleOnlyWhileItsEndIsMoreThanTheMarginAway() {
+        CycleCalendar daily = CycleCalendar.of(RollCycle.DAILY);
+        long today = daily.cycleAt(Instant.parse("2026-11-26T12:00:00Z").toEpochMilli());
+        assertThat(vouchedAt(daily, "2026-11-26T00:00:00Z")).isEqualTo(today);
+        assertThat(vouchedAt(daily, "2026-11-26T12:00:00Z")).isEqualTo(today);
+        assertThat(vouchedAt(daily, "2026-11-26T23:59:58.999Z")).isEqualTo(today);
+        // Within a second of midnight every append reads the clock.
+        assertThat(vouchedAt(daily, "2026-11-26T23:59:59Z")).isEqualTo(CycleClock.NONE);
+        assertThat(vouchedAt(daily, "2026-11-26T23:59:59.999Z")).isEqualTo(CycleClock.NONE);
+        assertThat(vouchedAt(daily, "2026-11-27T00:00:00Z")).isEqualTo(today + 1);
+    }
+
+    @Test
+    void aCycleShorterThanFourSecondsHasAQuarterOfItsLengthAsTheMargin() {
+        CycleCalendar secondly = CycleCalendar.of(RollCycle.TEST_SECONDLY);
+        long cycle = secondly.cycleAt(Instant.parse("2026-11-26T12:00:07Z").toEpochMilli());
+        assertThat(vouchedAt(secondly, "2026-11-26T12:00:07.000Z")).isEqualTo(cycle);
+        assertThat(vouchedAt(secondly, "2026-11-26T12:00:07.749Z")).isEqualTo(cycle);
+        assertThat(vouchedAt(secondly, "2026-11-26T12:00:07.750Z")).isEqualTo(CycleClock.NONE);
+    }
+
+    @Test
+    void followsTheZoneCalendarAcrossADaylightSavingChange() {
+        // New York's 25-hour day: the cycle of 2026-11-01 ends at the next local 17:00, 25 hours after it began.
+        CycleCalendar trading = CycleCalendar.of(RollCycle.DAILY, LocalTime.of(17, 0), ZoneId.of("America/New_York"));
+        long end = Instant.parse("2026-11-02T22:00:00Z").toEpochMilli();
+        long cycle = trading.cycleAt(end - 1);
+        assertThat(vouchedAt(trading, "2026-11-02T21:59:58.500Z")).isEqualTo(cycle);
+        assertThat(vouchedAt(trading, "2026-11-02T21:59:59.500Z")).isEqualTo(CycleClock.NONE);
+        assertThat(vouchedAt(trading, "2026-11-02T22:00:00Z")).isEqualTo(cycle + 1);
+    }
+
+    @Test
+    void onlyTheSystemClockIsWatchedAndAnotherClockIsReadOnEveryAppend() {
+        CycleCalendar daily = CycleCalendar.of(RollCycle.DAILY);
+        CycleClock own = CycleClock.of(new MutableClock(Instant.parse("2026-11-26T12:00:00Z")), daily, DIRECTORY,
+                true);
+        assertThat(own.isWatched()).isFalse();
+        assertThat(own.vouchedCycle()).isEqualTo(CycleClock.NONE);
+        CycleClock system = CycleClock.of(Clock.systemUTC(), daily, DIRECTORY, true);
+        CycleClock zoned = CycleClock.of(Clock.system(ZoneId.of("Asia/Tokyo")), daily, DIRECTORY, true);
+        CycleClock readOnly = CycleClock.of(Clock.systemUTC(), daily, DIRECTORY, false);
+        try {
+            assertThat(system.isWatched()).isTrue();
+            assertThat(zoned.isWatched()).isTrue();
+            assertThat(readOnly.isWatched()).isFalse();
+        } finally {
+            system.close();
+            zoned.close();
+            readOnly.close();
+        }
+        assertThat(system.vouchedCycle()).isEqualTo(CycleClock.NONE);
+    }
+
+    @Test
+    void aClockOutsideWhatTheRollCycleCanIndexVouchesForNothing() {
+        assertThat(vouchedAt(CycleCalendar.of(RollCycle.DAILY), "1960-01-01T12:00:00Z")).isEqualTo(CycleClock.NONE);
+    }
+}
