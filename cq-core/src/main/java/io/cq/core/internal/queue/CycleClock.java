@@ -13,13 +13,16 @@ import java.util.concurrent.ScheduledFuture;
  * every 100 ms, vouches for the current cycle while its end is further away than a margin (a second, or a quarter
  * of a shorter cycle); an appender in that cycle then reads the clock only every {@value #APPENDS_PER_READ}th
  * append, and reads it on every append near the end, in another cycle, or with a clock that is not the system's
- * (docs/file-format.md, "Cycles and roll times").
+ * (docs/file-format.md, "When an appender reads the clock"). The check starts once an appender has appended
+ * {@value #APPENDS_BEFORE_WATCHING} excerpts.
  *
  * <p>Thread-safe: one per writable queue.
  */
 public final class CycleClock {
     /** A fast appender's bound on how many excerpts may follow a cycle end the check was late to see. */
     static final int APPENDS_PER_READ = 256;
+    /** Appends of one appender after which it starts the check. */
+    static final int APPENDS_BEFORE_WATCHING = 1_000;
     /** No cycle is vouched for: read the clock. */
     static final long NONE = Long.MIN_VALUE;
 
@@ -28,18 +31,22 @@ public final class CycleClock {
 
     private final Clock clock;
     private final CycleCalendar calendar;
-    private final ScheduledFuture<?> check;
+    private final Path directory;
+    private final boolean watchable;
     /** The cycle whose end the last check found further away than the margin, or {@link #NONE}. */
     private volatile long vouchedCycle = NONE;
+    private ScheduledFuture<?> check;
+    private boolean closed;
 
-    private CycleClock(Clock clock, CycleCalendar calendar, Path directory, boolean watched) {
+    private CycleClock(Clock clock, CycleCalendar calendar, Path directory, boolean watchable) {
         this.clock = clock;
         this.calendar = calendar;
-        this.check = watched ? BackgroundWork.every(CHECK_INTERVAL_NANOS, directory, this::check) : null;
+        this.directory = directory;
+        this.watchable = watchable;
     }
 
     /**
-     * For a queue that appenders write: watched when its clock is the system's. A test's or an application's own
+     * For a queue that appenders write: watchable when its clock is the system's. A test's or an application's own
      * clock may jump at any moment, so it is read on every append.
      */
     static CycleClock of(Clock clock, CycleCalendar calendar, Path directory, boolean writable) {
@@ -47,12 +54,24 @@ public final class CycleClock {
         return new CycleClock(clock, calendar, directory, writable && system);
     }
 
+    /**
+     * Starts the background check, once, when an appender has appended enough to gain from it: not when the queue
+     * opens, where starting the background thread would cost a new process's first excerpt some milliseconds.
+     */
+    synchronized void watch() {
+        if (!watchable || closed || check != null) {
+            return;
+        }
+        check();
+        check = BackgroundWork.every(CHECK_INTERVAL_NANOS, directory, this::check);
+    }
+
     /** The cycle an appender may stay in without reading the clock, or {@link #NONE}. */
     long vouchedCycle() {
         return vouchedCycle;
     }
 
-    /** Runs on the background thread, and once more by a test that needs the answer now. */
+    /** Runs on the background thread, and once when the check starts. */
     void check() {
         long vouched = NONE;
         try {
@@ -72,13 +91,15 @@ public final class CycleClock {
     }
 
     /** Whether a background check vouches for cycles (the system clock, on a queue that appenders write). */
-    boolean isWatched() {
+    synchronized boolean isWatched() {
         return check != null;
     }
 
-    void close() {
+    synchronized void close() {
+        closed = true;
         if (check != null) {
             check.cancel(false);
+            check = null;
         }
         vouchedCycle = NONE;
     }

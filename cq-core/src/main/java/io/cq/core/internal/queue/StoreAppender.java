@@ -56,6 +56,8 @@ public final class StoreAppender implements ExcerptAppender {
     private long cycleEndMillis = Long.MIN_VALUE;
     /** Appends left before this appender reads the clock again while its cycle is vouched for (CycleClock). */
     private int appendsUntilClockRead;
+    /** Appends that read the clock before this appender starts the queue's CycleClock check (then negative). */
+    private int appendsUntilWatching = CycleClock.APPENDS_BEFORE_WATCHING;
 
     private MemorySegment chunk;
     private long chunkStart;
@@ -218,7 +220,12 @@ public final class StoreAppender implements ExcerptAppender {
         long now;
         if (stampMillis != NO_STAMP) {
             now = stampMillis;
-        } else if (queue.cycleClock().vouchedCycle() != cycle || --appendsUntilClockRead < 0) {
+        } else if (queue.cycleClock().vouchedCycle() != cycle) {
+            now = queue.clock().millis();
+            if (--appendsUntilWatching == 0) {
+                queue.cycleClock().watch();
+            }
+        } else if (--appendsUntilClockRead < 0) {
             now = queue.clock().millis();
             appendsUntilClockRead = CycleClock.APPENDS_PER_READ;
         } else {

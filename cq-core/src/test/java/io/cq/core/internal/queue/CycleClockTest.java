@@ -61,13 +61,21 @@ class CycleClockTest {
         CycleCalendar daily = CycleCalendar.of(RollCycle.DAILY);
         CycleClock own = CycleClock.of(new MutableClock(Instant.parse("2026-11-26T12:00:00Z")), daily, DIRECTORY,
                 true);
-        assertThat(own.isWatched()).isFalse();
-        assertThat(own.vouchedCycle()).isEqualTo(CycleClock.NONE);
         CycleClock system = CycleClock.of(Clock.systemUTC(), daily, DIRECTORY, true);
         CycleClock zoned = CycleClock.of(Clock.system(ZoneId.of("Asia/Tokyo")), daily, DIRECTORY, true);
         CycleClock readOnly = CycleClock.of(Clock.systemUTC(), daily, DIRECTORY, false);
         try {
+            for (CycleClock cycleClock : new CycleClock[] {own, system, zoned, readOnly}) {
+                assertThat(cycleClock.isWatched()).isFalse();
+                cycleClock.watch();
+            }
+            assertThat(own.isWatched()).isFalse();
+            assertThat(own.vouchedCycle()).isEqualTo(CycleClock.NONE);
             assertThat(system.isWatched()).isTrue();
+            long now = System.currentTimeMillis();
+            if (daily.cycleStartMillis(daily.cycleAt(now) + 1) - now > 2_000) {
+                assertThat(system.vouchedCycle()).isEqualTo(daily.cycleAt(now));
+            }
             assertThat(zoned.isWatched()).isTrue();
             assertThat(readOnly.isWatched()).isFalse();
         } finally {
@@ -76,6 +84,8 @@ class CycleClockTest {
             readOnly.close();
         }
         assertThat(system.vouchedCycle()).isEqualTo(CycleClock.NONE);
+        system.watch();
+        assertThat(system.isWatched()).as("closed: not watched again").isFalse();
     }
 
     @Test
