@@ -181,9 +181,11 @@ public final class CycleCalendar {
             }
             // A name shows its cycle's start only down to the pattern's unit (an hour, a minute): the cycle is the
             // first that starts at or after the named time, which for a roll time off the hour is not cycleAt's.
+            // Sub-day cycles are named in a fixed offset (the constructor refuses others): plain arithmetic again.
+            long localMillis = CycleNames.epochDay(local.toLocalDate()) * DAY_MILLIS
+                    + local.toLocalTime().toSecondOfDay() * 1000L;
             long cycle = calendarDays ? cycleOfDate(local.toLocalDate())
-                    : Math.ceilDiv(local.atZone(namesZone).toInstant().toEpochMilli() - epochOffsetMillis,
-                    rollCycle.lengthMillis());
+                    : Math.ceilDiv(localMillis - namesOffsetMillis - epochOffsetMillis, rollCycle.lengthMillis());
             return fileName(cycle).equals(name) ? Optional.of(cycle) : Optional.empty();
         } catch (DateTimeException | ArithmeticException e) {
             return Optional.empty();
@@ -203,7 +205,7 @@ public final class CycleCalendar {
     }
 
     private long cycleOfDate(LocalDate date) {
-        return Math.floorDiv(date.toEpochDay() - firstEpochDay(), daysPerCycle());
+        return Math.floorDiv(CycleNames.epochDay(date) - firstEpochDay(), daysPerCycle());
     }
 
     @Override

@@ -120,4 +120,19 @@ final class CycleNames {
         }
         return value;
     }
+
+    /**
+     * {@link LocalDate#toEpochDay()} by arithmetic alone: the JDK's asks {@code Year} whether the year is a leap year,
+     * and initializing {@code Year} builds a {@code DateTimeFormatter} (a few milliseconds on a new process's path to
+     * its first excerpt). Days from the civil calendar, with years counted from March so that the leap day is last.
+     */
+    static long epochDay(LocalDate date) {
+        int month = date.getMonthValue();
+        long year = date.getYear() - (month <= 2 ? 1 : 0);
+        long era = Math.floorDiv(year, 400);
+        long yearOfEra = year - era * 400;
+        long dayOfYear = (153L * (month > 2 ? month - 3 : month + 9) + 2) / 5 + date.getDayOfMonth() - 1;
+        long dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+        return era * 146_097 + dayOfEra - 719_468;
+    }
 }

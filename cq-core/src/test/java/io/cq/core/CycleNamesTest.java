@@ -3,6 +3,7 @@ package io.cq.core;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -86,5 +87,25 @@ class CycleNamesTest {
         assertThat(weekly.parseCycle("20261126W")).isEqualTo(Optional.empty());
         assertThat(weekly.parseCycle("20261123")).isEqualTo(Optional.empty());
         assertThat(weekly.parseCycle("20261123W")).isPresent();
+    }
+
+    @Test
+    void countsTheSameEpochDaysAsLocalDateForEveryKindOfDay() {
+        SplittableRandom random = new SplittableRandom(5_318_008L);
+        for (int i = 0; i < 200_000; i++) {
+            LocalDate date = LocalDate.ofEpochDay(random.nextLong(LocalDate.of(-2_000, 1, 1).toEpochDay(),
+                    LocalDate.of(12_000, 12, 31).toEpochDay()));
+            assertThat(CycleNames.epochDay(date)).as("%s", date).isEqualTo(date.toEpochDay());
+        }
+        // Around leap days, century and 400-year rules, and the epoch.
+        for (int year : new int[] {-401, -400, -1, 0, 1, 1900, 1969, 1970, 1971, 2000, 2024, 2026, 2100, 2400, 9999}) {
+            for (LocalDate date = LocalDate.of(year, 2, 26); date.isBefore(LocalDate.of(year, 3, 3));
+                 date = date.plusDays(1)) {
+                assertThat(CycleNames.epochDay(date)).as("%s", date).isEqualTo(date.toEpochDay());
+            }
+            LocalDate newYear = LocalDate.of(year, 1, 1);
+            assertThat(CycleNames.epochDay(newYear)).isEqualTo(newYear.toEpochDay());
+            assertThat(CycleNames.epochDay(newYear.minusDays(1))).isEqualTo(newYear.minusDays(1).toEpochDay());
+        }
     }
 }
