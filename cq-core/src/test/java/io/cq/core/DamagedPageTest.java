@@ -7,15 +7,18 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
@@ -61,6 +64,40 @@ class DamagedPageTest {
     }
 
     @Test
+    void shouldFailLoudlyWithinSixtyFourPollsWhenTheFreeHeaderAReaderWaitsAtTurnsOutDamaged() throws IOException {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer waiting = queue.createTailer()) {
+            appender.writeText("first");
+            assertThat(waiting.readText()).isEqualTo("first");
+            // The first look at the free header after it checks it for damage and finds none: nothing yet.
+            assertThat(waiting.readText()).isNull();
+            appender.writeText("second, whose header is then lost");
+            appender.writeText("third");
+            zeroHeaderBefore(onlyCycleFile(), "second, whose header is then lost");
+
+            // A tailer that looks there for the first time reports it at once.
+            try (ExcerptTailer fresh = queue.createTailer()) {
+                assertThat(fresh.readText()).isEqualTo("first");
+                assertThatThrownBy(fresh::readText).isInstanceOf(CorruptQueueException.class)
+                        .hasMessageContaining("found empty");
+            }
+            // The one that kept polling checks again within 64 looks, and never reads past the damage meanwhile.
+            CorruptQueueException damage = null;
+            int looks = 0;
+            while (damage == null && looks < 64) {
+                looks++;
+                try {
+                    assertThat(waiting.readText()).as("look %d", looks).isNull();
+                } catch (CorruptQueueException e) {
+                    damage = e;
+                }
+            }
+            assertThat(damage).as("damage reported within 64 looks").isNotNull();
+            assertThat(damage.getMessage()).contains("found empty");
+        }
+    }
+
+    @Test
     void shouldFailLoudlyWhenAFinishedCycleEndsInZerosInsteadOfItsEndMark() throws IOException {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
         try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build();
@@ -95,6 +132,21 @@ class DamagedPageTest {
             assertThat(cycles).hasSize(1);
             return cycles.getFirst();
         }
+    }
+
+    /** Zeros the 4-byte record header just before the first occurrence of {@code text} in the file. */
+    private static void zeroHeaderBefore(Path file, String text) throws IOException {
+        byte[] content = Files.readAllBytes(file);
+        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
+        for (int at = 4; at + needle.length <= content.length; at++) {
+            if (Arrays.equals(content, at, at + needle.length, needle, 0, needle.length)) {
+                try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                    channel.write(ByteBuffer.allocate(4), at - 4);
+                }
+                return;
+            }
+        }
+        throw new AssertionError(text + " not found in " + file);
     }
 
     /** Zeros the page at the middle of the file's length; returns where it starts. */
