@@ -115,7 +115,8 @@ public final class BenchmarkSuite {
             for (boolean crossProcess : new boolean[] {false, true}) {
                 for (int rate : new int[] {100_000, 1_000_000}) {
                     for (int run = 0; run < settings.latencyRuns(); run++) {
-                        for (String implementation : new String[] {"cq", "chronicle"}) {
+                        // The floor: a bare mapped file in the same harness, what is left for a queue to add.
+                        for (String implementation : new String[] {"cq", "chronicle", "floor"}) {
                             Path directory = Files.createTempDirectory("latency-" + implementation);
                             try {
                                 LatencyHarness.Result result = LatencyHarness.run(implementation, crossProcess,

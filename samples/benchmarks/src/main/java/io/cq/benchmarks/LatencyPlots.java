@@ -105,6 +105,7 @@ final class LatencyPlots {
         return switch (implementation) {
             case "chronicle" -> "Chronicle Queue";
             case "cq+pretouch" -> "cq, pretouch(true)";
+            case "floor" -> "floor (a bare mapped file)";
             default -> implementation;
         };
     }

@@ -39,8 +39,9 @@ public interface QueueDriver extends AutoCloseable {
             case "cq+pretouch" -> new CqDriver(directory, true);
             case "cq-async" -> new CqDriver(directory, false, true);
             case "chronicle" -> new ChronicleDriver(directory);
+            case "floor" -> new FloorDriver(directory);
             default -> throw new IllegalArgumentException("implementation=" + implementation
-                    + " must be cq, cq+pretouch, cq-async or chronicle");
+                    + " must be cq, cq+pretouch, cq-async, chronicle or floor");
         };
     }
 }

@@ -250,9 +250,14 @@ final class Report {
     private static String micros(List<LatencyHarness.Result> runs, double percentile) {
         double[] values = runs.stream().mapToDouble(r -> (percentile >= 100 ? r.histogram().getMaxValue()
                 : r.histogram().getValueAtPercentile(percentile)) / 1_000.0).sorted().toArray();
-        String median = String.format(Locale.ROOT, "%.1f", values[values.length / 2]);
+        String median = micros(values[values.length / 2]);
         return values.length == 1 ? median
-                : median + String.format(Locale.ROOT, " [%.1f-%.1f]", values[0], values[values.length - 1]);
+                : median + " [" + micros(values[0]) + "-" + micros(values[values.length - 1]) + "]";
+    }
+
+    /** Two decimals below 10 µs, where medians of a few hundred nanoseconds differ in the second. */
+    private static String micros(double value) {
+        return String.format(Locale.ROOT, value < 10 ? "%.2f" : "%.1f", value);
     }
 
     private void renderPlots(StringBuilder out, Path reportDirectory) {
