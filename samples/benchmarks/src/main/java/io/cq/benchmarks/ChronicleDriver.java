@@ -33,7 +33,7 @@ public final class ChronicleDriver implements QueueDriver {
     private final SingleChronicleQueue queue;
     private ExcerptAppender appender;
     private ExcerptTailer tailer;
-    private long checksum;
+    private final OneByOneReads oneByOne = new OneByOneReads();
 
     public ChronicleDriver(Path directory) {
         this.queue = SingleChronicleQueueBuilder.single(directory.toString()).rollCycle(RollCycles.FAST_DAILY).build();
@@ -69,21 +69,12 @@ public final class ChronicleDriver implements QueueDriver {
     /** Chronicle Queue has no batch read: its tailer's read loop is the fastest way it drains a queue. */
     @Override
     public int readBatch(int limit) {
-        int read = 0;
-        while (read < limit) {
-            long value = read();
-            if (value < 0) {
-                break;
-            }
-            checksum += value;
-            read++;
-        }
-        return read;
+        return oneByOne.read(this, limit);
     }
 
     @Override
     public long checksum() {
-        return checksum;
+        return oneByOne.checksum();
     }
 
     @Override

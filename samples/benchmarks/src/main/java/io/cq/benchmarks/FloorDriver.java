@@ -27,7 +27,7 @@ public final class FloorDriver implements QueueDriver {
     private final MemorySegment file;
     private long writePosition;
     private long readPosition;
-    private long checksum;
+    private final OneByOneReads oneByOne = new OneByOneReads();
 
     public FloorDriver(Path directory) {
         try {
@@ -67,21 +67,12 @@ public final class FloorDriver implements QueueDriver {
 
     @Override
     public int readBatch(int limit) {
-        int read = 0;
-        while (read < limit) {
-            long value = read();
-            if (value < 0) {
-                break;
-            }
-            checksum += value;
-            read++;
-        }
-        return read;
+        return oneByOne.read(this, limit);
     }
 
     @Override
     public long checksum() {
-        return checksum;
+        return oneByOne.checksum();
     }
 
     @Override
