@@ -7,7 +7,8 @@ import io.cq.core.internal.table.TableStore;
 /**
  * Decides when an appender's blocks are reserved and faulted in ahead by the background thread, with native access.
  * A fast appender gets a run-way of several steps reserved and half of it faulted in, so that it meets neither a
- * reservation nor a page fault. A slow one gets its next step reserved half a step before it needs it, and takes
+ * reservation nor a page fault. A slow one gets two seconds of its pace reserved (at least a step) half of that
+ * before it needs it, and takes
  * its few page faults itself: faulting in for it would, on a machine with few cores, take the CPU from the
  * application's own spinning threads for whole scheduler slices, and a quiet queue keeps little reserved on disk
  * (docs/operations.md, "Disk usage"). The appender reserves itself only when the background has not (or cannot).
@@ -25,6 +26,8 @@ final class ReservationPacer {
     /** Bounds of the run-way reserved ahead: a fast appender's disk cost while it writes, given back at the cut. */
     private static final long MIN_AHEAD_BYTES = 4L << 20;
     private static final long MAX_AHEAD_BYTES = 32L << 20;
+    /** How long a slower appender's reservation ahead lasts at its pace (at least a step). */
+    private static final long SLOW_AHEAD_NANOS = 2_000_000_000L;
     /** Faster than this (bytes per second), an appender gets its blocks reserved and faulted in ahead. */
     private static final long FAST_BYTES_PER_SECOND = 8L << 20;
 
@@ -67,10 +70,16 @@ final class ReservationPacer {
         if (!fast) {
             // Half a step before a slow appender needs its next step, the background reserves it (no faulting in):
             // a reservation takes microseconds, but it may wait for the file system's journal commit (milliseconds
-            // every few seconds on ext4), which must not happen on the appender's thread under the write lock.
-            if (reserved - p < step / 2) {
+            // every few seconds on ext4), which must not happen on the appender's thread under the write lock. An
+            // appender that writes steadily gets two seconds of its pace reserved at a time (up to 32 MiB), so that
+            // it is reserved for about once a second rather than every half step: each reservation is a journal
+            // transaction, and each one ran the risk of a millisecond stall for the spinning threads of a small
+            // machine (docs/operations.md, "Disk usage").
+            long ahead = Math.max(step, Math.min(pace / 1_000_000 * (SLOW_AHEAD_NANOS / 1_000), MAX_AHEAD_BYTES)
+                    / step * step);
+            if (reserved - p < ahead / 2) {
                 askedAt = reserved;
-                file.mapped().reserveAhead(p, p + step, 0, () -> tableStore.maxCycle() <= written);
+                file.mapped().reserveAhead(p, p + ahead, 0, () -> tableStore.maxCycle() <= written);
             }
             return;
         }
