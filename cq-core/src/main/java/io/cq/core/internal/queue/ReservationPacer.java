@@ -7,11 +7,11 @@ import io.cq.core.internal.table.TableStore;
 /**
  * Decides when an appender's blocks are reserved and faulted in ahead by the background thread, with native access.
  * A fast appender gets a run-way of several steps reserved and half of it faulted in, so that it meets neither a
- * reservation nor a page fault. A slow one gets two seconds of its pace reserved (at least a step) half of that
- * before it needs it, and takes
- * its few page faults itself: faulting in for it would, on a machine with few cores, take the CPU from the
- * application's own spinning threads for whole scheduler slices, and a quiet queue keeps little reserved on disk
- * (docs/operations.md, "Disk usage"). The appender reserves itself only when the background has not (or cannot).
+ * reservation nor a page fault. A slow one gets two seconds of its pace reserved (at least a step) when less than
+ * half of that is left, and takes its few page faults itself: faulting in for it would, on a machine with few cores,
+ * take the CPU from the application's own spinning threads for whole scheduler slices, and a quiet queue keeps little
+ * reserved on disk (docs/operations.md, "Disk usage"). The appender reserves itself only when the background has not
+ * (or cannot).
  * The pace is measured every eighth of a step, not per append, and counts only when sustained over half a step.
  *
  * <p>One per appender, used under the write lock; not thread-safe.
@@ -68,7 +68,7 @@ final class ReservationPacer {
         }
         long written = file.cycle();
         if (!fast) {
-            // Half a step before a slow appender needs its next step, the background reserves it (no faulting in):
+            // Before a slow appender needs its next blocks, the background reserves them (no faulting in):
             // a reservation takes microseconds, but it may wait for the file system's journal commit (milliseconds
             // every few seconds on ext4), which must not happen on the appender's thread under the write lock. An
             // appender that writes steadily gets two seconds of its pace reserved at a time (up to 32 MiB), so that
