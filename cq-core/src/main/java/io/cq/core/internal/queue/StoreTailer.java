@@ -228,7 +228,7 @@ public final class StoreTailer implements ExcerptTailer {
             // The first look at a free header checks for damage; a reader that then polls the same position checks
             // again every DAMAGE_CHECK_EVERY looks. The check reads the hints its writer stores right after each
             // record it publishes, so checking on every look would make a spinning reader find each new record only
-            // after a miss on those hints: about 0.1 µs of its latency (docs/file-format.md, "Reading").
+            // after a miss on those hints: 0.03 µs of its median latency (docs/file-format.md, "Reading").
             if (position == quietPosition && cycle == quietCycle && --quietLooks > 0) {
                 return false;
             }
