@@ -11,11 +11,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /** What a queue costs on disk: allocated blocks as {@code du} counts them (docs/operations.md, "Disk usage"). */
 class StorageFootprintTest {
@@ -115,37 +113,6 @@ class StorageFootprintTest {
             assertThat(fresh.readText()).isEqualTo("first hour");
             assertThat(fresh.readText()).isEqualTo("second hour");
             assertThat(writer.verify().findings()).isEmpty();
-        }
-    }
-
-    @Test
-    void shouldReserveAboutTwoSecondsOfASteadySlowAppendersPaceAheadAndGiveItBackAtClose() {
-        Path queueDir = dir.resolve("steady");
-        long step = 64 << 10;
-        try (MappedQueue queue = MappedQueue.builder(queueDir).reserveStep(step).build();
-             ExcerptAppender appender = queue.createAppender()) {
-            // About 2 MB/s, evenly: slower than the 8 MB/s above which pages are faulted in ahead too, so the
-            // background reserves two seconds of this pace at a time (several MB), not a 64 KiB step at a time.
-            byte[] payload = new byte[1024];
-            long until = System.nanoTime() + 1_500_000_000L;
-            while (System.nanoTime() < until) {
-                appender.writeBytes(payload);
-                LockSupport.parkNanos(500_000);
-            }
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-                QueueDiskUsage usage = queue.diskUsage();
-                assertThat(usage.allocatedBytes() - usage.writtenBytes())
-                        .as("reserved ahead of what was written (%s)", usage)
-                        .isGreaterThanOrEqualTo(8 * step);
-            });
-            QueueDiskUsage usage = queue.diskUsage();
-            assertThat(usage.allocatedBytes() - usage.writtenBytes()).as("at most 32 MiB ahead, and the table store")
-                    .isLessThanOrEqualTo(32 * MIB + 2 * step + MIB);
-        }
-        try (MappedQueue queue = MappedQueue.builder(queueDir).readOnly(true).build()) {
-            QueueDiskUsage usage = queue.diskUsage();
-            assertThat(usage.allocatedBytes() - usage.writtenBytes()).as("given back when the last writer closed")
-                    .isLessThanOrEqualTo(MIB);
         }
     }
 

@@ -1,0 +1,53 @@
+package io.cq.core.support;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.MappedQueue;
+import io.cq.core.QueueDiskUsage;
+import io.cq.core.WriteContext;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Child-JVM main: appends 1 KiB excerpts (the value of each is its number) at about 2 MB/s, evenly, for {@code
+ * millis}, to a queue with a reserve step of {@code step} bytes. Then prints "ahead B": how far the allocated blocks
+ * run ahead of what was written, once they reach {@code expectAhead} bytes or 10 s have passed; then "appended N",
+ * and closes the queue.
+ */
+public final class PacedAppender {
+    private PacedAppender() {
+    }
+
+    public static void main(String[] args) {
+        Path dir = Path.of(args[0]);
+        long step = Long.parseLong(args[1]);
+        long millis = Long.parseLong(args[2]);
+        long expectAhead = Long.parseLong(args[3]);
+        long count = 0;
+        try (MappedQueue queue = MappedQueue.builder(dir).reserveStep(step).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            while (System.nanoTime() < until) {
+                try (WriteContext context = appender.writingDocument()) {
+                    context.bytes().writeLong(count).writeBytes(new byte[1016]);
+                }
+                count++;
+                LockSupport.parkNanos(500_000);
+            }
+            // The background reserves after the append that asked for it: wait for it, a bounded time.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            long ahead = ahead(queue.diskUsage());
+            while (ahead < expectAhead && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(5_000_000);
+                ahead = ahead(queue.diskUsage());
+            }
+            System.out.println("ahead " + ahead);
+        }
+        System.out.println("appended " + count);
+    }
+
+    private static long ahead(QueueDiskUsage usage) {
+        return usage.allocatedBytes() - usage.writtenBytes();
+    }
+}
