@@ -181,11 +181,9 @@ public final class CycleCalendar {
             }
             // A name shows its cycle's start only down to the pattern's unit (an hour, a minute): the cycle is the
             // first that starts at or after the named time, which for a roll time off the hour is not cycleAt's.
-            // Sub-day cycles are named in a fixed offset (the constructor refuses others): plain arithmetic again.
-            long localMillis = CycleNames.epochDay(local.toLocalDate()) * DAY_MILLIS
-                    + local.toLocalTime().toSecondOfDay() * 1000L;
             long cycle = calendarDays ? cycleOfDate(local.toLocalDate())
-                    : Math.ceilDiv(localMillis - namesOffsetMillis - epochOffsetMillis, rollCycle.lengthMillis());
+                    : Math.ceilDiv(localMillis(local) - namesOffsetMillis - epochOffsetMillis,
+                    rollCycle.lengthMillis());
             return fileName(cycle).equals(name) ? Optional.of(cycle) : Optional.empty();
         } catch (DateTimeException | ArithmeticException e) {
             return Optional.empty();
@@ -202,6 +200,14 @@ public final class CycleCalendar {
 
     private LocalDate dateOf(long cycle) {
         return LocalDate.ofEpochDay(firstEpochDay() + cycle * daysPerCycle());
+    }
+
+    /**
+     * A named local time as milliseconds of the names' zone, by arithmetic: sub-day cycles are named in a fixed
+     * offset (the constructor refuses others), and {@code atZone(..).toInstant()} would initialize {@code Year}.
+     */
+    private static long localMillis(LocalDateTime local) {
+        return CycleNames.epochDay(local.toLocalDate()) * DAY_MILLIS + local.toLocalTime().toSecondOfDay() * 1000L;
     }
 
     private long cycleOfDate(LocalDate date) {

@@ -2,6 +2,7 @@ package io.cq.benchmarks.latency;
 
 import io.cq.benchmarks.HistogramCodec;
 import io.cq.benchmarks.QueueDriver;
+import io.cq.benchmarks.Writeback;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
@@ -65,12 +66,10 @@ public final class LatencyHarness {
      * bare mapped file's p99 was 40 µs after a {@code sync} and 0.4-4 ms right after a 1M msgs/s run.
      */
     static void settle() throws InterruptedException {
-        try {
-            new ProcessBuilder("sync").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .start().waitFor(60, TimeUnit.SECONDS);
-        } catch (IOException e) {
-            // No sync command: the runs are measured as they come.
-        }
+        Writeback.syncAll();
+        // A deliberate pause of the benchmark, not a wait for a condition: for what the sync may leave in flight (this
+        // machine mounts with online discard, issued for the files the last run deleted); the runs in
+        // docs/performance.md were measured with it.
         Thread.sleep(1_000);
     }
 

@@ -3,14 +3,12 @@ package io.cq.benchmarks.stall;
 import io.cq.benchmarks.Directories;
 import io.cq.benchmarks.HistogramCodec;
 import io.cq.benchmarks.QueueDriver;
+import io.cq.benchmarks.Writeback;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -164,18 +162,6 @@ public final class StorageStallHarness {
         }
     }
 
-    /** libc's {@code sync()}: writes back every dirty page of every file system, the queue's own pages included. */
-    private static final MethodHandle SYNC = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("sync").orElseThrow(), FunctionDescriptor.ofVoid());
-
-    private static void syncAll() {
-        try {
-            SYNC.invokeExact();
-        } catch (Throwable e) {
-            throw new IllegalStateException("sync() failed", e);
-        }
-    }
-
     /**
      * Writes 512 MiB files of random bytes in 1 MiB writes at {@code cq.bench.stallMBps} (200 MB/s by default),
      * calling {@code sync()} every 64 MiB, until stopped; keeps two. Paced, so that it keeps the disk and the journal
@@ -213,7 +199,7 @@ public final class StorageStallHarness {
                                 LockSupport.parkNanos(wait);
                             }
                             if ((at + CHUNK) % FORCE_EVERY == 0) {
-                                syncAll();
+                                Writeback.syncAll();
                             }
                         }
                     }
