@@ -1,17 +1,15 @@
 package io.cq.core;
 
 import io.cq.core.support.ChildJvm;
-import io.cq.core.support.DiskUsage;
 import io.cq.core.support.LinkingProbe;
+import io.cq.core.support.NumberedExcerpts;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,25 +41,7 @@ class NativeLinkingTest {
             assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
         }
 
-        try (MappedQueue queue = MappedQueue.builder(queueDir).readOnly(true).build();
-             ExcerptTailer tailer = queue.createTailer()) {
-            long expected = 0;
-            while (true) {
-                try (ReadContext context = tailer.readingDocument()) {
-                    if (!context.isPresent()) {
-                        break;
-                    }
-                    assertThat(context.bytes().readLong()).isEqualTo(expected);
-                    assertThat(context.bytes().readLong()).isEqualTo(~expected);
-                    expected++;
-                }
-            }
-            assertThat(expected).isEqualTo(EXCERPTS);
-        }
-        // The closed cycle keeps its records, each block of them allocated (reserved by zeros or fallocate).
-        try (Stream<Path> files = Files.list(queueDir)) {
-            Path cycle = files.filter(file -> file.toString().endsWith(".cq4")).findFirst().orElseThrow();
-            assertThat(DiskUsage.allocatedBytes(cycle)).isGreaterThanOrEqualTo(Files.size(cycle) - 4096);
-        }
+        assertThat(NumberedExcerpts.readAll(queueDir)).isEqualTo(EXCERPTS);
+        NumberedExcerpts.assertEveryBlockAllocated(queueDir);
     }
 }

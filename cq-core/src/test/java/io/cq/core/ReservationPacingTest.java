@@ -1,17 +1,15 @@
 package io.cq.core;
 
 import io.cq.core.support.ChildJvm;
-import io.cq.core.support.DiskUsage;
+import io.cq.core.support.NumberedExcerpts;
 import io.cq.core.support.PacedAppender;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,27 +49,12 @@ class ReservationPacingTest {
             assertThat(ahead).as("reserved ahead by the appender itself, a step at a time").isLessThan(8 * STEP);
         }
 
-        try (MappedQueue queue = MappedQueue.builder(queueDir).readOnly(true).build();
-             ExcerptTailer tailer = queue.createTailer()) {
+        try (MappedQueue queue = MappedQueue.builder(queueDir).readOnly(true).build()) {
             QueueDiskUsage usage = queue.diskUsage();
             assertThat(usage.allocatedBytes() - usage.writtenBytes()).as("given back when the last writer closed")
                     .isLessThanOrEqualTo(MIB);
-            long expected = 0;
-            while (true) {
-                try (ReadContext context = tailer.readingDocument()) {
-                    if (!context.isPresent()) {
-                        break;
-                    }
-                    assertThat(context.bytes().readLong()).isEqualTo(expected);
-                    expected++;
-                }
-            }
-            assertThat(expected).isEqualTo(appended);
         }
-        try (Stream<Path> files = Files.list(queueDir)) {
-            Path cycle = files.filter(file -> file.toString().endsWith(".cq4")).findFirst().orElseThrow();
-            assertThat(DiskUsage.allocatedBytes(cycle)).as("every block of the records allocated")
-                    .isGreaterThanOrEqualTo(Files.size(cycle) - 4096);
-        }
+        assertThat(NumberedExcerpts.readAll(queueDir)).isEqualTo(appended);
+        NumberedExcerpts.assertEveryBlockAllocated(queueDir);
     }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Child-JVM main: appends 1 KiB excerpts (the value of each is its number) at about 2 MB/s, evenly, for {@code
+ * Child-JVM main: appends 1 KiB {@link NumberedExcerpts} at about 2 MB/s, evenly, for {@code
  * millis}, to a queue with a reserve step of {@code step} bytes. Then prints "ahead B": how far the allocated blocks
  * run ahead of what was written, once they reach {@code expectAhead} bytes or 10 s have passed; then "appended N",
  * and closes the queue.
@@ -30,7 +30,7 @@ public final class PacedAppender {
             long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
             while (System.nanoTime() < until) {
                 try (WriteContext context = appender.writingDocument()) {
-                    context.bytes().writeLong(count).writeBytes(new byte[1016]);
+                    context.bytes().writeLong(count).writeLong(~count).writeBytes(new byte[1008]);
                 }
                 count++;
                 LockSupport.parkNanos(500_000);
