@@ -75,6 +75,11 @@ public final class StoreAppender implements ExcerptAppender {
     private final ReservationPacer pacer;
     /** Where the next block gets mapped ahead (half-way through the current one). */
     private long nextChunkMappedAt = Long.MAX_VALUE;
+    /**
+     * The position from which {@link #lookAround} is due: the nearest of the chunk's end, the next block's mapping
+     * and the pacer's next look.
+     */
+    private long nextLookAt = Long.MIN_VALUE;
     /** Reserved beyond a record's start before its header is written: small excerpts need no more. */
     private static final long RESERVED_PER_RECORD = 64;
 
@@ -244,8 +249,8 @@ public final class StoreAppender implements ExcerptAppender {
         }
         long p = f.writePositionHint();
         long s = f.sequenceHint();
-        if (p < chunkStart || p >= chunkEnd) {
-            mapChunkFor(p);
+        if (p < chunkStart || p >= nextLookAt) {
+            lookAround(f, p);
         }
         if (Memory.getIntAcquire(chunk, p - chunkStart) != ExcerptHeaderDescriptor.EMPTY) {
             p = catchUpWithStaleHints(p, s);
@@ -264,11 +269,6 @@ public final class StoreAppender implements ExcerptAppender {
         long reserved = f.mapped().reservedEnd();
         if (p + RESERVED_PER_RECORD > reserved) {
             reserved = f.mapped().reserve(p, p + RESERVED_PER_RECORD);
-        } else if (p >= pacer.nextCheck) {
-            pacer.consider(f, p, reserved);
-        }
-        if (p >= nextChunkMappedAt) {
-            mapNextChunk(f);
         }
         long offset = p - chunkStart;
         // Marks the record as in progress; readers treat it like free space until the header is published.
@@ -297,13 +297,30 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     /**
-     * Half-way through a block, maps the next one: mapping lengthens the file, which only the write-lock holder may
-     * do (docs/file-format.md), so it is done here, early, rather than when the appender arrives there.
+     * What an appender does a block, a step or an eighth of a step apart, behind one comparison per append: moves to
+     * the chunk that holds {@code p}; half-way through a block, maps the next one (mapping lengthens the file, which
+     * only the write-lock holder may do, docs/file-format.md, so it is done here, early, rather than when the
+     * appender arrives there); and lets the pacer look at the pace.
+     *
+     * <p>A method of its own, reached every few thousand appends at most: the JIT compiles the append around a call
+     * it has seen taken, rather than around branches it has never seen taken. Those it compiles as traps, and the
+     * first one taken (the first block mapped ahead, 32 MiB into a file) threw the whole compiled append away and
+     * compiled it again, tens of milliseconds of a core, in the middle of a steady stream (docs/performance.md).
      */
-    private void mapNextChunk(CycleFile f) {
-        int next = f.mapped().chunkIndex(chunkStart) + 1;
-        nextChunkMappedAt = Long.MAX_VALUE;
-        f.mapped().chunk(next);
+    private void lookAround(CycleFile f, long p) {
+        if (p < chunkStart || p >= chunkEnd) {
+            mapChunkFor(p);
+        }
+        if (p >= nextChunkMappedAt) {
+            nextChunkMappedAt = Long.MAX_VALUE;
+            f.mapped().chunk(f.mapped().chunkIndex(chunkStart) + 1);
+        }
+        long reserved = f.mapped().reservedEnd();
+        // An appender about to reserve itself (prepareRecord, next) is looked at on its next append.
+        if (p >= pacer.nextCheck && p + RESERVED_PER_RECORD <= reserved) {
+            pacer.consider(f, p, reserved);
+        }
+        nextLookAt = Math.min(Math.min(pacer.nextCheck, nextChunkMappedAt), chunkEnd);
     }
 
     private long reserveForCursor(long end) {
@@ -355,6 +372,7 @@ public final class StoreAppender implements ExcerptAppender {
         chunkStart = file.mapped().chunkStart(index);
         chunkEnd = chunkStart + file.blockSize();
         nextChunkMappedAt = chunkStart + file.blockSize() / 2;
+        nextLookAt = Long.MIN_VALUE;
         // Mapping a whole chunk makes the file that long: done here, under the write lock, because only the lock
         // holder changes a file's length (docs/file-format.md, "Reserving and shrinking"). Once a block.
     }
@@ -441,6 +459,7 @@ public final class StoreAppender implements ExcerptAppender {
             chunk = null;
             chunkStart = 0;
             chunkEnd = Long.MIN_VALUE;
+            nextLookAt = Long.MIN_VALUE;
         }
         cycleEndMillis = queue.calendar().cycleStartMillis(cycle + 1);
     }

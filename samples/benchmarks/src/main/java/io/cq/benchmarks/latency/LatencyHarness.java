@@ -92,7 +92,12 @@ public final class LatencyHarness {
         long priming = size;
         long warmup = (long) rate * warmupSeconds;
         long total = warmup + (long) rate * seconds;
-        Histogram histogram = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+        // Warm-up and measured latencies go to histograms of their own, picked by arithmetic, not by a branch: the
+        // JIT compiles a branch never taken during warm-up as a trap, and taking it when measuring starts threw the
+        // compiled read loop (the library's read path inlined) away and compiled it again, tens of milliseconds of a
+        // core, in the first measured second (docs/performance.md, "What is measured").
+        Histogram[] histograms = {new Histogram(TimeUnit.SECONDS.toNanos(60), 3),
+                new Histogram(TimeUnit.SECONDS.toNanos(60), 3)};
         try (QueueDriver driver = QueueDriver.open(implementation, directory)) {
             driver.toStart();
             Thread appender = null;
@@ -136,9 +141,9 @@ public final class LatencyHarness {
                     continue;
                 }
                 long latency = System.nanoTime() - (value - size);
-                if (received >= warmup) {
-                    histogram.recordValue(Math.min(Math.max(latency, 0), histogram.getHighestTrackableValue()));
-                }
+                // 0 during warm-up, 1 once measuring: the sign bit of (warmup - 1 - received).
+                Histogram histogram = histograms[(int) ((warmup - 1 - received) >>> 63)];
+                histogram.recordValue(Math.min(Math.max(latency, 0), histogram.getHighestTrackableValue()));
                 received++;
             }
             if (appender != null) {
@@ -148,7 +153,7 @@ public final class LatencyHarness {
                 child.destroyForcibly();
             }
         }
-        return histogram;
+        return histograms[1];
     }
 
     private static void appendForReader(String implementation, Path directory, int rate, long total, int size)
