@@ -25,8 +25,13 @@ public final class FloorDriver implements QueueDriver {
     private final Arena arena = Arena.ofShared();
     private final FileChannel channel;
     private final MemorySegment file;
-    private long writePosition;
-    private long readPosition;
+    /**
+     * The writer's and the reader's positions, each in an array of its own so that they never share a cache line:
+     * as two fields of this object, every append invalidated the line the reader's every look loaded, in one JVM
+     * (0.33-0.39 us at the median against 0.18-0.19 us between two JVMs, where nothing of the heap is shared).
+     */
+    private final long[] writePosition = new long[16];
+    private final long[] readPosition = new long[16];
     private final OneByOneReads oneByOne = new OneByOneReads();
 
     public FloorDriver(Path directory) {
@@ -46,22 +51,22 @@ public final class FloorDriver implements QueueDriver {
 
     @Override
     public long append(long value, byte[] payload) {
-        long p = writePosition;
+        long p = writePosition[8];
         file.set(ValueLayout.JAVA_LONG_UNALIGNED, p + Integer.BYTES, value);
         MemorySegment.copy(payload, 8, file, ValueLayout.JAVA_BYTE, p + Integer.BYTES + 8, payload.length - 8);
         LENGTH.setRelease(file, p, payload.length);
-        writePosition = next(p, payload.length);
+        writePosition[8] = next(p, payload.length);
         return p;
     }
 
     @Override
     public long read() {
-        long p = readPosition;
+        long p = readPosition[8];
         int length = (int) LENGTH.getAcquire(file, p);
         if (length == 0) {
             return -1;
         }
-        readPosition = next(p, length);
+        readPosition[8] = next(p, length);
         return file.get(ValueLayout.JAVA_LONG_UNALIGNED, p + Integer.BYTES) + length;
     }
 
@@ -82,7 +87,7 @@ public final class FloorDriver implements QueueDriver {
 
     @Override
     public void toStart() {
-        readPosition = 0;
+        readPosition[8] = 0;
     }
 
     @Override
