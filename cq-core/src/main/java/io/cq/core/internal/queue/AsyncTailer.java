@@ -54,7 +54,12 @@ public final class AsyncTailer implements ExcerptTailer {
         if (tailer.direction() == TailerDirection.BACKWARD) {
             return tailer.readingDocument();
         }
-        boolean triedBuffer = false;
+        // The queue, then the buffer's records not drained yet. When the drainer has recorded one at or past the index
+        // wanted, the queue has it or is about to publish it (it records before it publishes): the queue is read again,
+        // and if it still has nothing from that index on, the record being drained is the next excerpt (everything
+        // below it was published before it was recorded), read from the buffer, which keeps it until the queue has it.
+        long wanted = -1;
+        int looks = 0;
         while (true) {
             ReadContext read = tailer.readingDocument();
             if (read.isPresent()) {
@@ -65,14 +70,21 @@ public final class AsyncTailer implements ExcerptTailer {
                 ahead = false;
                 return read;
             }
-            if (triedBuffer) {
+            if (looks == 2) {
                 return read;
             }
             read.close();
-            triedBuffer = true;
-            if (readFromBuffer(ahead ? next : tailer.index()) == FOUND) {
+            int found;
+            if (looks == 0) {
+                wanted = ahead ? next : tailer.index();
+                found = readFromBuffer(wanted);
+            } else {
+                found = readRecordBeingDrained(wanted);
+            }
+            if (found == FOUND) {
                 return context;
             }
+            looks = found == NOTHING ? 2 : looks + 1;
         }
     }
 
@@ -100,6 +112,25 @@ public final class AsyncTailer implements ExcerptTailer {
             position = ring.after(position, length);
         }
         return NOTHING;
+    }
+
+    /**
+     * The record the drainer recorded as drained when {@link #readFromBuffer} last read its progress, if it is at or
+     * past {@code wanted} and still in the buffer; {@code IN_QUEUE} once its space was freed (after the queue
+     * published it) and reused. The progress read then is used, not a newer one: a record recorded since may come
+     * after excerpts the queue published meanwhile.
+     */
+    private int readRecordBeingDrained(long wanted) {
+        if (drained.drainedIndex < wanted) {
+            return IN_QUEUE;
+        }
+        long position = drained.drainedPosition;
+        int length = ring.lengthAt(position);
+        if (length < 0 || length > ring.maxExcerpt() || ring.indexAt(position) != drained.drainedIndex
+                || !ring.stillIntact(position)) {
+            return IN_QUEUE;
+        }
+        return copyOut(position, length, drained.drainedIndex);
     }
 
     private int copyOut(long position, int length, long index) {

@@ -582,6 +582,11 @@ public final class StoreQueue implements MappedQueue {
         }
     }
 
+    /** This queue's async buffer, or null when it is not in async mode: for tests of the drain protocol. */
+    AsyncRing asyncRing() {
+        return ring;
+    }
+
     @Override
     public String toString() {
         return "MappedQueue[" + directory + ", " + rollCycle() + (readOnly ? ", read-only" : "") + "]";

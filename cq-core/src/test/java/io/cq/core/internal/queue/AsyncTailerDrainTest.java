@@ -1,0 +1,70 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.ExcerptAppender;
+import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
+import io.cq.core.internal.async.AsyncRing;
+import io.cq.core.support.AsyncQueueProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A tailer of an async queue against the drainer's window between recording a record as drained and publishing its
+ * excerpt in the queue (docs/file-format.md, "Async buffer"). The window is held open here by doing what a drainer
+ * does first, on a queue nobody drains: a tailer that met it read nothing, though the excerpt was acknowledged.
+ */
+class AsyncTailerDrainTest {
+    @TempDir
+    Path dir;
+
+    private MappedQueue open() {
+        return AsyncQueueProcess.open(dir.resolve("q"), dir.resolve("buffers"), false);
+    }
+
+    /** What a drainer does before it publishes the record's excerpt in the queue. */
+    private static void recordDrained(AsyncRing ring, long index) {
+        AsyncRing.DrainState state = new AsyncRing.DrainState();
+        ring.readDrained(state);
+        long position = state.nextPosition;
+        while (ring.indexAt(position) != index) {
+            position = ring.after(position, ring.lengthAt(position));
+        }
+        ring.writeDrained(index, position, ring.after(position, ring.lengthAt(position)));
+    }
+
+    @Test
+    void shouldReadTheFirstExcerptFromTheBufferWhileTheDrainerHasRecordedButNotPublishedIt() {
+        try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            long first = appender.writeText("one");
+            appender.writeText("two");
+            recordDrained(((StoreQueue) queue).asyncRing(), first);
+            assertThat(queue.lastIndex()).as("nothing published in the queue's files").isEqualTo(-1);
+
+            assertThat(tailer.readText()).isEqualTo("one");
+            assertThat(tailer.readText()).isEqualTo("two");
+            assertThat(tailer.readText()).isNull();
+        }
+    }
+
+    @Test
+    void shouldReadTheNextExcerptFromTheBufferWhileTheDrainerHasRecordedButNotPublishedIt() {
+        try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            appender.writeText("one");
+            long second = appender.writeText("two");
+            appender.writeText("three");
+            assertThat(tailer.readText()).isEqualTo("one");
+            assertThat(tailer.index()).isEqualTo(second);
+
+            recordDrained(((StoreQueue) queue).asyncRing(), second);
+            assertThat(tailer.readText()).as("the excerpt at the index wanted, being drained").isEqualTo("two");
+            assertThat(tailer.readText()).isEqualTo("three");
+            assertThat(tailer.readText()).isNull();
+        }
+    }
+}
