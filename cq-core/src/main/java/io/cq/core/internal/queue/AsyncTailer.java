@@ -189,20 +189,41 @@ public final class AsyncTailer implements ExcerptTailer {
             return false;
         }
         ring.readDrained(drained);
-        long tail = ring.tail();
-        for (long position = drained.nextPosition; position < tail; ) {
-            int length = ring.lengthAt(position);
-            if (length != AsyncRingDescriptor.PADDING && ring.indexAt(position) == index
-                    && ring.stillIntact(position)) {
-                tailer.toEnd();
-                ahead = true;
-                next = index;
-                hint = position;
-                return true;
+        long found = -1;
+        if (drained.drainedIndex == index && holds(drained.drainedPosition, index)) {
+            found = drained.drainedPosition; // recorded as drained: the queue may not have published it yet
+        } else {
+            long tail = ring.tail();
+            for (long position = drained.nextPosition; position < tail; ) {
+                int length = ring.lengthAt(position);
+                if (length != AsyncRingDescriptor.PADDING && holds(position, index)) {
+                    found = position;
+                    break;
+                }
+                position = ring.after(position, length);
             }
-            position = ring.after(position, length);
         }
-        return false;
+        if (found < 0) {
+            return false;
+        }
+        tailer.toEnd();
+        if (tailer.index() > index) {
+            // The queue published it meanwhile and the end is past it: the queue has it now.
+            boolean moved = tailer.moveToIndex(index);
+            forgetBuffer();
+            return moved;
+        }
+        ahead = true;
+        next = index;
+        hint = found;
+        return true;
+    }
+
+    /** Whether the buffer's record at {@code position} is the one of {@code index}, its bytes not reused. */
+    private boolean holds(long position, long index) {
+        int length = ring.lengthAt(position);
+        return length >= 0 && length <= ring.maxExcerpt() && ring.indexAt(position) == index
+                && ring.stillIntact(position);
     }
 
     @Override

@@ -67,4 +67,20 @@ class AsyncTailerDrainTest {
             assertThat(tailer.readText()).isNull();
         }
     }
+
+    @Test
+    void shouldMoveToAnExcerptTheDrainerHasRecordedButNotPublished() {
+        try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            appender.writeText("one");
+            long second = appender.writeText("two");
+            appender.writeText("three");
+            recordDrained(((StoreQueue) queue).asyncRing(), second);
+
+            assertThat(tailer.moveToIndex(second)).isTrue();
+            assertThat(tailer.readText()).isEqualTo("two");
+            assertThat(tailer.readText()).isEqualTo("three");
+            assertThat(tailer.readText()).isNull();
+        }
+    }
 }
