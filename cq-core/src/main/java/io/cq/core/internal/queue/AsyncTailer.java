@@ -121,16 +121,11 @@ public final class AsyncTailer implements ExcerptTailer {
      * after excerpts the queue published meanwhile.
      */
     private int readRecordBeingDrained(long wanted) {
-        if (drained.drainedIndex < wanted) {
-            return IN_QUEUE;
-        }
         long position = drained.drainedPosition;
-        int length = ring.lengthAt(position);
-        if (length < 0 || length > ring.maxExcerpt() || ring.indexAt(position) != drained.drainedIndex
-                || !ring.stillIntact(position)) {
+        if (drained.drainedIndex < wanted || !holds(position, drained.drainedIndex)) {
             return IN_QUEUE;
         }
-        return copyOut(position, length, drained.drainedIndex);
+        return copyOut(position, ring.lengthAt(position), drained.drainedIndex);
     }
 
     private int copyOut(long position, int length, long index) {
