@@ -107,10 +107,26 @@ public final class CycleFile {
         return sequence;
     }
 
-    /** Called by the write-lock holder after each publish; the lock's release makes them visible to the next. */
+    /**
+     * Where the records reached when they last reached a new 4 KiB page (0 in files of writers that do not keep it):
+     * records start at every record position below it. Not checked: a reader only compares it, and a wrong one sends
+     * it to the exact check through {@link #writePositionHint()}.
+     */
+    public long pageHint() {
+        return Memory.getLongAcquire(header, CycleHeaderDescriptor.PAGE_HINT_OFFSET);
+    }
+
+    /**
+     * Called by the write-lock holder after each publish; the lock's release makes them visible to the next. The page
+     * hint follows the write position only into another page, forward or (after a repair) back.
+     */
     public void updateHints(long writePosition, long sequence) {
         Memory.putLongRelease(header, CycleHeaderDescriptor.SEQUENCE_OFFSET, sequence);
         Memory.putLongRelease(header, CycleHeaderDescriptor.WRITE_POSITION_OFFSET, writePosition);
+        long pageHint = Memory.getLong(header, CycleHeaderDescriptor.PAGE_HINT_OFFSET);
+        if ((pageHint ^ writePosition) >>> CycleHeaderDescriptor.PAGE_HINT_SHIFT != 0) {
+            Memory.putLongRelease(header, CycleHeaderDescriptor.PAGE_HINT_OFFSET, writePosition);
+        }
     }
 
     /**

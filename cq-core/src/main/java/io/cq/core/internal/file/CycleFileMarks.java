@@ -69,7 +69,7 @@ public final class CycleFileMarks {
      * holding it: it was never published and no reader has seen it. Its space is reused.
      */
     public static void discardUnfinished(CycleFile file, long position, int header) {
-        if (ExcerptHeaderDescriptor.isWorking(header)) {
+        if (ExcerptHeaderDescriptor.isWorking(header) && !ExcerptHeaderDescriptor.isFree(header)) {
             Log.warning(CycleFileMarks.class,
                     "repaired {1}: discarded the unfinished excerpt at position {0}, left by a "
                     + "writer that died while writing it; no reader had seen it", String.valueOf(position),

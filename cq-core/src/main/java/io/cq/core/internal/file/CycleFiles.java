@@ -360,6 +360,7 @@ public final class CycleFiles implements AutoCloseable {
         header.putLong((int) CycleHeaderDescriptor.DATA_START_OFFSET, dataStart);
         header.putLong((int) CycleHeaderDescriptor.WRITE_POSITION_OFFSET, dataStart);
         header.putLong((int) CycleHeaderDescriptor.SEQUENCE_OFFSET, 0);
+        header.putLong((int) CycleHeaderDescriptor.PAGE_HINT_OFFSET, dataStart);
         try {
             AtomicFiles.createWithContent(pathOf(cycle), header, permissions);
         } catch (IOException e) {

@@ -93,7 +93,8 @@ public final class QueueDumper {
             } else {
                 out.append("@").append(String.valueOf(position)).append(' ')
                         .append(ExcerptHeaderDescriptor.describe(header))
-                        .append(header == ExcerptHeaderDescriptor.EMPTY ? " (end of written data)" : "").append('\n');
+                        .append(header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isFree(header)
+                                ? " (end of written data)" : "").append('\n');
                 return;
             }
         }

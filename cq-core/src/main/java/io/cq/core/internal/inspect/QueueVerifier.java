@@ -139,7 +139,14 @@ public final class QueueVerifier {
      * unreachable.
      */
     private void checkEndOfData(CycleFile file, boolean newest, long position, int header, long sequence) {
-        boolean working = ExcerptHeaderDescriptor.isWorking(header);
+        boolean working = ExcerptHeaderDescriptor.isWorking(header) && !ExcerptHeaderDescriptor.isFree(header);
+        if (ExcerptHeaderDescriptor.isFree(header) && header != ExcerptHeaderDescriptor.free(sequence)) {
+            damage(file.path(), position, "the free mark at the end of the records counts "
+                    + ExcerptHeaderDescriptor.length(header) + " excerpts before it (modulo 2^29), but " + sequence
+                    + " were found: a damaged record length hid or merged some; the " + sequence
+                    + " excerpts before it are readable");
+            return;
+        }
         if (working && ExcerptHeaderDescriptor.length(header) > file.maxExcerptSize()) {
             damage(file.path(), position, "expected a record header, found " + ExcerptHeaderDescriptor.describe(header)
                     + " (longer than the file's largest excerpt); the " + sequence

@@ -2,7 +2,7 @@ package io.cq.core.internal.layout;
 
 /**
  * The header of a cycle file (docs/file-format.md, "Cycle files"). Little-endian; the header is written whole when
- * the file is created, except the two hints, which the write-lock holder updates after each publish.
+ * the file is created, except the hints, which the write-lock holder updates after each publish.
  *
  * <pre>
  *   0                   4                   8
@@ -26,6 +26,10 @@ package io.cq.core.internal.layout;
  *   |    writePosition hint (release/acquire)|  64
  *   +-------------------+-------------------+
  *   |    sequence hint (release/acquire)    |  72
+ *   +-------------------+-------------------+
+ *   |        (reserved up to 128)           |
+ *   +-------------------+-------------------+
+ *   |      page hint (release/acquire)      | 128  (a cache line of its own)
  *   +-------------------+-------------------+
  *   |        (reserved up to 256)           |
  *   +-------------------+-------------------+
@@ -56,6 +60,13 @@ public final class CycleHeaderDescriptor {
     public static final long DATA_START_OFFSET = 56;
     public static final long WRITE_POSITION_OFFSET = 64;
     public static final long SEQUENCE_OFFSET = 72;
+    /**
+     * Where the records reached when they last reached a new page: stored only then, so that readers polling the end
+     * of the records can load it on every look without taking a cache line the writer stores to on every publish.
+     */
+    public static final long PAGE_HINT_OFFSET = 128;
+    /** The granularity of the page hint: the unit in which an operating system loses a file's data. */
+    public static final int PAGE_HINT_SHIFT = 12;
 
     /** Records start on a cache line of their own, after the primary index. */
     public static final int CACHE_LINE = 64;

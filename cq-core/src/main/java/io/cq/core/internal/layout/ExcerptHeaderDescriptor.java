@@ -50,6 +50,22 @@ public final class ExcerptHeaderDescriptor {
         return (header & WORKING) != 0;
     }
 
+    /**
+     * The free mark a writer leaves in the word after the last record it publishes, before publishing that record:
+     * {@code WORKING | META} and the low 29 bits of the number of excerpts before it in the cycle. Unlike 0, a lost
+     * page cannot fake it, so a reader that finds it knows it stands where the writer has reached, without reading
+     * the writer's hints (docs/file-format.md, "Records"). Readers that know nothing of it take it for a record
+     * being written, which is also free space to them.
+     */
+    public static int free(long excerptsBefore) {
+        return WORKING | META | (int) (excerptsBefore & LENGTH_MASK);
+    }
+
+    /** True for a free mark, whatever count it carries. */
+    public static boolean isFree(int header) {
+        return (header & (WORKING | META)) == (WORKING | META);
+    }
+
     /** True for a published record, data or metadata (including the end-of-cycle mark). */
     public static boolean isReady(int header) {
         return (header & (WORKING | READY)) == READY;
@@ -87,6 +103,9 @@ public final class ExcerptHeaderDescriptor {
         }
         if (header == END_OF_CYCLE) {
             return "end-of-cycle";
+        }
+        if (isFree(header)) {
+            return "free (after " + length(header) + " excerpts, modulo 2^29)";
         }
         if (isWorking(header)) {
             return "being written";

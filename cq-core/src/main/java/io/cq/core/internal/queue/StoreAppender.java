@@ -252,7 +252,8 @@ public final class StoreAppender implements ExcerptAppender {
         if (p < chunkStart || p >= nextLookAt) {
             lookAround(f, p);
         }
-        if (Memory.getIntAcquire(chunk, p - chunkStart) != ExcerptHeaderDescriptor.EMPTY) {
+        int word = Memory.getIntAcquire(chunk, p - chunkStart);
+        if (word != ExcerptHeaderDescriptor.free(s) && word != ExcerptHeaderDescriptor.EMPTY) {
             p = catchUpWithStaleHints(p, s);
             s = scratch.sequence();
         }
@@ -282,11 +283,11 @@ public final class StoreAppender implements ExcerptAppender {
         final long offset = p - chunkStart;
         final int length = (int) cursor.position();
         final long next = ExcerptHeaderDescriptor.next(p, length);
+        final long s = sequence;
         // The word after the record must read as free before the record becomes visible: readers step onto it.
-        Memory.putInt(chunk, next - chunkStart, ExcerptHeaderDescriptor.EMPTY);
+        Memory.putInt(chunk, next - chunkStart, ExcerptHeaderDescriptor.free(s + 1));
         // Publishes the excerpt: everything written above happens-before a reader's acquire of this header.
         Memory.putIntRelease(chunk, offset, ExcerptHeaderDescriptor.data(length));
-        final long s = sequence;
         if (file.index().isIndexed(s)) {
             file.index().publishEntry(s, p);
         }
@@ -349,7 +350,7 @@ public final class StoreAppender implements ExcerptAppender {
         if (written > 0) {
             chunk.asSlice(position - chunkStart + ExcerptHeaderDescriptor.SIZE, written).fill((byte) 0);
         }
-        Memory.putIntRelease(chunk, position - chunkStart, ExcerptHeaderDescriptor.EMPTY);
+        Memory.putIntRelease(chunk, position - chunkStart, ExcerptHeaderDescriptor.free(sequence));
     }
 
     // ---- slow paths -------------------------------------------------------------------------------------
@@ -413,7 +414,7 @@ public final class StoreAppender implements ExcerptAppender {
         Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
         chunk.asSlice(offset + ExcerptHeaderDescriptor.SIZE, length).fill((byte) 0);
         long next = ExcerptHeaderDescriptor.next(p, length);
-        Memory.putInt(chunk, next - chunkStart, ExcerptHeaderDescriptor.EMPTY);
+        Memory.putInt(chunk, next - chunkStart, ExcerptHeaderDescriptor.free(s));
         Memory.putIntRelease(chunk, offset, ExcerptHeaderDescriptor.meta(length));
         index.publishPrimaryEntry(block, p);
         f.updateHints(next, s);

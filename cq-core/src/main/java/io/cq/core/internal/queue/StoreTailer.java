@@ -216,6 +216,16 @@ public final class StoreTailer implements ExcerptTailer {
 
     /** Moves past a record that is not an excerpt; false when there is nothing further to read yet. */
     private boolean stepOver(int header) {
+        if (header == ExcerptHeaderDescriptor.free(sequence) || header == ExcerptHeaderDescriptor.WORKING) {
+            // Where the writer has reached (its free mark, or the record it is writing there), unless this is an
+            // older copy of a page the writer has since written past, or of the end of a cycle since finished. Both
+            // words checked live on cache lines written once a page and once a cycle, so a reader polling here
+            // never takes the line its writer stores to on every publish (docs/file-format.md, "Reading").
+            if (position >= file.pageHint() && queue.tableStore().maxCycle() <= cycle) {
+                return false;
+            }
+            return awaitOrReportDamage(header);
+        }
         if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
             requireAllExcerptsFound(header);
             return moveToNextCycle();
@@ -224,11 +234,13 @@ public final class StoreTailer implements ExcerptTailer {
             position = file.next(position, header);
             return true;
         }
+        if (ExcerptHeaderDescriptor.isFree(header)) {
+            return requireTheFreeMarkCounts(header);
+        }
         if (header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(header)) {
-            // The first look at a free header checks for damage; a reader that then polls the same position checks
-            // again every DAMAGE_CHECK_EVERY looks. The check reads the hints its writer stores right after each
-            // record it publishes, so checking on every look would make a spinning reader find each new record only
-            // after a miss on those hints: 0.03 µs of its median latency (docs/file-format.md, "Reading").
+            // A word of 0 is free space to a writer that leaves no free mark (an older cq, or a file's first record),
+            // and also what a lost page reads as. The first look at it checks for damage against the hints; a reader
+            // that then polls the same position checks again every DAMAGE_CHECK_EVERY looks.
             if (position == quietPosition && cycle == quietCycle && --quietLooks > 0) {
                 return false;
             }
@@ -239,6 +251,20 @@ public final class StoreTailer implements ExcerptTailer {
         }
         throw new CorruptQueueException(file.path(), position, "expected a record header, found "
                 + ExcerptHeaderDescriptor.describe(header));
+    }
+
+    /**
+     * A free mark that counts other excerpts before it than this tailer found on its way here: a damaged record length
+     * merged records or skipped some. The word is read once more first: a writer may have published here meanwhile.
+     */
+    private boolean requireTheFreeMarkCounts(int header) {
+        if (Memory.getIntAcquire(chunk, position - chunkStart) != header) {
+            return true;
+        }
+        throw new CorruptQueueException(file.path(), position, "the records end here after " + sequence
+                + " excerpts, but the writer's free mark here counts " + ExcerptHeaderDescriptor.length(header)
+                + " (modulo 2^29): a damaged record length hid or merged some of them (cq verify reports the "
+                + "damaged range)");
     }
 
     /**
