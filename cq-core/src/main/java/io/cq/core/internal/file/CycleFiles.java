@@ -27,7 +27,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Optional;
@@ -284,25 +286,41 @@ public final class CycleFiles implements AutoCloseable {
         listedMinCycle = tableStore.minCycle();
         everListed = true;
         listed.clear();
-        // No glob and no method reference: either would generate code on the path to a new queue's first excerpt.
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
-            for (Path path : stream) {
-                String name = path.getFileName().toString();
-                if (!name.endsWith(SUFFIX)) {
-                    continue;
-                }
-                Optional<Long> cycle = calendar.parseCycle(name.substring(0, name.length() - SUFFIX.length()));
-                if (cycle.isPresent()) {
-                    listed.add(cycle.get());
-                }
+        for (String name : fileNames()) {
+            if (!name.endsWith(SUFFIX)) {
+                continue;
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list the cycle files of " + directory + ": " + e.getMessage(), e);
+            Optional<Long> cycle = calendar.parseCycle(name.substring(0, name.length() - SUFFIX.length()));
+            if (cycle.isPresent()) {
+                listed.add(cycle.get());
+            }
         }
         // A newest cycle that names no file is damage (writers refuse it: requireValidCycleRange); readers go by the
         // files, so that what they hold is still read.
         listedMaxCycle = storedMaxCycle == NO_CYCLE || listed.contains(storedMaxCycle) || listed.isEmpty()
                 ? storedMaxCycle : listed.last();
+    }
+
+    /**
+     * The names in the queue's directory. {@code File.list} is one system call's worth of work and loads nothing;
+     * a {@code DirectoryStream}, the first in a JVM, costs about 2 ms on a new queue's path to its first excerpt
+     * (its classes, and a lambda generated for its iterator). It says nothing of why it failed, so a failure is
+     * listed again through {@code Files}, which names the cause.
+     */
+    private String[] fileNames() {
+        String[] names = directory.toFile().list();
+        if (names != null) {
+            return names;
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
+            List<String> found = new ArrayList<>();
+            for (Path path : stream) {
+                found.add(path.getFileName().toString());
+            }
+            return found.toArray(new String[0]);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the cycle files of " + directory + ": " + e.getMessage(), e);
+        }
     }
 
     private CycleFile openFile(long cycle) {

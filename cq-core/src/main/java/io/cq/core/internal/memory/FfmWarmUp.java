@@ -4,6 +4,7 @@ import io.cq.core.internal.system.OnceInBackground;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Sets up the JDK's FFM machinery (memory sessions, value layouts and their var handles) on a thread of its own,
@@ -41,6 +42,11 @@ public final class FfmWarmUp {
                 cursor.readInt();
                 cursor.readByte();
                 cursor.unbind();
+                // Last: the application's threads copy arrays another way until this is done (SegmentCursor).
+                byte[] array = new byte[8];
+                MemorySegment.copy(array, 0, segment, ValueLayout.JAVA_BYTE, 0, array.length);
+                MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, 8, array, 0, array.length);
+                SegmentCursor.arrayCopiesLinked(true);
             } catch (RuntimeException | Error e) {
                 // Nothing depends on this: the queue's own thread sets up whatever is missing.
             }

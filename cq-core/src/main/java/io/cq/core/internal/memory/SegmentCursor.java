@@ -28,6 +28,14 @@ public final class SegmentCursor implements ExcerptBytes {
     private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(LE);
 
     /** Bytes after a record that must be reserved with it: alignment, and the free header word that follows. */
+    /**
+     * Whether this JVM has linked the JDK's copies between arrays and segments: their first use links a type switch
+     * inside the JDK, about 3 ms of code generation on a new queue's path to its first excerpt. Until
+     * {@link FfmWarmUp} has done that on its own thread, arrays are copied as heap segments, which costs a few
+     * nanoseconds more a copy. A plain field: a thread that sees it late only takes the other, equivalent copy.
+     */
+    private static boolean arrayCopiesLinked;
+
     private static final long TRAILER = ExcerptHeaderDescriptor.ALIGNMENT - 1 + ExcerptHeaderDescriptor.SIZE;
 
     /** Reserves the file's blocks for a write that goes further than what was reserved when it started. */
@@ -82,15 +90,15 @@ public final class SegmentCursor implements ExcerptBytes {
         this.asyncBufferSize = bufferSize;
     }
 
-    /**
-     * Moves the excerpt being written to a larger segment holding the same bytes: a double-buffered appender's
-     * buffer, grown by its {@link Reservation}.
-     */
     /** How many bytes of the excerpt being written may have been written to: for zeroing a discarded one. */
     public long writtenExtent() {
         return Math.min(Math.max(highWater, position), limit);
     }
 
+    /**
+     * Moves the excerpt being written to a larger segment holding the same bytes: a double-buffered appender's
+     * buffer, grown by its {@link Reservation}.
+     */
     public void moveTo(MemorySegment larger) {
         this.segment = larger;
     }
@@ -306,6 +314,11 @@ public final class SegmentCursor implements ExcerptBytes {
         writeByte((byte) value);
     }
 
+    /** Set by {@link FfmWarmUp} once the JDK's array copies are linked in this JVM (and by tests, both ways). */
+    static void arrayCopiesLinked(boolean linked) {
+        arrayCopiesLinked = linked;
+    }
+
     @Override
     public ExcerptBytes writeBytes(byte[] bytes) {
         return writeBytes(bytes, 0, bytes.length);
@@ -315,7 +328,11 @@ public final class SegmentCursor implements ExcerptBytes {
     public ExcerptBytes writeBytes(byte[] bytes, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
         long at = claim(length);
-        MemorySegment.copy(bytes, offset, segment, ValueLayout.JAVA_BYTE, at, length);
+        if (arrayCopiesLinked) {
+            MemorySegment.copy(bytes, offset, segment, ValueLayout.JAVA_BYTE, at, length);
+        } else {
+            MemorySegment.copy(MemorySegment.ofArray(bytes), offset, segment, at, length);
+        }
         return this;
     }
 
@@ -464,7 +481,11 @@ public final class SegmentCursor implements ExcerptBytes {
     @Override
     public ExcerptBytes readBytes(byte[] into, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, into.length);
-        MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, take(length), into, offset, length);
+        if (arrayCopiesLinked) {
+            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, take(length), into, offset, length);
+        } else {
+            MemorySegment.copy(segment, take(length), MemorySegment.ofArray(into), offset, length);
+        }
         return this;
     }
 

@@ -1,0 +1,61 @@
+package io.cq.core.internal.memory;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Byte arrays go into and out of excerpts the same way whether or not this JVM has linked the JDK's array copies
+ * yet (before it has, they are copied as heap segments: see {@code SegmentCursor}). Seeded random lengths and
+ * offsets, including empty copies and copies that end at the array's end.
+ */
+class SegmentCursorArrayCopyTest {
+    private static final long SEED = 0xC0_9E5L;
+
+    @AfterEach
+    void linkedAgain() {
+        SegmentCursor.arrayCopiesLinked(true);
+    }
+
+    @ParameterizedTest(name = "array copies linked: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldWriteAndReadByteArraysWhetherOrNotTheJdksArrayCopiesAreLinked(boolean linked) {
+        SegmentCursor.arrayCopiesLinked(linked);
+        Random random = new Random(SEED + (linked ? 1 : 0));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment segment = arena.allocate(8192);
+            SegmentCursor cursor = new SegmentCursor();
+            for (int i = 0; i < 500; i++) {
+                byte[] source = new byte[1 + random.nextInt(600)];
+                random.nextBytes(source);
+                int offset = random.nextInt(source.length);
+                int length = i % 50 == 0 ? 0 : random.nextInt(source.length - offset + 1);
+                long base = random.nextInt(4096);
+                segment.fill((byte) 0x5A);
+                cursor.bindForWrite(segment, base, 4096, 1 << 20, 0, 1 << 20, end -> end);
+                cursor.writeLong(i).writeBytes(source, offset, length);
+
+                assertThat(segment.asSlice(base + Long.BYTES, length).toArray(ValueLayout.JAVA_BYTE))
+                        .as("written, copy %d", i).isEqualTo(Arrays.copyOfRange(source, offset, offset + length));
+                assertThat(segment.get(ValueLayout.JAVA_BYTE, base + Long.BYTES + length))
+                        .as("nothing written past the copy").isEqualTo((byte) 0x5A);
+
+                byte[] into = new byte[length + 16];
+                cursor.bindForRead(segment, base, Long.BYTES + length);
+                assertThat(cursor.readLong()).isEqualTo(i);
+                cursor.readBytes(into, 8, length);
+                assertThat(Arrays.copyOfRange(into, 8, 8 + length)).as("read, copy %d", i)
+                        .isEqualTo(Arrays.copyOfRange(source, offset, offset + length));
+                assertThat(into).startsWith(new byte[8]).endsWith(new byte[8]);
+            }
+        }
+    }
+}
