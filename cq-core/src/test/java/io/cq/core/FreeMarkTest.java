@@ -147,6 +147,82 @@ class FreeMarkTest {
     }
 
     @Test
+    void shouldFailLoudlyWhenADamagedLengthLeadsToTheRecordTheWriterIsWriting() throws IOException {
+        Random random = new Random(SEED + 5);
+        int written = 50 + random.nextInt(100);
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            for (int i = 0; i < written; i++) {
+                appender.writeBytes(payload(random, i));
+            }
+            Path file = onlyCycleFile();
+            Records records = Records.of(file);
+            int damaged = random.nextInt(written - 1);
+            long at = records.excerptStarts().get(damaged);
+            try (WriteContext open = appender.writingDocument()) {
+                // The writer's next record is in progress: the word at the end of the records reads WORKING, not the
+                // free mark, for as long as it is open.
+                open.bytes().writeLong(written);
+                assertThat(Records.of(file).endWord()).isEqualTo(0x8000_0000);
+                writeInt(file, at, 0x2000_0000 | (int) (records.end() - at - 4));
+
+                try (ExcerptTailer tailer = queue.createTailer()) {
+                    int[] read = new int[1];
+                    CorruptQueueException damage = catchThrowableOfType(CorruptQueueException.class, () -> {
+                        while (true) {
+                            try (ReadContext context = tailer.readingDocument()) {
+                                if (!context.isPresent()) {
+                                    break;
+                                }
+                                read[0]++;
+                            }
+                        }
+                    });
+                    assertThat(damage).as("waited at the writer's record after %d of %d excerpts", read[0], written)
+                            .isNotNull();
+                    assertThat(read[0]).isEqualTo(damaged + 1);
+                    assertThat(damage.getMessage()).contains("after " + (damaged + 1) + " excerpts")
+                            .contains(written + " were written");
+                }
+                open.rollbackOnClose();
+            }
+        }
+    }
+
+    @Test
+    void shouldRepairRecordsThatEndInAFreeMarkCountingOtherwise() throws IOException {
+        Random random = new Random(SEED + 6);
+        int written = 50 + random.nextInt(100);
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            for (int i = 0; i < written; i++) {
+                appender.writeBytes(payload(random, i));
+            }
+        }
+        Path file = onlyCycleFile();
+        Records records = Records.of(file);
+        int damaged = random.nextInt(written - 1);
+        long at = records.excerptStarts().get(damaged);
+        writeInt(file, at, 0x2000_0000 | (int) (records.end() - at - 4));
+        // And an older copy of the header's page: its sequence hint agrees with the records as they now read.
+        write(file, 72, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(damaged + 1).array());
+
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            assertThat(queue.verify().isIntact()).isFalse();
+            QueueRepair repair = queue.repair();
+
+            assertThat(repair.repairedAnything()).as("the free mark's count is damage to repair too").isTrue();
+            assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
+            Records repaired = Records.of(file);
+            assertThat(repaired.end()).isEqualTo(records.end());
+            assertThat(repaired.headerLong(PAGE_HINT_OFFSET)).as("page hint").isLessThanOrEqualTo(repaired.end());
+            try (ExcerptTailer tailer = queue.createTailer()) {
+                assertThat(readAll(tailer)).isEqualTo(damaged + 1);
+                queue.acquireAppender().writeText("after the repair");
+                assertThat(tailer.readText()).isEqualTo("after the repair");
+            }
+        }
+    }
+
+    @Test
     void shouldFailLoudlyAtAnOlderCopyOfAPageTheWriterHasSinceWrittenPast() throws IOException {
         Random random = new Random(SEED + 3);
         byte[] olderCopy;

@@ -118,13 +118,13 @@ public final class CycleFile {
 
     /**
      * Called by the write-lock holder after each publish; the lock's release makes them visible to the next. The page
-     * hint follows the write position only into another page, forward or (after a repair) back.
+     * hint follows the write position into another page, and back below itself (after a repair).
      */
     public void updateHints(long writePosition, long sequence) {
         Memory.putLongRelease(header, CycleHeaderDescriptor.SEQUENCE_OFFSET, sequence);
         Memory.putLongRelease(header, CycleHeaderDescriptor.WRITE_POSITION_OFFSET, writePosition);
         long pageHint = Memory.getLong(header, CycleHeaderDescriptor.PAGE_HINT_OFFSET);
-        if ((pageHint ^ writePosition) >>> CycleHeaderDescriptor.PAGE_HINT_SHIFT != 0) {
+        if ((pageHint ^ writePosition) >>> CycleHeaderDescriptor.PAGE_HINT_SHIFT != 0 || writePosition < pageHint) {
             Memory.putLongRelease(header, CycleHeaderDescriptor.PAGE_HINT_OFFSET, writePosition);
         }
     }

@@ -38,6 +38,7 @@ public final class CycleRepair {
         boolean whole = finished
                 ? end == ExcerptHeaderDescriptor.END_OF_CYCLE && excerpts >= published
                 : (end == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(end))
+                        && (!ExcerptHeaderDescriptor.isFree(end) || end == ExcerptHeaderDescriptor.free(excerpts))
                         && written <= position && excerpts >= published;
         if (whole) {
             return null;

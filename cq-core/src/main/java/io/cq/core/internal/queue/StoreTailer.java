@@ -216,12 +216,16 @@ public final class StoreTailer implements ExcerptTailer {
 
     /** Moves past a record that is not an excerpt; false when there is nothing further to read yet. */
     private boolean stepOver(int header) {
-        if (header == ExcerptHeaderDescriptor.free(sequence) || header == ExcerptHeaderDescriptor.WORKING) {
-            // Where the writer has reached (its free mark, or the record it is writing there), unless this is an
-            // older copy of a page the writer has since written past, or of the end of a cycle since finished. Both
-            // words checked live on cache lines written once a page and once a cycle, so a reader polling here
-            // never takes the line its writer stores to on every publish (docs/file-format.md, "Reading").
+        if (header == ExcerptHeaderDescriptor.free(sequence)) {
+            // Where the writer has reached, unless this is an older copy of a page the writer has since written past,
+            // or of the end of a cycle since finished. Both words checked live on cache lines written once a page and
+            // once a cycle, so a reader polling here never takes the line its writer stores to on every publish
+            // (docs/file-format.md, "Reading"). The writer's next record starts here as WORKING: looks at it count
+            // from this one, so it is checked against the hints only if it stays unfinished for 64 looks.
             if (position >= file.pageHint() && queue.tableStore().maxCycle() <= cycle) {
+                quietPosition = position;
+                quietCycle = cycle;
+                quietLooks = DAMAGE_CHECK_EVERY;
                 return false;
             }
             return awaitOrReportDamage(header);
@@ -239,8 +243,9 @@ public final class StoreTailer implements ExcerptTailer {
         }
         if (header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(header)) {
             // A word of 0 is free space to a writer that leaves no free mark (an older cq, or a file's first record),
-            // and also what a lost page reads as. The first look at it checks for damage against the hints; a reader
-            // that then polls the same position checks again every DAMAGE_CHECK_EVERY looks.
+            // and also what a lost page reads as; WORKING met without the free mark before it may be a damaged
+            // length's landing place, or an older copy of a page. The first look at either checks for damage against
+            // the hints; a reader that then polls the same position checks again every DAMAGE_CHECK_EVERY looks.
             if (position == quietPosition && cycle == quietCycle && --quietLooks > 0) {
                 return false;
             }
