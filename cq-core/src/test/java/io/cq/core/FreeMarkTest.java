@@ -88,12 +88,7 @@ class FreeMarkTest {
     @Test
     void shouldReadToTheEndOfRecordsThatEndInAZeroWordAsOlderWritersLeaveThem() throws IOException {
         Random random = new Random(SEED + 1);
-        int written = 200 + random.nextInt(200);
-        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
-            for (int i = 0; i < written; i++) {
-                appender.writeBytes(payload(random, i));
-            }
-        }
+        int written = writeExcerpts(random, 200 + random.nextInt(200));
         Path file = onlyCycleFile();
         writeInt(file, Records.of(file).end(), 0);
 
@@ -109,37 +104,16 @@ class FreeMarkTest {
 
     @Test
     void shouldFailLoudlyWhenADamagedLengthLeadsStraightToTheFreeMark() throws IOException {
-        Random random = new Random(SEED + 2);
-        int written = 50 + random.nextInt(100);
-        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
-            for (int i = 0; i < written; i++) {
-                appender.writeBytes(payload(random, i));
-            }
-        }
-        Path file = onlyCycleFile();
-        Records records = Records.of(file);
-        int damaged = random.nextInt(written - 1);
-        long at = records.excerptStarts().get(damaged);
-        // The damaged record now swallows every record after it, up to the free mark.
-        writeInt(file, at, 0x2000_0000 | (int) (records.end() - at - 4));
+        LengthDamage damaged = writeThenSwallowTheRest(new Random(SEED + 2));
+        Path file = damaged.file();
+        Records records = damaged.records();
+        int written = damaged.written();
 
         try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build();
              ExcerptTailer tailer = queue.createTailer()) {
-            int[] read = new int[1];
-            CorruptQueueException damage = catchThrowableOfType(CorruptQueueException.class, () -> {
-                while (true) {
-                    try (ReadContext context = tailer.readingDocument()) {
-                        if (!context.isPresent()) {
-                            break;
-                        }
-                        read[0]++;
-                    }
-                }
-            });
-            assertThat(damage).as("reading stopped silently after %d of %d excerpts", read[0], written).isNotNull();
-            assertThat(read[0]).isEqualTo(damaged + 1);
+            CorruptQueueException damage = damageAfter(tailer, damaged.excerptsLeft(), written);
             assertThat(damage.getMessage()).contains(file.getFileName().toString())
-                    .contains("after " + (damaged + 1) + " excerpts").contains("counts " + written);
+                    .contains("after " + damaged.excerptsLeft() + " excerpts").contains("counts " + written);
             assertThat(damage.position()).isEqualTo(records.end());
             assertThat(queue.verify().findings()).anySatisfy(finding -> assertThat(finding.description())
                     .contains("free mark").contains("counts " + written));
@@ -151,9 +125,7 @@ class FreeMarkTest {
         Random random = new Random(SEED + 5);
         int written = 50 + random.nextInt(100);
         try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
-            for (int i = 0; i < written; i++) {
-                appender.writeBytes(payload(random, i));
-            }
+            append(appender, random, written);
             Path file = onlyCycleFile();
             Records records = Records.of(file);
             int damaged = random.nextInt(written - 1);
@@ -163,23 +135,10 @@ class FreeMarkTest {
                 // free mark, for as long as it is open.
                 open.bytes().writeLong(written);
                 assertThat(Records.of(file).endWord()).isEqualTo(0x8000_0000);
-                writeInt(file, at, 0x2000_0000 | (int) (records.end() - at - 4));
+                swallowTheRest(file, at, records);
 
                 try (ExcerptTailer tailer = queue.createTailer()) {
-                    int[] read = new int[1];
-                    CorruptQueueException damage = catchThrowableOfType(CorruptQueueException.class, () -> {
-                        while (true) {
-                            try (ReadContext context = tailer.readingDocument()) {
-                                if (!context.isPresent()) {
-                                    break;
-                                }
-                                read[0]++;
-                            }
-                        }
-                    });
-                    assertThat(damage).as("waited at the writer's record after %d of %d excerpts", read[0], written)
-                            .isNotNull();
-                    assertThat(read[0]).isEqualTo(damaged + 1);
+                    CorruptQueueException damage = damageAfter(tailer, damaged + 1, written);
                     assertThat(damage.getMessage()).contains("after " + (damaged + 1) + " excerpts")
                             .contains(written + " were written");
                 }
@@ -190,20 +149,12 @@ class FreeMarkTest {
 
     @Test
     void shouldRepairRecordsThatEndInAFreeMarkCountingOtherwise() throws IOException {
-        Random random = new Random(SEED + 6);
-        int written = 50 + random.nextInt(100);
-        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
-            for (int i = 0; i < written; i++) {
-                appender.writeBytes(payload(random, i));
-            }
-        }
-        Path file = onlyCycleFile();
-        Records records = Records.of(file);
-        int damaged = random.nextInt(written - 1);
-        long at = records.excerptStarts().get(damaged);
-        writeInt(file, at, 0x2000_0000 | (int) (records.end() - at - 4));
+        LengthDamage damaged = writeThenSwallowTheRest(new Random(SEED + 6));
+        Path file = damaged.file();
+        Records records = damaged.records();
         // And an older copy of the header's page: its sequence hint agrees with the records as they now read.
-        write(file, 72, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(damaged + 1).array());
+        write(file, 72, ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(damaged.excerptsLeft())
+                .array());
 
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             assertThat(queue.verify().isIntact()).isFalse();
@@ -215,7 +166,7 @@ class FreeMarkTest {
             assertThat(repaired.end()).isEqualTo(records.end());
             assertThat(repaired.headerLong(PAGE_HINT_OFFSET)).as("page hint").isLessThanOrEqualTo(repaired.end());
             try (ExcerptTailer tailer = queue.createTailer()) {
-                assertThat(readAll(tailer)).isEqualTo(damaged + 1);
+                assertThat(readAll(tailer)).isEqualTo(damaged.excerptsLeft());
                 queue.acquireAppender().writeText("after the repair");
                 assertThat(tailer.readText()).isEqualTo("after the repair");
             }
@@ -254,14 +205,8 @@ class FreeMarkTest {
 
         try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build();
              ExcerptTailer tailer = queue.createTailer()) {
-            int[] read = new int[1];
-            CorruptQueueException damage = catchThrowableOfType(CorruptQueueException.class, () -> {
-                while (tailer.readBytes() != null) {
-                    read[0]++;
-                }
-            });
-            assertThat(damage).as("reading stopped silently after %d of %d excerpts", read[0], written).isNotNull();
-            assertThat(read[0]).isEqualTo(before).isGreaterThan(10);
+            assertThat(before).isGreaterThan(10);
+            CorruptQueueException damage = damageAfter(tailer, before, written);
             assertThat(damage.getMessage()).contains("found free").contains(file.getFileName().toString());
             assertThat(damage.position()).isEqualTo(olderEnd);
         }
@@ -292,15 +237,61 @@ class FreeMarkTest {
 
         try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).readOnly(true)
                 .build(); ExcerptTailer tailer = queue.createTailer()) {
-            int[] read = new int[1];
-            CorruptQueueException damage = catchThrowableOfType(CorruptQueueException.class, () -> {
-                while (tailer.readBytes() != null) {
-                    read[0]++;
-                }
-            });
-            assertThat(damage).as("reading stopped silently before the second hour").isNotNull();
-            assertThat(read[0]).isEqualTo(firstHour);
+            CorruptQueueException damage = damageAfter(tailer, firstHour, firstHour + 1);
             assertThat(damage.getMessage()).contains("a newer cycle exists").contains("found free");
+        }
+    }
+
+    /** Writes {@code count} seeded excerpts to a new queue, closed again; returns the count. */
+    private int writeExcerpts(Random random, int count) {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            append(appender, random, count);
+        }
+        return count;
+    }
+
+    private static void append(ExcerptAppender appender, Random random, int count) {
+        for (int i = 0; i < count; i++) {
+            appender.writeBytes(payload(random, i));
+        }
+    }
+
+    /** A queue whose excerpt {@code damaged} has a length that swallows every record after it, up to their end. */
+    private record LengthDamage(Path file, Records records, int written, int damaged) {
+        int excerptsLeft() {
+            return damaged + 1;
+        }
+    }
+
+    private LengthDamage writeThenSwallowTheRest(Random random) throws IOException {
+        int written = writeExcerpts(random, 50 + random.nextInt(100));
+        Path file = onlyCycleFile();
+        Records records = Records.of(file);
+        int damaged = random.nextInt(written - 1);
+        swallowTheRest(file, records.excerptStarts().get(damaged), records);
+        return new LengthDamage(file, records, written, damaged);
+    }
+
+    private static void swallowTheRest(Path file, long at, Records records) throws IOException {
+        writeInt(file, at, 0x2000_0000 | (int) (records.end() - at - 4));
+    }
+
+    /** Reads until damage stops the tailer, which must come after exactly {@code before} excerpts; returns it. */
+    private static CorruptQueueException damageAfter(ExcerptTailer tailer, int before, int written) {
+        int read = 0;
+        try {
+            while (true) {
+                try (ReadContext context = tailer.readingDocument()) {
+                    if (!context.isPresent()) {
+                        throw new AssertionError("reading stopped silently after " + read + " of " + written
+                                + " excerpts; damage was expected after " + before);
+                    }
+                    read++;
+                }
+            }
+        } catch (CorruptQueueException e) {
+            assertThat(read).as("excerpts read before the damage was reported").isEqualTo(before);
+            return e;
         }
     }
 
