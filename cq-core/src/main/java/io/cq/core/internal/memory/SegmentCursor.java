@@ -28,6 +28,8 @@ public final class SegmentCursor implements ExcerptBytes {
     private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(LE);
 
     /** Bytes after a record that must be reserved with it: alignment, and the free header word that follows. */
+    private static final long TRAILER = ExcerptHeaderDescriptor.ALIGNMENT - 1 + ExcerptHeaderDescriptor.SIZE;
+
     /**
      * Whether this JVM has linked the JDK's copies between arrays and segments: their first use links a type switch
      * inside the JDK, about 3 ms of code generation on a new queue's path to its first excerpt. Until
@@ -35,8 +37,6 @@ public final class SegmentCursor implements ExcerptBytes {
      * nanoseconds more a copy. A plain field: a thread that sees it late only takes the other, equivalent copy.
      */
     private static boolean arrayCopiesLinked;
-
-    private static final long TRAILER = ExcerptHeaderDescriptor.ALIGNMENT - 1 + ExcerptHeaderDescriptor.SIZE;
 
     /** Reserves the file's blocks for a write that goes further than what was reserved when it started. */
     public interface Reservation {

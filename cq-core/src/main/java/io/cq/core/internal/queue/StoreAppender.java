@@ -342,8 +342,8 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     /**
-     * Frees the record, and zeros what the excerpt wrote: past the last record every byte must be zero (what
-     * {@code verify} checks, and what lets a reader tell free space from damage).
+     * Frees the record (its header word becomes the free mark again, counting the same excerpts) and zeros what the
+     * excerpt wrote: past the last record's free mark every byte must be zero (what {@code verify} checks).
      */
     private void discard() {
         long written = cursor.writtenExtent();
