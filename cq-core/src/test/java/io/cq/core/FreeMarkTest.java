@@ -1,8 +1,12 @@
 package io.cq.core;
 
+import io.cq.core.support.BlockEdgeWriter;
+import io.cq.core.support.ChildJvm;
 import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,6 +20,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,6 +64,41 @@ class FreeMarkTest {
             }
             assertThat(Records.of(onlyCycleFile()).metadataRecords()).as("index blocks among the excerpts")
                     .isPositive();
+            assertThat(queue.verify().findings()).isEmpty();
+        }
+    }
+
+    @ParameterizedTest(name = "native access: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldFollowAWriterInAnotherProcessToItsFreeMarkWithAndWithoutNativeAccess(boolean nativeAccess)
+            throws Exception {
+        // Small blocks: the writer reserves often. Without native access it reserves by writing zeros through its
+        // channel, past the free mark a tailer here waits at, which must stay the free mark.
+        long block = 64 * 1024;
+        long seed = SEED + (nativeAccess ? 7 : 8);
+        int count = 3_000;
+        byte[][] written = BlockEdgeWriter.excerpts(seed, count);
+        Path queueDir = dir.resolve("q");
+        try (MappedQueue queue = BlockEdgeWriter.open(queueDir, block); ExcerptTailer tailer = queue.createTailer();
+             ChildJvm writer = ChildJvm.start(nativeAccess, List.of(), BlockEdgeWriter.class, queueDir.toString(),
+                     Long.toString(block), Long.toString(seed), Integer.toString(count), dir.resolve("sizes")
+                             .toString())) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            int read = 0;
+            while (read < count) {
+                byte[] bytes = tailer.readBytes();
+                if (bytes == null) {
+                    assertThat(System.nanoTime()).as("read %d of %d excerpts in time", read, count)
+                            .isLessThan(deadline);
+                    Thread.yield();
+                    continue;
+                }
+                assertThat(bytes).as("excerpt %d", read).isEqualTo(written[read]);
+                read++;
+            }
+            writer.awaitLine("done", 60, TimeUnit.SECONDS);
+            assertThat(tailer.readBytes()).isNull();
+            assertThat(Records.of(onlyCycleFile(queueDir)).endWord()).isEqualTo(FREE | count);
             assertThat(queue.verify().findings()).isEmpty();
         }
     }
@@ -313,7 +353,11 @@ class FreeMarkTest {
     }
 
     private Path onlyCycleFile() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
+        return onlyCycleFile(dir);
+    }
+
+    private static Path onlyCycleFile(Path queueDir) throws IOException {
+        try (Stream<Path> files = Files.list(queueDir)) {
             List<Path> cycles = files.filter(path -> path.toString().endsWith(".cq4")).toList();
             assertThat(cycles).hasSize(1);
             return cycles.getFirst();

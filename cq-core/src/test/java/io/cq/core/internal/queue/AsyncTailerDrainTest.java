@@ -45,9 +45,7 @@ class AsyncTailerDrainTest {
             recordDrained(((StoreQueue) queue).asyncRing(), first);
             assertThat(queue.lastIndex()).as("nothing published in the queue's files").isEqualTo(-1);
 
-            assertThat(tailer.readText()).isEqualTo("one");
-            assertThat(tailer.readText()).isEqualTo("two");
-            assertThat(tailer.readText()).isNull();
+            assertReadsThenNothing(tailer, "one", "two");
         }
     }
 
@@ -63,8 +61,7 @@ class AsyncTailerDrainTest {
 
             recordDrained(((StoreQueue) queue).asyncRing(), second);
             assertThat(tailer.readText()).as("the excerpt at the index wanted, being drained").isEqualTo("two");
-            assertThat(tailer.readText()).isEqualTo("three");
-            assertThat(tailer.readText()).isNull();
+            assertReadsThenNothing(tailer, "three");
         }
     }
 
@@ -78,9 +75,15 @@ class AsyncTailerDrainTest {
             recordDrained(((StoreQueue) queue).asyncRing(), second);
 
             assertThat(tailer.moveToIndex(second)).isTrue();
-            assertThat(tailer.readText()).isEqualTo("two");
-            assertThat(tailer.readText()).isEqualTo("three");
-            assertThat(tailer.readText()).isNull();
+            assertReadsThenNothing(tailer, "two", "three");
         }
+    }
+
+    /** The tailer reads these texts, in this order, and then finds nothing more. */
+    private static void assertReadsThenNothing(ExcerptTailer tailer, String... texts) {
+        for (String text : texts) {
+            assertThat(tailer.readText()).isEqualTo(text);
+        }
+        assertThat(tailer.readText()).isNull();
     }
 }
