@@ -165,14 +165,16 @@ public final class BenchmarkSuite {
             try {
                 Map<String, StartupHarness.AotCache> caches = new LinkedHashMap<>();
                 for (String implementation : new String[] {"cq", "chronicle", StartupHarness.NO_QUEUE}) {
-                    caches.put(implementation, StartupHarness.trainAotCache(implementation, work, jvmArgs));
+                    caches.put(implementation, StartupHarness.trainAotCache(implementation, work, jvmArgs,
+                            StartupHarness.applicationClassPath(implementation, work)));
                 }
                 for (int run = 0; run < settings.startupRuns(); run++) {
                     for (String implementation : caches.keySet()) {
                         Path directory = Files.createTempDirectory("startup-" + implementation);
                         try {
-                            report.startup(implementation,
-                                    StartupHarness.run(implementation, directory.resolve("queue"), jvmArgs));
+                            // The same JARs as the cached run, without its cache.
+                            report.startup(implementation, StartupHarness.run(implementation,
+                                    directory.resolve("queue"), jvmArgs, caches.get(implementation).classPath()));
                             report.startup(implementation + ", AOT cache",
                                     StartupHarness.runWithAotCache(implementation,
                                     directory.resolve("queue-aot"), jvmArgs, caches.get(implementation)));

@@ -25,6 +25,12 @@ import java.util.stream.Stream;
  * application that uses only that library has. On the suite's whole class path (about 56 entries) a library whose
  * JARs come later pays for opening and searching every JAR before its own: measured on 2026-11-27, 24 ms of
  * Chronicle's start-up against 2 ms of cq's, which sits first.
+ *
+ * <p>Every entry of that class path is a JAR, with and without an AOT cache, as in a deployed application: the
+ * benchmark's classes directory is packed into one. With the classes in a directory, two costs a deployed
+ * application does not have fell after {@code main()}: the JVM's first inflated JAR entry (about 7 ms, charged to
+ * whichever library was loaded from a JAR), and a failed look-up in the directory for each class a library loads
+ * (about 25 ms of Chronicle's 1,500 classes). docs/performance.md, "Start-up from JARs", has the measurements.
  */
 public final class StartupHarness {
     /** The implementation name of a process that appends nothing, to show what the JVM alone costs. */
@@ -44,8 +50,23 @@ public final class StartupHarness {
     private static final List<String> CHRONICLE_GROUPS = List.of("/net/openhft/", "/net/java/dev/jna/",
             "/com/github/jnr/", "/org/ow2/asm/", "/org/jetbrains/annotations/", "/commons-cli/", "/org/slf4j/");
 
-    public static Result run(String implementation, Path directory, List<String> jvmArgs) throws Exception {
-        return run(implementation, directory, jvmArgs, classPathOf(implementation), ProcessBuilder.Redirect.INHERIT);
+    /**
+     * One run with the JVM's defaults, on a class path made by {@link #applicationClassPath}.
+     *
+     * @param directory the queue's directory, which must not exist yet
+     */
+    public static Result run(String implementation, Path directory, List<String> jvmArgs, String classPath)
+            throws Exception {
+        return run(implementation, directory, jvmArgs, classPath, ProcessBuilder.Redirect.INHERIT);
+    }
+
+    /**
+     * The class path of a start-up process, every entry a JAR as in a deployed application: {@link #classPathOf}
+     * with each directory packed into a JAR in {@code workDirectory} (once; the implementations share the
+     * benchmark's). An AOT cache accepts nothing else, and runs without one get the same.
+     */
+    public static String applicationClassPath(String implementation, Path workDirectory) throws IOException {
+        return jarOnlyClassPath(classPathOf(implementation), workDirectory);
     }
 
     /** The benchmark's classes and the implementation's own entries of this JVM's class path, in their order. */
@@ -95,12 +116,11 @@ public final class StartupHarness {
     }
 
     /**
-     * Records an AOT cache from one training run of {@link FirstExcerpt}. The JVM accepts only JAR files on the
-     * class path of a cached run, so directories on this JVM's class path are packed into JARs first.
+     * Records an AOT cache from one training run of {@link FirstExcerpt}, on a class path made by
+     * {@link #applicationClassPath} (the JVM accepts only JAR files on the class path of a cached run).
      */
-    public static AotCache trainAotCache(String implementation, Path workDirectory, List<String> jvmArgs)
-            throws Exception {
-        String classPath = jarOnlyClassPath(classPathOf(implementation), workDirectory);
+    public static AotCache trainAotCache(String implementation, Path workDirectory, List<String> jvmArgs,
+                                         String classPath) throws Exception {
         Path cache = workDirectory.resolve(implementation + ".aot");
         List<String> args = new ArrayList<>(jvmArgs);
         args.add("-XX:AOTCacheOutput=" + cache);

@@ -5,15 +5,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.jar.JarFile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Each start-up process runs on its own library's class path, so neither library pays for searching the other's
- * JARs (or the test tools'); and that class path is enough to open a queue and append, in a real child JVM.
+ * JARs (or the test tools'); every entry of it is a JAR, as deployed; and that class path is enough to open a queue
+ * and append, in a real child JVM.
  */
 class StartupHarnessTest {
     @TempDir
@@ -38,10 +41,30 @@ class StartupHarnessTest {
     }
 
     @Test
+    void shouldPackTheBenchmarksClassesIntoAJarSharedByEveryLibrarysClassPath() throws Exception {
+        Path work = dir.resolve("work");
+        Files.createDirectories(work);
+        List<String> cq = Arrays.asList(StartupHarness.applicationClassPath("cq", work).split(File.pathSeparator));
+        List<String> chronicle = Arrays.asList(StartupHarness.applicationClassPath("chronicle", work)
+                .split(File.pathSeparator));
+
+        assertThat(cq).hasSameSizeAs(entries("cq")).allMatch(entry -> entry.endsWith(".jar")
+                && Files.isRegularFile(Path.of(entry)));
+        assertThat(chronicle).hasSameSizeAs(entries("chronicle")).allMatch(entry -> entry.endsWith(".jar"));
+        assertThat(chronicle.getFirst()).isEqualTo(cq.getFirst()).startsWith(work.toString());
+        try (JarFile application = new JarFile(cq.getFirst())) {
+            assertThat(application.getEntry(FirstExcerpt.class.getName().replace('.', '/') + ".class")).isNotNull();
+        }
+    }
+
+    @Test
     void shouldOpenAQueueAndAppendOnEachLibrarysOwnClassPath() throws Exception {
         List<String> jvmArgs = BenchmarkSuite.forkJvmArgs();
+        Path work = dir.resolve("work");
+        Files.createDirectories(work);
         for (String implementation : List.of("cq", "chronicle")) {
-            StartupHarness.Result result = StartupHarness.run(implementation, dir.resolve(implementation), jvmArgs);
+            StartupHarness.Result result = StartupHarness.run(implementation, dir.resolve(implementation), jvmArgs,
+                    StartupHarness.applicationClassPath(implementation, work));
 
             assertThat(result.mainToFirstExcerpt()).as(implementation).isPositive();
             assertThat(result.processToFirstExcerpt()).as(implementation).isGreaterThan(result.mainToFirstExcerpt());
