@@ -11,7 +11,9 @@ import io.cq.benchmarks.listener.ListenerHarness;
 import io.cq.benchmarks.stall.StorageStallHarness;
 import io.cq.benchmarks.startup.StartupHarness;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
@@ -72,8 +74,7 @@ public final class BenchmarkSuite {
                 settings.latencyRuns() == 1 ? "" : ", runs added together"));
 
         if (only.contains("append")) {
-            report.throughput("Append", "excerpts/s",
-                    jmh(settings, AppendBenchmark.class, Mode.Throughput, jvmArgs, true));
+            report.throughput("Append", "excerpts/s", alternatingForks(settings, AppendBenchmark.class, jvmArgs));
         }
         if (only.contains("contended")) {
             // 16 configurations, each in fresh JVMs: about a minute in quick mode.
@@ -231,8 +232,57 @@ public final class BenchmarkSuite {
         return args;
     }
 
+    /**
+     * A throughput benchmark with {@code implementation} and {@code size} parameters, one fork at a time: for each
+     * size the libraries take turns, fork by fork, and each library's forks are then merged into one result. What a
+     * fresh file costs to fault in moves with the machine's state over minutes (docs/performance.md, "1 KiB appends:
+     * memory that is new to the VM"); run all of one library's forks and then the other's, as JMH orders its
+     * parameters, and the ratio of the two measured that drift as much as the libraries.
+     */
+    private static Collection<RunResult> alternatingForks(Settings settings, Class<?> benchmark,
+                                                          List<String> jvmArgs) throws Exception {
+        String[] implementations = System.getProperty("cq.bench.impl", String.join(",",
+                paramValues(benchmark, "implementation"))).split(",");
+        Map<String, List<RunResult>> forks = new LinkedHashMap<>();
+        for (String size : paramValues(benchmark, "size")) {
+            for (int fork = 0; fork < settings.forks(); fork++) {
+                for (String implementation : implementations) {
+                    ChainedOptionsBuilder options = jmhOptions(settings, benchmark, Mode.Throughput, jvmArgs, true)
+                            .forks(1).param("implementation", implementation).param("size", size);
+                    forks.computeIfAbsent(implementation + "/" + size, k -> new ArrayList<>())
+                            .addAll(new Runner(options.build()).run());
+                }
+            }
+        }
+        List<RunResult> merged = new ArrayList<>();
+        for (List<RunResult> runs : forks.values()) {
+            List<BenchmarkResult> results = new ArrayList<>();
+            runs.forEach(run -> results.addAll(run.getBenchmarkResults()));
+            merged.add(new RunResult(runs.getFirst().getParams(), results));
+        }
+        return merged;
+    }
+
+    private static String[] paramValues(Class<?> benchmark, String field) {
+        try {
+            return benchmark.getField(field).getAnnotation(Param.class).value();
+        } catch (NoSuchFieldException e) {
+            throw new IllegalArgumentException(benchmark.getName() + " has no parameter " + field, e);
+        }
+    }
+
     private static Collection<RunResult> jmh(Settings settings, Class<?> benchmark, Mode mode, List<String> jvmArgs,
                                              boolean gcProfiler) throws Exception {
+        ChainedOptionsBuilder options = jmhOptions(settings, benchmark, mode, jvmArgs, gcProfiler);
+        String implementations = System.getProperty("cq.bench.impl");
+        if (implementations != null) {
+            options.param("implementation", implementations.split(","));
+        }
+        return new Runner(options.build()).run();
+    }
+
+    private static ChainedOptionsBuilder jmhOptions(Settings settings, Class<?> benchmark, Mode mode,
+                                                    List<String> jvmArgs, boolean gcProfiler) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(benchmark.getName())
                 .forks(settings.forks())
@@ -244,14 +294,10 @@ public final class BenchmarkSuite {
                 .timeUnit(mode == Mode.SampleTime ? TimeUnit.NANOSECONDS : TimeUnit.SECONDS)
                 .jvmArgsAppend(jvmArgs.toArray(String[]::new))
                 .shouldFailOnError(true);
-        String implementations = System.getProperty("cq.bench.impl");
-        if (implementations != null) {
-            options.param("implementation", implementations.split(","));
-        }
         if (gcProfiler) {
             options.addProfiler(GCProfiler.class);
         }
-        return new Runner(options.build()).run();
+        return options;
     }
 
     static String format(double value) {
