@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -246,7 +247,13 @@ public final class BenchmarkSuite {
         Map<String, List<RunResult>> forks = new LinkedHashMap<>();
         for (String size : paramValues(benchmark, "size")) {
             for (int fork = 0; fork < settings.forks(); fork++) {
-                for (String implementation : implementations) {
+                // Who goes first changes from fork to fork: a fork right after another JVM exited finds more memory
+                // still backed.
+                List<String> turn = new ArrayList<>(List.of(implementations));
+                if (fork % 2 == 1) {
+                    Collections.reverse(turn);
+                }
+                for (String implementation : turn) {
                     ChainedOptionsBuilder options = jmhOptions(settings, benchmark, Mode.Throughput, jvmArgs, true)
                             .forks(1).param("implementation", implementation).param("size", size);
                     forks.computeIfAbsent(implementation + "/" + size, k -> new ArrayList<>())
@@ -254,6 +261,7 @@ public final class BenchmarkSuite {
                 }
             }
         }
+        // The merged result's parameters are its first fork's: they say 1 fork; its statistics pool all of them.
         List<RunResult> merged = new ArrayList<>();
         for (List<RunResult> runs : forks.values()) {
             List<BenchmarkResult> results = new ArrayList<>();
@@ -265,7 +273,11 @@ public final class BenchmarkSuite {
 
     private static String[] paramValues(Class<?> benchmark, String field) {
         try {
-            return benchmark.getField(field).getAnnotation(Param.class).value();
+            Param values = benchmark.getField(field).getAnnotation(Param.class);
+            if (values == null) {
+                throw new IllegalArgumentException(benchmark.getName() + "." + field + " is not a @Param field");
+            }
+            return values.value();
         } catch (NoSuchFieldException e) {
             throw new IllegalArgumentException(benchmark.getName() + " has no parameter " + field, e);
         }

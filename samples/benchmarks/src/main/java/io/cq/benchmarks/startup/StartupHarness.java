@@ -8,8 +8,11 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -134,16 +137,24 @@ public final class StartupHarness {
         return new AotCache(cache, classPath);
     }
 
-    private static String jarOnlyClassPath(String classPath, Path workDirectory) throws IOException {
+    /** The JAR each directory was packed into, by work directory and directory. */
+    private static final Map<String, Path> PACKED = new HashMap<>();
+
+    private static synchronized String jarOnlyClassPath(String classPath, Path workDirectory) throws IOException {
         List<String> entries = new ArrayList<>();
         for (String entry : classPath.split(File.pathSeparator)) {
             Path path = Path.of(entry);
             if (Files.isDirectory(path)) {
-                // Named after the directory: the implementations' class paths share the benchmark's classes.
-                Path jar = workDirectory.resolve("classes-" + Integer.toHexString(path.toAbsolutePath().hashCode())
-                        + ".jar");
-                if (!Files.exists(jar)) {
-                    packDirectory(path, jar);
+                // Packed once per work directory: the implementations' class paths share the benchmark's classes.
+                String key = workDirectory.toAbsolutePath() + File.pathSeparator + path.toAbsolutePath();
+                Path jar = PACKED.get(key);
+                if (jar == null) {
+                    jar = workDirectory.resolve("classes-" + PACKED.size() + ".jar");
+                    Path partial = workDirectory.resolve(jar.getFileName() + ".part");
+                    packDirectory(path, partial);
+                    // Whole or not at all: a JAR left half-written by a failed run is never taken for a packed one.
+                    Files.move(partial, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                    PACKED.put(key, jar);
                 }
                 entries.add(jar.toString());
             } else {

@@ -50,8 +50,13 @@ class StartupHarnessTest {
 
         assertThat(cq).hasSameSizeAs(entries("cq")).allMatch(entry -> entry.endsWith(".jar")
                 && Files.isRegularFile(Path.of(entry)));
-        assertThat(chronicle).hasSameSizeAs(entries("chronicle")).allMatch(entry -> entry.endsWith(".jar"));
+        assertThat(chronicle).hasSameSizeAs(entries("chronicle")).allMatch(entry -> entry.endsWith(".jar")
+                && Files.isRegularFile(Path.of(entry)));
         assertThat(chronicle.getFirst()).isEqualTo(cq.getFirst()).startsWith(work.toString());
+        assertThat(chronicle.subList(1, chronicle.size())).as("the library's own JARs, unchanged and in order")
+                .isEqualTo(entries("chronicle").subList(1, chronicle.size()));
+        assertThat(StartupHarness.applicationClassPath("cq", work)).as("packed once")
+                .isEqualTo(String.join(File.pathSeparator, cq));
         try (JarFile application = new JarFile(cq.getFirst())) {
             assertThat(application.getEntry(FirstExcerpt.class.getName().replace('.', '/') + ".class")).isNotNull();
         }
