@@ -25,6 +25,13 @@ package io.cq.core.internal.layout;
 public final class LockWordDescriptor {
     /** Offset of the lock word in the table store. */
     public static final long WRITE_LOCK_OFFSET = 128;
+    /**
+     * Offset of the write generation in the table store, beside the lock word on its line: a count that every
+     * holder of the table store's write lock advances by one when it takes the lock, before it writes anything
+     * (docs/file-format.md, "Appending"). An appender that finds the count where its own last hold left it knows
+     * that nobody has written since, and need not read the free mark where its last excerpt ended.
+     */
+    public static final long WRITE_GENERATION_OFFSET = WRITE_LOCK_OFFSET + 8;
     /** The lock word's value while nobody holds the lock. */
     public static final long FREE = 0;
     /** How many processes may have a queue open for writing at once. */

@@ -3,9 +3,11 @@ package io.cq.core.internal.lock;
 import io.cq.core.QueueInterruptedException;
 import io.cq.core.WriteLockTimeoutException;
 import io.cq.core.internal.layout.LockWordDescriptor;
+import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
 
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -50,9 +52,13 @@ public final class WriteLock implements AutoCloseable {
     private Thread holder;
     /** The dead holder this appender took the lock from while it holds it, logged once it released it. */
     private long tookOverFrom = LockWordDescriptor.FREE;
+    /** The table store, whose write generation this lock advances on every take; null for another lock's word. */
+    private final MemorySegment generations;
+    /** The write generation this lock found when it last took the lock (one less than the one it left). */
+    private long foundGeneration = -1;
 
     public WriteLock(TableStore store, long livenessCheckNanos, long timeoutNanos) {
-        this(new WriteLockWord(store), store, livenessCheckNanos, timeoutNanos);
+        this(new WriteLockWord(store), store, livenessCheckNanos, timeoutNanos, store.memory());
     }
 
     /**
@@ -60,6 +66,12 @@ public final class WriteLock implements AutoCloseable {
      * buffer lock (docs/file-format.md, "Async buffer").
      */
     public WriteLock(WriteLockWord word, TableStore store, long livenessCheckNanos, long timeoutNanos) {
+        this(word, store, livenessCheckNanos, timeoutNanos, null);
+    }
+
+    private WriteLock(WriteLockWord word, TableStore store, long livenessCheckNanos, long timeoutNanos,
+                      MemorySegment generations) {
+        this.generations = generations;
         this.word = word;
         this.token = word.newToken();
         this.livenessCheckNanos = livenessCheckNanos;
@@ -86,6 +98,27 @@ public final class WriteLock implements AutoCloseable {
         if (!word.tryTake(token)) {
             acquireContended();
         }
+        advanceGeneration();
+    }
+
+    /**
+     * Under the lock just taken: counts this hold in the table store's write generation (plain accesses on the lock
+     * word's line, which the take has just made this core's; the release publishes them).
+     */
+    private void advanceGeneration() {
+        if (generations != null) {
+            long found = Memory.getLong(generations, LockWordDescriptor.WRITE_GENERATION_OFFSET);
+            foundGeneration = found;
+            Memory.putLong(generations, LockWordDescriptor.WRITE_GENERATION_OFFSET, found + 1);
+        }
+    }
+
+    /**
+     * The table store's write generation as this lock found it when it last took the lock: equal to the one an
+     * earlier hold left ({@link #foundGeneration()} + 1 then) only if nobody took the lock in between.
+     */
+    public long foundGeneration() {
+        return foundGeneration;
     }
 
     /**
@@ -96,6 +129,7 @@ public final class WriteLock implements AutoCloseable {
         Thread previous = holder;
         holder = Thread.currentThread();
         if (word.owner() == LockWordDescriptor.FREE && word.tryTake(token)) {
+            advanceGeneration();
             return true;
         }
         holder = previous;

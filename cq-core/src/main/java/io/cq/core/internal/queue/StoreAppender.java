@@ -65,6 +65,15 @@ public final class StoreAppender implements ExcerptAppender {
     private long position;
     private long sequence;
     private long lastIndexAppended = -1;
+    /**
+     * Where this appender's last excerpt ended, in which file, and the write generation its hold left: while the
+     * table store's generation is still that one, nobody has written since, and the free mark is there unread.
+     * {@code trustedFile} is null until an excerpt is published whole, and from the start of every record until then.
+     */
+    private long trustedNext = -1;
+    private long trustedSequence = -1;
+    private CycleFile trustedFile;
+    private long trustedGeneration = -1;
     private int lastLength;
     /** Volatile: another thread (the queue's close, its sweep) may close the appender while a context buffers. */
     private volatile boolean closed;
@@ -252,10 +261,18 @@ public final class StoreAppender implements ExcerptAppender {
         if (p < chunkStart || p >= nextLookAt) {
             lookAround(f, p);
         }
-        int word = Memory.getIntAcquire(chunk, p - chunkStart);
-        if (word != ExcerptHeaderDescriptor.free(s) && word != ExcerptHeaderDescriptor.EMPTY) {
-            p = catchUpWithStaleHints(p, s);
-            s = scratch.sequence();
+        // Where this appender's own last excerpt ended, with nobody holding the lock since, the free mark is there:
+        // it is not read. Reading it would fetch the line a tailer polls before writing it, which costs a transfer
+        // between cores more than writing it does (docs/file-format.md, "Appending").
+        boolean trusted = p == trustedNext && s == trustedSequence && f == trustedFile
+                && lock.foundGeneration() == trustedGeneration;
+        trustedFile = null;
+        if (!trusted) {
+            int word = Memory.getIntAcquire(chunk, p - chunkStart);
+            if (word != ExcerptHeaderDescriptor.free(s) && word != ExcerptHeaderDescriptor.EMPTY) {
+                p = catchUpWithStaleHints(p, s);
+                s = scratch.sequence();
+            }
         }
         if (f.index().isIndexed(s)) {
             p = writeIndexBlockIfNeeded(p, s);
@@ -295,6 +312,11 @@ public final class StoreAppender implements ExcerptAppender {
         lastIndexAppended = queue.rollCycle().toIndex(cycle, s);
         lastLength = length;
         queue.appended().recordUnderWriteLock(length);
+        // Published whole: the next record of this appender goes right after, unless someone takes the lock first.
+        trustedNext = next;
+        trustedSequence = s + 1;
+        trustedFile = file;
+        trustedGeneration = lock.foundGeneration() + 1;
     }
 
     /**
