@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Every take of the write lock advances the table store's write generation, and an appender skips reading the free
  * mark where its own last excerpt ended only while the generation is the one its last hold left
  * (docs/file-format.md, "Appending"): a record that another holder put there, even one that never moved the hints
- * (a writer that died after publishing), is found and written after, never over.
+ * (a writer that died after publishing), is found and written after, never over. The record is written here through
+ * a channel, standing in for the dead writer; the take that follows it is a real one.
  */
 class WriteGenerationTest {
     private static final long SEED = 0x6E4E_2A71L;
@@ -88,6 +89,28 @@ class WriteGenerationTest {
     }
 
     @Test
+    void shouldCountTheReleaseOfADeadProcesssLockOnOpenAsATake() throws IOException {
+        try (MappedQueue queue = MappedQueue.builder(dir).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            appender.writeBytes(utf8("one"));
+        }
+        // The lock word as a process in slot 0 leaves it when it dies holding the lock; the next process to open the
+        // queue claims slot 0 and frees it.
+        Path tableStore = dir.resolve(TableStoreDescriptor.FILE_NAME);
+        long before = writeGeneration();
+        writeLong(tableStore, LockWordDescriptor.WRITE_LOCK_OFFSET, LockWordDescriptor.token(0, 12_345));
+
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            assertThat(headerLong(tableStore, LockWordDescriptor.WRITE_LOCK_OFFSET)).isEqualTo(LockWordDescriptor.FREE);
+            assertThat(writeGeneration()).isEqualTo(before + 1);
+            try (ExcerptAppender appender = queue.createAppender()) {
+                appender.writeBytes(utf8("two"));
+            }
+        }
+        assertThat(readAll()).containsExactly("one", "two");
+    }
+
+    @Test
     void shouldAppendBehindItsOwnExcerptsWithoutLosingAnyWhileAnotherAppenderInterleaves() throws IOException {
         Random random = new Random(SEED + 1);
         List<String> expected = new ArrayList<>();
@@ -134,6 +157,12 @@ class WriteGenerationTest {
             long next = ExcerptHeaderDescriptor.next(at, payload.length);
             channel.write(intBuffer(ExcerptHeaderDescriptor.free(excerptsBefore + 1)), next);
             channel.write(intBuffer(ExcerptHeaderDescriptor.data(payload.length)), at);
+        }
+    }
+
+    private static void writeLong(Path file, long at, long value) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder()).putLong(0, value), at);
         }
     }
 

@@ -12,6 +12,7 @@ package io.cq.core.internal.layout;
  *   40 | rollCycle name (24 bytes)    |
  *   64 | createdEpochMillis           | 8
  *  128 | write lock word              | 8   LockWordDescriptor
+ *  136 | write generation             | 8   LockWordDescriptor#WRITE_GENERATION_OFFSET
  *  192 | maxCycle                     | 8   highest cycle that has a file, -1 = none
  *  200 | minCycle                     | 8   lowest cycle that has a file, -1 = none
  *  208 | shrinks                      | 8   times the newest cycle was shrunk by a closing last writer

@@ -252,6 +252,18 @@ public final class TableStore {
      * and that the kernel drops when the process dies, however it dies. A write-lock token naming this slot
      * left in the lock word belonged to the slot's previous process, which is therefore dead: it is cleared.
      */
+    /**
+     * Frees the write lock of a holder known to be dead, counting that as a take in the write generation first
+     * (docs/file-format.md, "Appending"): the dead holder may have published a record it never moved the hints past,
+     * and an appender must not take the end for its own. Done while the dead token still holds the lock, so no live
+     * holder advances the generation meanwhile.
+     */
+    private boolean releaseDeadHoldersLock(long owner) {
+        long generation = Memory.getLongVolatile(memory, LockWordDescriptor.WRITE_GENERATION_OFFSET);
+        Memory.putLongVolatile(memory, LockWordDescriptor.WRITE_GENERATION_OFFSET, generation + 1);
+        return Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner, LockWordDescriptor.FREE);
+    }
+
     private void claimProcessSlot() throws IOException {
         for (int slot = 0; slot < LockWordDescriptor.PROCESS_SLOTS; slot++) {
             FileLock lock = channel.tryLock(LockWordDescriptor.processLockRegion(slot), 1, false);
@@ -262,8 +274,7 @@ public final class TableStore {
                 raiseProcessSlotsUsed(slot + 1);
                 long owner = Memory.getLongVolatile(memory, LockWordDescriptor.WRITE_LOCK_OFFSET);
                 if (owner != LockWordDescriptor.FREE && LockWordDescriptor.processSlot(owner) == slot
-                        && Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner,
-                        LockWordDescriptor.FREE)) {
+                        && releaseDeadHoldersLock(owner)) {
                     Log.info(TableStore.class, "released the write lock of {0} left by a process that died holding it "
                             + "(process slot {1})", path, String.valueOf(slot));
                 }
@@ -381,7 +392,7 @@ public final class TableStore {
                             + "(table store version 1, process slot " + slot + "); close it there before opening "
                             + "it with this one");
                 }
-                Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner, LockWordDescriptor.FREE);
+                releaseDeadHoldersLock(owner);
             }
             Memory.putIntVolatile(memory, TableStoreDescriptor.FORMAT_VERSION_OFFSET,
                     TableStoreDescriptor.FORMAT_VERSION);
