@@ -248,11 +248,6 @@ public final class TableStore {
     // ---- process slots (docs/file-format.md, "Locks and liveness") --------------------------------------
 
     /**
-     * Takes the first free process slot: an OS lock this process keeps while it has the queue open for writing,
-     * and that the kernel drops when the process dies, however it dies. A write-lock token naming this slot
-     * left in the lock word belonged to the slot's previous process, which is therefore dead: it is cleared.
-     */
-    /**
      * Frees the write lock of a holder known to be dead, counting that as a take in the write generation first
      * (docs/file-format.md, "Appending"): the dead holder may have published a record it never moved the hints past,
      * and an appender must not take the end for its own. Done while the dead token still holds the lock, so no live
@@ -264,6 +259,11 @@ public final class TableStore {
         return Memory.casLong(memory, LockWordDescriptor.WRITE_LOCK_OFFSET, owner, LockWordDescriptor.FREE);
     }
 
+    /**
+     * Takes the first free process slot: an OS lock this process keeps while it has the queue open for writing,
+     * and that the kernel drops when the process dies, however it dies. A write-lock token naming this slot
+     * left in the lock word belonged to the slot's previous process, which is therefore dead: it is cleared.
+     */
     private void claimProcessSlot() throws IOException {
         for (int slot = 0; slot < LockWordDescriptor.PROCESS_SLOTS; slot++) {
             FileLock lock = channel.tryLock(LockWordDescriptor.processLockRegion(slot), 1, false);
