@@ -1,6 +1,8 @@
 package io.cq.core;
 
 import io.cq.core.idle.IdleStrategy;
+import io.cq.core.internal.layout.LockWordDescriptor;
+import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.support.AppendingProcess;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.NamedTailerProcess;
@@ -9,6 +11,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -112,6 +118,17 @@ class MultiProcessTest {
             assertThat(queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1)).isEqualTo(total);
             assertThat(queue.verify().findings()).as("three writers reserving blocks, with %s",
                     nativeAccess ? "fallocate" : "zeros written under the write lock").isEmpty();
+        }
+        // Every append took the write lock and counted in the write generation, with native access or without;
+        // a closing last writer may take it once more to shrink the file (docs/file-format.md, "Appending").
+        assertThat(writeGeneration()).isBetween((long) writers * perWriter, (long) writers * perWriter + writers);
+    }
+
+    private long writeGeneration() throws IOException {
+        try (FileChannel channel = FileChannel.open(queueDir().resolve(TableStoreDescriptor.FILE_NAME))) {
+            ByteBuffer buffer = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.nativeOrder());
+            channel.read(buffer, LockWordDescriptor.WRITE_GENERATION_OFFSET);
+            return buffer.getLong(0);
         }
     }
 
