@@ -6,6 +6,7 @@ import io.cq.benchmarks.jmh.MethodMessageBenchmark;
 import io.cq.benchmarks.jmh.MoveToIndexBenchmark;
 import io.cq.benchmarks.jmh.PlainMappedWriteBenchmark;
 import io.cq.benchmarks.jmh.ReadBenchmark;
+import io.cq.benchmarks.jmh.RecentReadBenchmark;
 import io.cq.benchmarks.latency.LatencyHarness;
 import io.cq.benchmarks.listener.ListenerHarness;
 import io.cq.benchmarks.stall.StorageStallHarness;
@@ -23,6 +24,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -30,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * Runs every benchmark for cq and Chronicle Queue in one invocation and writes the side-by-side table
@@ -105,6 +108,12 @@ public final class BenchmarkSuite {
                     byMethod(reads, "read"));
             report.throughput("Sequential read, draining (cq's poll, 64 at a time; Chronicle has no batch read and "
                     + "reads one by one)", "excerpts/s", byMethod(reads, "readBatch"));
+            Collection<RunResult> recent = jmh(settings, RecentReadBenchmark.class, Mode.Throughput, jvmArgs, true,
+                    "size", "40");
+            report.throughput("Sequential read of recent excerpts (4 MiB, in the caches), one excerpt per read "
+                    + "context", "excerpts/s", byMethod(recent, "read"));
+            report.throughput("Sequential read of recent excerpts (4 MiB, in the caches), draining", "excerpts/s",
+                    byMethod(recent, "readBatch"));
         }
         if (only.contains("messages")) {
             report.messages(jmh(settings, MethodMessageBenchmark.class, Mode.Throughput, jvmArgs, true));
@@ -283,9 +292,13 @@ public final class BenchmarkSuite {
         }
     }
 
+    /** {@code param} is a JMH parameter's name and the values to run it with, when not all of its own. */
     private static Collection<RunResult> jmh(Settings settings, Class<?> benchmark, Mode mode, List<String> jvmArgs,
-                                             boolean gcProfiler) throws Exception {
+                                             boolean gcProfiler, String... param) throws Exception {
         ChainedOptionsBuilder options = jmhOptions(settings, benchmark, mode, jvmArgs, gcProfiler);
+        if (param.length > 0) {
+            options.param(param[0], Arrays.copyOfRange(param, 1, param.length));
+        }
         String implementations = System.getProperty("cq.bench.impl");
         if (implementations != null) {
             options.param("implementation", implementations.split(","));
@@ -296,7 +309,7 @@ public final class BenchmarkSuite {
     private static ChainedOptionsBuilder jmhOptions(Settings settings, Class<?> benchmark, Mode mode,
                                                     List<String> jvmArgs, boolean gcProfiler) {
         ChainedOptionsBuilder options = new OptionsBuilder()
-                .include(benchmark.getName())
+                .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
                 .forks(settings.forks())
                 .warmupIterations(settings.warmups())
                 .warmupTime(TimeValue.seconds(1))

@@ -140,6 +140,18 @@ public final class StoreTailer implements ExcerptTailer {
     }
 
     private ReadContext readForward() {
+        // The common case first, small enough to inline into the caller's loop: chunkEnd is Long.MIN_VALUE
+        // whenever no chunk is mapped, so one comparison stands for "a file, a chunk, and the position in it".
+        if (position < chunkEnd) {
+            int header = Memory.getIntAcquire(chunk, position - chunkStart);
+            if (ExcerptHeaderDescriptor.isData(header)) {
+                return present(header);
+            }
+        }
+        return findForward();
+    }
+
+    private ReadContext findForward() {
         while (true) {
             if (file == null && !enterFirstCycle()) {
                 return absent();

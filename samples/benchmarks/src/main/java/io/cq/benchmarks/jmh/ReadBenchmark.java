@@ -32,12 +32,19 @@ public class ReadBenchmark {
         directory = BenchmarkDirectories.create("read-" + implementation);
         driver = QueueDriver.open(implementation, directory);
         byte[] payload = new byte[size];
-        long bytes = size <= 100 ? 256L << 20 : 1L << 30;
-        long count = bytes / size;
+        long count = queueBytes() / size;
         for (long i = 0; i < count; i++) {
             driver.append(i, payload);
         }
         driver.toStart();
+    }
+
+    /**
+     * Payload bytes in the queue: far more than the caches hold, so every excerpt is read from memory, as a reader
+     * catching up on an old queue does.
+     */
+    protected long queueBytes() {
+        return size <= 100 ? 256L << 20 : 1L << 30;
     }
 
     @TearDown(Level.Trial)
