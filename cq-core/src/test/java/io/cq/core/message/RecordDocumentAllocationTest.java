@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A method reader reading record documents allocates the records and what they hold, and nothing for the reading:
- * no parser, no deserialization context, no copy of the document. Counted with the JVM's per-thread allocation
- * counter over 100,000 reads after warm-up.
+ * no parser, no deserialization context, no copy of the document; a method writer writing them allocates nothing.
+ * Counted with the JVM's per-thread allocation counter over 100,000 messages after warm-up.
  */
 class RecordDocumentAllocationTest {
     @TempDir
@@ -45,6 +45,40 @@ class RecordDocumentAllocationTest {
      * (24 + 24 bytes each) come to 136 bytes; what Jackson needs to read one is kilobytes.
      */
     private static final double MOST_PER_MESSAGE = 160;
+
+    /** Below one byte a message: a single object per message would be 16 bytes or more. */
+    private static final double MOST_PER_WRITTEN_MESSAGE = 1;
+
+    @Test
+    void shouldAllocateNothingToWriteRecords() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Order[] orders = new Order[1024];
+        for (int i = 0; i < orders.length; i++) {
+            orders[i] = new Order("o-" + i, "AAPL", i, 189.25 + i, (i & 1) == 0 ? Side.BUY : Side.SELL);
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64L << 20).build()) {
+            Orders writer = Messages.methodWriter(queue.acquireAppender(), Orders.class);
+            for (int i = 0; i < WARM_UP; i++) {
+                writer.order(orders[i & 1023]); // class loading, JIT, the blocks mapped
+            }
+
+            long thread = Thread.currentThread().threadId();
+            long before = threads.getThreadAllocatedBytes(thread);
+            for (int i = 0; i < MESSAGES; i++) {
+                writer.order(orders[i & 1023]);
+            }
+            long allocated = threads.getThreadAllocatedBytes(thread) - before;
+
+            Sum sum = new Sum();
+            MethodReader reader = Messages.methodReader(queue.createTailer(), sum);
+            while (reader.readOne()) {
+                // every message reads back
+            }
+            assertThat(reader.messagesRead()).isEqualTo(WARM_UP + MESSAGES);
+            assertThat((double) allocated / MESSAGES).as("bytes allocated per message (%d in all)", allocated)
+                    .isLessThan(MOST_PER_WRITTEN_MESSAGE);
+        }
+    }
 
     @Test
     void shouldAllocateOnlyTheRecordsItReads() {

@@ -1,11 +1,17 @@
 package io.cq.core.internal.message;
 
 import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
-/** Where Jackson writes a document before its length is known and it is copied into the excerpt; reused. */
+/**
+ * Where a document is written (by Jackson or {@link RecordEncoder}) before its length is known and it is copied into
+ * the excerpt; reused.
+ */
 final class GrowableOutput extends OutputStream {
     private byte[] buffer = new byte[256];
+    /** The buffer as a segment, for code that writes to memory; made again when the buffer grows. */
+    private MemorySegment segment;
     private int count;
 
     void reset() {
@@ -14,6 +20,14 @@ final class GrowableOutput extends OutputStream {
 
     byte[] buffer() {
         return buffer;
+    }
+
+    MemorySegment segment() {
+        MemorySegment s = segment;
+        if (s == null) {
+            s = segment = MemorySegment.ofArray(buffer);
+        }
+        return s;
     }
 
     int count() {
@@ -33,9 +47,16 @@ final class GrowableOutput extends OutputStream {
         count += length;
     }
 
-    private void ensure(int more) {
+    /** Counts {@code bytes} written straight into {@link #buffer()} after {@link #ensure(int)}. */
+    void advance(int bytes) {
+        count += bytes;
+    }
+
+    /** Makes room for {@code more} bytes; {@link #buffer()} may be a new array afterwards. */
+    void ensure(int more) {
         if (count + more > buffer.length) {
             buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, count + more));
+            segment = null;
         }
     }
 }

@@ -12,7 +12,8 @@ import tools.jackson.databind.ObjectWriter;
 /**
  * What a generated method writer calls: {@link #begin(int)}, one {@code arg...} per parameter, {@link #end()}.
  * Writes one message excerpt per call in the layout of {@link MessageLayout}. Primitives go straight to the
- * cursor, so a call whose arguments are primitives, strings or {@link BytesMessage}s allocates nothing.
+ * cursor and records that qualify are encoded without Jackson ({@link RecordEncoder}), so a call whose arguments
+ * are primitives, strings, {@link BytesMessage}s or such records allocates nothing.
  *
  * <p>Public only so that hidden classes generated in the interface's package can call it; not an API.
  * Confined to its appender's thread, like the appender.
@@ -22,6 +23,7 @@ public final class MessageEncoder {
     private final byte[][] names;
     private final int[] argumentCounts;
     private final ObjectWriter[][] documentWriters;
+    private final RecordEncoder[][] recordEncoders;
     private final boolean history;
     private final int sourceId;
     /** The caller's holder, written with every message while it holds pairs; null for a writer without headers. */
@@ -33,6 +35,7 @@ public final class MessageEncoder {
     private WriteContext context;
     private ExcerptBytes bytes;
     private ObjectWriter[] writers;
+    private RecordEncoder[] encoders;
     private int argument;
     private boolean withHeaders;
 
@@ -41,6 +44,7 @@ public final class MessageEncoder {
         this.names = plan.names();
         this.argumentCounts = plan.argumentCounts();
         this.documentWriters = plan.documentWriters();
+        this.recordEncoders = plan.recordEncoders();
         this.history = history;
         this.sourceId = sourceId;
         this.headers = headers;
@@ -52,6 +56,7 @@ public final class MessageEncoder {
         context = c;
         bytes = c.bytes();
         writers = documentWriters[method];
+        encoders = recordEncoders[method];
         argument = 0;
         try {
             final ExcerptBytes b = bytes;
@@ -203,14 +208,21 @@ public final class MessageEncoder {
     }
 
     public void argObject(Object value) {
-        final ObjectWriter writer = writers[argument++];
+        final int slot = argument++;
         try {
             if (value == null) {
                 bytes.writeByte(MessageLayout.NULL);
                 return;
             }
             document.reset();
-            writer.writeValue(generator(), value);
+            RecordEncoder encoder = encoders[slot];
+            if (encoder == RecordEncoder.BY_RUNTIME_CLASS) {
+                encoder = RecordEncoder.of(value.getClass());
+            }
+            if (encoder == null || !encoder.write(value, document)) {
+                document.reset();
+                writers[slot].writeValue(generator(), value);
+            }
             bytes.writeByte(MessageLayout.DOCUMENT).writeInt(document.count())
                     .writeBytes(document.buffer(), 0, document.count());
         } catch (Throwable t) {

@@ -17,7 +17,8 @@ import tools.jackson.dataformat.cbor.CBORMapper;
 public final class ObjectMessages {
     /** As if an interface had one method with an empty name and one {@code Object} parameter. */
     private static final WriterPlan PLAN = new WriterPlan(new byte[][] {new byte[0]}, new int[] {1},
-            new ObjectWriter[][] {{Cbor.SHARED.writerFor(Object.class)}}, null);
+            new ObjectWriter[][] {{Cbor.SHARED.writerFor(Object.class)}},
+            new RecordEncoder[][] {{RecordEncoder.BY_RUNTIME_CLASS}}, null);
 
     private static final ClassValue<Dispatch> READERS = new ClassValue<>() {
         @Override

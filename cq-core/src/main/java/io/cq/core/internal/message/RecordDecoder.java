@@ -23,17 +23,6 @@ final class RecordDecoder {
     /** What {@link #read} returns when the document is not one it decodes on its own. */
     static final Object NOT_DECODED = new Object();
 
-    private static final int MAJOR_UNSIGNED = 0;
-    private static final int MAJOR_NEGATIVE = 1;
-    private static final int MAJOR_TEXT = 3;
-    private static final int MAJOR_MAP = 5;
-    private static final int INDEFINITE_MAP = 0xBF;
-    private static final int BREAK = 0xFF;
-    private static final int FALSE = 0xF4;
-    private static final int TRUE = 0xF5;
-    private static final int NULL = 0xF6;
-    private static final int FLOAT32 = 0xFA;
-    private static final int FLOAT64 = 0xFB;
     /** Jackson's limits, which its parser applies to the documents it reads, and cq's own nesting limit. */
     private static final StreamReadConstraints JACKSON_LIMITS = Cbor.SHARED.tokenStreamFactory()
             .streamReadConstraints();
@@ -68,12 +57,12 @@ final class RecordDecoder {
 
     /** The record whose first byte is {@code initial}: a value, null for CBOR null, or {@link #NOT_DECODED}. */
     private Object record(RecordPlan plan, int initial, int depth) {
-        if (initial == NULL && depth > 0) {
+        if (initial == Cbor.NULL && depth > 0) {
             return null;
         }
-        boolean indefinite = initial == INDEFINITE_MAP;
+        boolean indefinite = initial == Cbor.INDEFINITE_MAP;
         int components = plan.components();
-        if (!indefinite && (initial >>> 5 != MAJOR_MAP || argument(initial) != components)) {
+        if (!indefinite && (initial >>> 5 != Cbor.MAJOR_MAP || argument(initial) != components)) {
             return NOT_DECODED;
         }
         if (depth >= MAX_DEPTH) {
@@ -88,7 +77,7 @@ final class RecordDecoder {
                 int key;
                 if (indefinite) {
                     key = u8();
-                    if (key == BREAK) {
+                    if (key == Cbor.BREAK) {
                         if (found != components) {
                             return NOT_DECODED;
                         }
@@ -151,7 +140,7 @@ final class RecordDecoder {
         int initial = u8();
         switch (kind) {
             case RecordPlan.STRING -> {
-                if (initial == NULL) {
+                if (initial == Cbor.NULL) {
                     return true;
                 }
                 String value = string(initial);
@@ -159,7 +148,7 @@ final class RecordDecoder {
                 return value != null;
             }
             case RecordPlan.ENUM -> {
-                if (initial == NULL) {
+                if (initial == Cbor.NULL) {
                     return true;
                 }
                 Object constant = constant(plan.enums[component], initial);
@@ -174,7 +163,7 @@ final class RecordDecoder {
             default -> {
                 invalid = false;
                 if ((kind & RecordPlan.REFERENCE) != 0) {
-                    if (initial == NULL) {
+                    if (initial == Cbor.NULL) {
                         return true;
                     }
                     int primitive = kind & ~RecordPlan.REFERENCE;
@@ -195,20 +184,20 @@ final class RecordDecoder {
     private long primitive(int kind, int initial) {
         switch (kind) {
             case RecordPlan.BOOLEAN:
-                if (initial == TRUE || initial == FALSE) {
-                    return initial == TRUE ? 1 : 0;
+                if (initial == Cbor.TRUE || initial == Cbor.FALSE) {
+                    return initial == Cbor.TRUE ? 1 : 0;
                 }
                 break;
             case RecordPlan.FLOAT:
-                if (initial == FLOAT32) {
+                if (initial == Cbor.FLOAT32) {
                     return Integer.reverseBytes(bytes.readInt());
                 }
                 break;
             case RecordPlan.DOUBLE:
-                if (initial == FLOAT64) {
+                if (initial == Cbor.FLOAT64) {
                     return Long.reverseBytes(bytes.readLong());
                 }
-                if (initial == FLOAT32) {
+                if (initial == Cbor.FLOAT32) {
                     return Double.doubleToRawLongBits(Float.intBitsToFloat(Integer.reverseBytes(bytes.readInt())));
                 }
                 break;
@@ -222,12 +211,12 @@ final class RecordDecoder {
     /** An integer within the component's range; anything else sets {@link #invalid}. */
     private long integer(int kind, int initial) {
         int major = initial >>> 5;
-        long argument = major == MAJOR_UNSIGNED || major == MAJOR_NEGATIVE ? argument(initial) : -1;
+        long argument = major == Cbor.MAJOR_UNSIGNED || major == Cbor.MAJOR_NEGATIVE ? argument(initial) : -1;
         if (argument < 0) {
             invalid = true; // not an integer, or beyond a long
             return 0;
         }
-        long value = major == MAJOR_UNSIGNED ? argument : -1 - argument;
+        long value = major == Cbor.MAJOR_UNSIGNED ? argument : -1 - argument;
         boolean inRange = switch (kind) {
             case RecordPlan.BYTE -> value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE;
             case RecordPlan.SHORT -> value >= Short.MIN_VALUE && value <= Short.MAX_VALUE;
@@ -282,7 +271,7 @@ final class RecordDecoder {
 
     /** Copies the definite-length text starting with {@code initial} into {@link #text}; its length, or -1. */
     private int textLength(int initial) {
-        if (initial >>> 5 != MAJOR_TEXT) {
+        if (initial >>> 5 != Cbor.MAJOR_TEXT) {
             return -1;
         }
         long length = argument(initial);
@@ -384,7 +373,7 @@ final class RecordDecoder {
 
     /** The bytes of a CBOR item that is definite-length text and nothing else, or null. */
     static byte[] definiteText(byte[] item) {
-        if (item.length == 0 || (item[0] & 0xFF) >>> 5 != MAJOR_TEXT) {
+        if (item.length == 0 || (item[0] & 0xFF) >>> 5 != Cbor.MAJOR_TEXT) {
             return null;
         }
         int info = item[0] & 31;

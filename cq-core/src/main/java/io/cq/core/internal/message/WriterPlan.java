@@ -24,10 +24,12 @@ import java.util.Set;
 
 /**
  * Everything a method writer of one interface needs, computed once per interface: per method (in the order of
- * {@link #messageMethods(Class)}) its name as UTF-8, its argument count and a Jackson writer per document
- * parameter, and the constructor of the generated implementation ({@link WriterClassGenerator}).
+ * {@link #messageMethods(Class)}) its name as UTF-8, its argument count, a Jackson writer per document parameter
+ * and, where a document parameter is a record written without Jackson, its {@link RecordEncoder}; and the
+ * constructor of the generated implementation ({@link WriterClassGenerator}).
  */
-record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documentWriters, MethodHandle constructor) {
+record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documentWriters,
+                  RecordEncoder[][] recordEncoders, MethodHandle constructor) {
 
     private static final ClassValue<WriterPlan> PLANS = new ClassValue<>() {
         @Override
@@ -49,6 +51,7 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
         byte[][] names = new byte[methods.length][];
         int[] argumentCounts = new int[methods.length];
         ObjectWriter[][] writers = new ObjectWriter[methods.length][];
+        RecordEncoder[][] encoders = new RecordEncoder[methods.length][];
         for (int i = 0; i < methods.length; i++) {
             Method method = methods[i];
             Class<?> returned = method.getReturnType();
@@ -63,14 +66,18 @@ record WriterPlan(byte[][] names, int[] argumentCounts, ObjectWriter[][] documen
             }
             argumentCounts[i] = method.getParameterCount();
             writers[i] = new ObjectWriter[method.getParameterCount()];
+            encoders[i] = new RecordEncoder[method.getParameterCount()];
             for (int p = 0; p < method.getParameterCount(); p++) {
-                if (ArgumentKind.of(method.getParameterTypes()[p]) == ArgumentKind.DOCUMENT) {
+                Class<?> declared = method.getParameterTypes()[p];
+                if (ArgumentKind.of(declared) == ArgumentKind.DOCUMENT) {
                     writers[i][p] = documentWriter(method, p);
+                    encoders[i][p] = declared == Object.class ? RecordEncoder.BY_RUNTIME_CLASS
+                            : RecordEncoder.of(declared);
                 }
             }
         }
         MethodHandle constructor = WriterClassGenerator.generate(type, methods);
-        return new WriterPlan(names, argumentCounts, writers, constructor);
+        return new WriterPlan(names, argumentCounts, writers, encoders, constructor);
     }
 
     /**

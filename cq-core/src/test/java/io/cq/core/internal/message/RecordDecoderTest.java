@@ -9,6 +9,10 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.WriteContext;
+import io.cq.core.internal.message.RandomRecords.Everything;
+import io.cq.core.internal.message.RandomRecords.Inner;
+import io.cq.core.internal.message.RandomRecords.OddNames;
+import io.cq.core.internal.message.RandomRecords.Side;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.ObjectReader;
@@ -21,7 +25,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Random;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -44,30 +47,6 @@ class RecordDecoderTest {
 
     @TempDir
     Path dir;
-
-    public enum Side { BUY, SELL }
-
-    /** Written and read by its {@code toString()}, Jackson 3's default for enums. */
-    public enum Level {
-        LOW, HIGH;
-
-        @Override
-        public String toString() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
-
-    public record Inner(String name, long value, Inner next) {
-    }
-
-    public record Everything(boolean z, byte b, short s, int i, long l, float f, double d, Boolean boxedZ, Byte boxedB,
-                             Short boxedS, Integer boxedI, Long boxedL, Float boxedF, Double boxedD, String text,
-                             Side side, Level level, Inner inner) {
-    }
-
-    /** Component names a bean introspector could read as getters. */
-    public record OddNames(boolean isActive, String getName, int url, int aB, long x) {
-    }
 
     public record Small(String id, long quantity, double price, Side side, Inner inner, int count, float ratio,
                         byte tiny, Boolean flag) {
@@ -132,9 +111,9 @@ class RecordDecoderTest {
         Random random = new Random(18_3);
         List<Object> written = new ArrayList<>();
         for (int n = 0; n < 2_000; n++) {
-            written.add(everything(random));
-            written.add(new OddNames(random.nextBoolean(), text(random), random.nextInt(), random.nextInt(),
-                    random.nextLong()));
+            written.add(RandomRecords.everything(random));
+            written.add(new OddNames(random.nextBoolean(), RandomRecords.text(random), random.nextInt(),
+                    random.nextInt(), random.nextLong()));
         }
         List<byte[]> documents = written.stream().map(Cbor.SHARED::writeValueAsBytes).toList();
 
@@ -211,7 +190,7 @@ class RecordDecoderTest {
         Random random = new Random(18_3_2);
         List<byte[]> documents = new ArrayList<>();
         for (int n = 0; n < 20_000; n++) {
-            byte[] document = Cbor.SHARED.writeValueAsBytes(everything(random));
+            byte[] document = Cbor.SHARED.writeValueAsBytes(RandomRecords.everything(random));
             switch (random.nextInt(4)) {
                 case 0 -> document = Arrays.copyOf(document, random.nextInt(document.length));
                 case 1 -> {
@@ -341,49 +320,6 @@ class RecordDecoderTest {
         } catch (RuntimeException e) {
             return new Outcome(direct, withinLimits, null, String.valueOf(e.getMessage()));
         }
-    }
-
-    private static Everything everything(Random random) {
-        boolean nulls = random.nextInt(4) == 0;
-        return new Everything(random.nextBoolean(), (byte) integer(random), (short) integer(random),
-                (int) integer(random), integer(random), floating(random), doubleValue(random),
-                nulls ? null : random.nextBoolean(), nulls ? null : (byte) integer(random),
-                nulls ? null : (short) integer(random), nulls ? null : (int) integer(random),
-                nulls ? null : integer(random), nulls ? null : floating(random), nulls ? null : doubleValue(random),
-                nulls ? null : text(random), nulls ? null : Side.values()[random.nextInt(2)],
-                nulls ? null : Level.values()[random.nextInt(2)], inner(random, random.nextInt(4)));
-    }
-
-    private static Inner inner(Random random, int depth) {
-        return depth == 0 ? null : new Inner(text(random), integer(random), inner(random, depth - 1));
-    }
-
-    private static long integer(Random random) {
-        long[] edges = {0, -1, 1, 23, 24, -24, -25, 255, 256, 65_535, 65_536, Integer.MAX_VALUE, Integer.MIN_VALUE,
-            Long.MAX_VALUE, Long.MIN_VALUE, Byte.MIN_VALUE, Short.MAX_VALUE};
-        return random.nextBoolean() ? edges[random.nextInt(edges.length)] : random.nextLong() >> random.nextInt(64);
-    }
-
-    private static float floating(Random random) {
-        float[] edges = {0f, -0f, Float.NaN, Float.POSITIVE_INFINITY, Float.MIN_VALUE, Float.MAX_VALUE, 1.5f};
-        return random.nextBoolean() ? edges[random.nextInt(edges.length)] : random.nextFloat() * 1e6f - 5e5f;
-    }
-
-    private static double doubleValue(Random random) {
-        double[] edges = {0, -0.0, Double.NaN, Double.NEGATIVE_INFINITY, Double.MIN_VALUE, Double.MAX_VALUE, 189.25};
-        return random.nextBoolean() ? edges[random.nextInt(edges.length)] : random.nextGaussian() * 1e9;
-    }
-
-    private static String text(Random random) {
-        String[] pieces = {"", "a", "AAPL", "o-1023", "é", "€", "\uD834\uDD1E", "\u0000", "ü", " ", "\u07FF", "\uFFFD"};
-        StringBuilder text = new StringBuilder();
-        for (int n = random.nextInt(5); n > 0; n--) {
-            text.append(pieces[random.nextInt(pieces.length)]);
-        }
-        if (random.nextInt(20) == 0) {
-            text.append("x".repeat(300)); // a two-byte length
-        }
-        return text.toString();
     }
 
     /** A {@link Small} written key by key in Jackson's order, with the edits given. */
