@@ -24,8 +24,9 @@ import java.util.Set;
  * <p>It writes the records {@link RecordPlan} reads without Jackson, less those Jackson would write with more keys
  * than the components: a public {@code get...} or {@code is...} method that is not a component's accessor is a
  * property to Jackson. A value it cannot write the way Jackson does (text longer than Jackson writes in one piece,
- * or with an unpaired surrogate, which Jackson refuses) makes {@link #write} return false, and the caller hands the
- * record to Jackson, whose document or error stands. {@code RecordEncoderTest} holds the two to each other.
+ * text with an unpaired surrogate or records nested deeper than Jackson writes, both of which Jackson refuses, an
+ * accessor that throws) makes {@link #write} return false, and the caller hands the record to Jackson, whose
+ * document or error stands. {@code RecordEncoderTest} holds the two to each other.
  *
  * <p>An instance is a plan, shared by every writer; the bytes go into the caller's buffer.
  */
@@ -38,6 +39,9 @@ final class RecordEncoder {
      * CBORGenerator's limit for one piece, found by comparing documents, and checked by RecordEncoderTest.
      */
     static final int MAX_TEXT_CHARS = 3996;
+    /** Jackson refuses to write records nested deeper (500 by default); such records go to Jackson, which says so. */
+    private static final int MAX_DEPTH = Cbor.SHARED.tokenStreamFactory().streamWriteConstraints()
+            .getMaxNestingDepth();
 
 
     private static final ClassValue<Holder> ENCODERS = new ClassValue<>() {
@@ -177,9 +181,14 @@ final class RecordEncoder {
 
     /**
      * Appends the document of {@code record} (an instance of this encoder's record) to {@code out}; false, with
-     * {@code out} holding a partial document, when a value must go through Jackson.
+     * {@code out} holding a partial document, when a value must go through Jackson. An accessor that throws also
+     * leaves the record to Jackson, which calls it again and reports the failure as it always has.
      */
     boolean write(Object record, GrowableOutput out) {
+        return write(record, out, 1);
+    }
+
+    private boolean write(Object record, GrowableOutput out, int depth) {
         out.write(Cbor.INDEFINITE_MAP);
         final int[] kinds = plan.kinds;
         for (int i = 0; i < kinds.length; i++) {
@@ -188,20 +197,22 @@ final class RecordEncoder {
             try {
                 if ((kind & RecordPlan.REFERENCE) == 0) {
                     primitive(out, kind, (long) accessors[i].invokeExact(record));
-                } else if (!reference(out, i, kind, (Object) accessors[i].invokeExact(record))) {
+                } else if (!reference(out, i, kind, (Object) accessors[i].invokeExact(record), depth)) {
                     return false;
                 }
-            } catch (RuntimeException | Error e) {
+            } catch (RuntimeException e) {
+                return false;
+            } catch (Error e) {
                 throw e;
             } catch (Throwable e) {
-                throw new IllegalStateException(e); // an accessor cannot throw a checked exception
+                return false; // a checked exception, thrown sneakily: Jackson's to report
             }
         }
         out.write(Cbor.BREAK);
         return true;
     }
 
-    private boolean reference(GrowableOutput out, int component, int kind, Object value) {
+    private boolean reference(GrowableOutput out, int component, int kind, Object value, int depth) {
         if (value == null) {
             out.write(Cbor.NULL);
             return true;
@@ -215,7 +226,7 @@ final class RecordEncoder {
                 out.write(name, 0, name.length);
                 return true;
             case RecordPlan.RECORD:
-                return records[component].write(value, out);
+                return depth < MAX_DEPTH && records[component].write(value, out, depth + 1);
             case RecordPlan.REFERENCE | RecordPlan.BOOLEAN:
                 primitive(out, RecordPlan.BOOLEAN, (Boolean) value ? 1 : 0);
                 return true;

@@ -128,8 +128,9 @@ final class RecordPlan {
                 return null;
             }
             if (kinds[i] == ENUM) {
+                // an annotated enum type (@JsonIgnoreType, say, on it or an interface) changes its property
                 enums[i] = ENUMS.get(componentType);
-                if (enums[i].constants == null) {
+                if (enums[i].constants == null || hasJacksonAnnotationsInHierarchy(componentType)) {
                     return null;
                 }
             }

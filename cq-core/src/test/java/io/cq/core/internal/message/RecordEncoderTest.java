@@ -1,5 +1,6 @@
 package io.cq.core.internal.message;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreType;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
@@ -10,6 +11,7 @@ import io.cq.core.internal.message.RandomRecords.OddNames;
 import io.cq.core.message.Messages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.DatabindException;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,6 +70,35 @@ class RecordEncoderTest {
     }
 
     public record Text(String value) {
+    }
+
+    public record Node(int value, Node next) {
+    }
+
+    @JsonIgnoreType
+    public enum Ignored { A, B }
+
+    @JsonIgnoreType
+    public interface Hidden {
+    }
+
+    public enum HiddenByInterface implements Hidden { A, B }
+
+    public record WithIgnoredEnum(int a, Ignored ignored) {
+    }
+
+    public record WithHiddenEnum(int a, HiddenByInterface hidden) {
+    }
+
+    public record Throwing(String id) {
+        @Override
+        public String id() {
+            throw new IllegalStateException("no id today");
+        }
+    }
+
+    public interface Throwers {
+        void send(Throwing value);
     }
 
     public interface Events {
@@ -130,7 +161,46 @@ class RecordEncoderTest {
     }
 
     @Test
+    void shouldLeaveRecordsNestedDeeperThanJacksonWritesToJackson() {
+        Node chain = null;
+        for (int depth = 1; depth <= 501; depth++) {
+            chain = new Node(depth, chain);
+            if (depth >= 499) {
+                GrowableOutput direct = new GrowableOutput();
+                boolean wrote = RecordEncoder.of(Node.class).write(chain, direct);
+                if (depth <= 500) {
+                    assertThat(wrote).as("%d deep", depth).isTrue();
+                    assertThat(Arrays.copyOf(direct.buffer(), direct.count()))
+                            .isEqualTo(Cbor.SHARED.writeValueAsBytes(chain));
+                } else {
+                    assertThat(wrote).as("%d deep", depth).isFalse();
+                    Node tooDeep = chain;
+                    assertThatThrownBy(() -> Cbor.SHARED.writeValueAsBytes(tooDeep)).hasMessageContaining("500");
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldLeaveAThrowingAccessorToJacksonWhoseErrorStands() {
+        assertThat(RecordEncoder.of(Throwing.class).write(new Throwing("x"), new GrowableOutput())).isFalse();
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1L << 20).build()) {
+            Throwers writer = Messages.methodWriter(queue.acquireAppender(), Throwers.class);
+            assertThatThrownBy(() -> writer.send(new Throwing("x"))).isInstanceOf(DatabindException.class)
+                    .hasMessageContaining("no id today");
+            try (ReadContext context = queue.createTailer().readingDocument()) {
+                assertThat(context.isPresent()).as("nothing published").isFalse();
+            }
+        }
+    }
+
+    @Test
     void shouldLeaveToJacksonRecordsItWouldWriteWithOtherKeys() {
+        assertThat(RecordEncoder.of(WithIgnoredEnum.class)).isNull();
+        assertThat(RecordEncoder.of(WithHiddenEnum.class)).isNull();
+        assertThat(Cbor.SHARED.writeValueAsBytes(new WithIgnoredEnum(1, Ignored.A)))
+                .as("Jackson leaves the enum out: {a: 1}")
+                .isEqualTo(new byte[] {(byte) 0xBF, 0x61, 'a', 0x01, (byte) 0xFF});
         assertThat(RecordEncoder.of(WithGetter.class)).isNull();
         assertThat(RecordEncoder.of(WithIs.class)).isNull();
         assertThat(RecordEncoder.of(Renamed.class)).isNull();
