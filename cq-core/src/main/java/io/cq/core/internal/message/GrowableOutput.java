@@ -1,7 +1,6 @@
 package io.cq.core.internal.message;
 
 import java.io.OutputStream;
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -10,8 +9,6 @@ import java.util.Arrays;
  */
 final class GrowableOutput extends OutputStream {
     private byte[] buffer = new byte[256];
-    /** The buffer as a segment, for code that writes to memory; made again when the buffer grows. */
-    private MemorySegment segment;
     private int count;
 
     void reset() {
@@ -20,14 +17,6 @@ final class GrowableOutput extends OutputStream {
 
     byte[] buffer() {
         return buffer;
-    }
-
-    MemorySegment segment() {
-        MemorySegment s = segment;
-        if (s == null) {
-            s = segment = MemorySegment.ofArray(buffer);
-        }
-        return s;
     }
 
     int count() {
@@ -56,7 +45,6 @@ final class GrowableOutput extends OutputStream {
     void ensure(int more) {
         if (count + more > buffer.length) {
             buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, count + more));
-            segment = null;
         }
     }
 }

@@ -1,7 +1,5 @@
 package io.cq.core.internal.message;
 
-import io.cq.core.internal.memory.Utf8;
-
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -263,31 +261,57 @@ final class RecordEncoder {
         }
     }
 
-    /** UTF-8 with a definite length, as Jackson writes text up to {@link #MAX_TEXT_CHARS}; false otherwise. */
+    /**
+     * UTF-8 with a definite length, as Jackson writes text up to {@link #MAX_TEXT_CHARS}; false otherwise. Encoded
+     * here rather than by the engine's {@code Utf8}: the message layer uses the engine through its API only, and
+     * that one writes a lone surrogate as U+FFFD where Jackson refuses it.
+     */
     private static boolean text(GrowableOutput out, String value) {
-        if (value.length() > MAX_TEXT_CHARS || hasUnpairedSurrogate(value)) {
+        int chars = value.length();
+        if (chars > MAX_TEXT_CHARS) {
             return false;
         }
-        int bytes = (int) Utf8.encodedLength(value);
-        header(out, Cbor.MAJOR_TEXT, bytes);
-        out.ensure(bytes);
-        Utf8.encode(value, out.segment(), out.count(), out.count() + bytes);
-        out.advance(bytes);
-        return true;
-    }
-
-    private static boolean hasUnpairedSurrogate(String value) {
-        int chars = value.length();
+        int bytes = 0;
         for (int i = 0; i < chars; i++) {
             char c = value.charAt(i);
-            if (Character.isSurrogate(c)) {
-                if (!Character.isHighSurrogate(c) || i + 1 == chars || !Character.isLowSurrogate(value.charAt(i + 1))) {
-                    return true;
-                }
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (!Character.isSurrogate(c)) {
+                bytes += 3;
+            } else if (Character.isHighSurrogate(c) && i + 1 < chars && Character.isLowSurrogate(value.charAt(i + 1))) {
+                bytes += 4;
                 i++;
+            } else {
+                return false;
             }
         }
-        return false;
+        header(out, Cbor.MAJOR_TEXT, bytes);
+        out.ensure(bytes);
+        byte[] buffer = out.buffer();
+        int at = out.count();
+        for (int i = 0; i < chars; i++) {
+            char c = value.charAt(i);
+            if (c < 0x80) {
+                buffer[at++] = (byte) c;
+            } else if (c < 0x800) {
+                buffer[at++] = (byte) (0xC0 | c >> 6);
+                buffer[at++] = (byte) (0x80 | c & 0x3F);
+            } else if (!Character.isSurrogate(c)) {
+                buffer[at++] = (byte) (0xE0 | c >> 12);
+                buffer[at++] = (byte) (0x80 | c >> 6 & 0x3F);
+                buffer[at++] = (byte) (0x80 | c & 0x3F);
+            } else {
+                int point = Character.toCodePoint(c, value.charAt(++i));
+                buffer[at++] = (byte) (0xF0 | point >> 18);
+                buffer[at++] = (byte) (0x80 | point >> 12 & 0x3F);
+                buffer[at++] = (byte) (0x80 | point >> 6 & 0x3F);
+                buffer[at++] = (byte) (0x80 | point & 0x3F);
+            }
+        }
+        out.advance(bytes);
+        return true;
     }
 
     /** A CBOR head: the major type and the argument in its shortest form (RFC 8949, 3.1). */
