@@ -55,6 +55,8 @@ public final class MappedFile implements AutoCloseable {
     private volatile long populatedEnd;
     /** Cut to its records: nothing is reserved ahead in it again (a late background reservation would regrow it). */
     private boolean shrunk;
+    /** Being finished on a full disk: nothing is reserved ahead in it again, so none takes the room being made. */
+    private boolean reservingAheadStopped;
     /** This file's view of {@link #ZEROS}, reused by every reservation made with zeros. */
     private final ByteBuffer zeros = ZEROS.duplicate();
     private MemorySegment cPath;
@@ -204,7 +206,8 @@ public final class MappedFile implements AutoCloseable {
      *                     process may have cut it to its records meanwhile, and reserving would regrow it)
      */
     public synchronized boolean reserveAheadNow(long end, BooleanSupplier stillWritten) {
-        if (!writable || closed || shrunk || !NativeIo.canReserveBlocks() || !stillWritten.getAsBoolean()) {
+        if (!writable || closed || shrunk || reservingAheadStopped || !NativeIo.canReserveBlocks()
+                || !stillWritten.getAsBoolean()) {
             return false;
         }
         if (end <= reservedEnd) {
@@ -226,6 +229,15 @@ public final class MappedFile implements AutoCloseable {
             // the appender reserves again itself when it gets there, and reports the failure then
             return false;
         }
+    }
+
+    /**
+     * Stops reservations ahead in this file, from the background thread and from pretouchers alike: once this
+     * returns, none is in progress (they hold the same monitor) and none starts. For the file an appender is
+     * leaving on a full disk, so that retention's deletions make room for the next cycle's file, not for this one.
+     */
+    public synchronized void stopReservingAhead() {
+        reservingAheadStopped = true;
     }
 
     /**

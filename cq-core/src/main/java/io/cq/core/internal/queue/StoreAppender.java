@@ -19,7 +19,6 @@ import io.cq.core.internal.memory.ComposeBuffer;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
-import io.cq.core.internal.system.BackgroundWork;
 
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -496,11 +495,12 @@ public final class StoreAppender implements ExcerptAppender {
         try {
             return queue.files().acquireOrCreate(target, now);
         } catch (UncheckedIOException e) {
-            // Reservations ahead in the current file may still be queued on the background thread, and that file is
-            // still the one being written until this roll publishes the next: run them now, on the full disk, so
-            // that none takes the room retention is about to make. Waiting under the write lock is for cq's own
-            // file work, on a path taken only when the disk is full.
-            BackgroundWork.drain();
+            // The file being left is still the one written until this roll publishes the next, so reservations ahead
+            // in it (queued on the background thread, or a pretoucher's) would still be made, and could take the
+            // room retention is about to make.
+            if (file != null) {
+                file.mapped().stopReservingAhead();
+            }
             List<Retention.Deletion> freed = queue.retention().apply(queue.files(), queue.tableStore(),
                     queue.namedTailers(), target, now);
             retired.addAll(freed);

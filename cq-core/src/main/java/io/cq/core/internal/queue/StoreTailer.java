@@ -635,6 +635,7 @@ public final class StoreTailer implements ExcerptTailer {
         queue.files().release(file);
         file = null;
         chunk = null;
+        chunkEnd = Long.MIN_VALUE;
         if (slot >= 0) {
             queue.namedTailers().release(slot);
         }

@@ -30,7 +30,7 @@ public final class ProcessIdentity {
     }
 
     /**
-     * This machine's (or container's) name: {@code HOSTNAME}, else the kernel's (Linux), else the resolved local host
+     * This machine's (or container's) name: the kernel's (Linux), else {@code HOSTNAME}, else the resolved local host
      * name.
      */
     public static String hostName() {
