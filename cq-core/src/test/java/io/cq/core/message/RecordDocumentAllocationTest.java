@@ -1,6 +1,8 @@
 package io.cq.core.message;
 
+import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +23,14 @@ class RecordDocumentAllocationTest {
     public enum Side { BUY, SELL }
 
     public record Order(String id, String symbol, long quantity, double price, Side side) {
+    }
+
+    /** Boxed components, a nested record, a null: the other paths a record takes through the writer. */
+    public record Fill(Order order, Integer venue, Double fee, Boolean last, Fill previous) {
+    }
+
+    public interface Fills {
+        void fill(Fill fill, Object any);
     }
 
     public interface Orders {
@@ -75,6 +85,44 @@ class RecordDocumentAllocationTest {
                 // every message reads back
             }
             assertThat(reader.messagesRead()).isEqualTo(WARM_UP + MESSAGES);
+            assertThat((double) allocated / MESSAGES).as("bytes allocated per message (%d in all)", allocated)
+                    .isLessThan(MOST_PER_WRITTEN_MESSAGE);
+        }
+    }
+
+    @Test
+    void shouldAllocateNothingToWriteNestedRecordsWithBoxedComponentsOrAsObjects() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Fill[] fills = new Fill[1024];
+        for (int i = 0; i < fills.length; i++) {
+            Order order = new Order("o-" + i, "AAPL", i, 189.25 + i, Side.BUY);
+            fills[i] = new Fill(order, i, 0.5 * i, (i & 1) == 0, new Fill(order, null, null, null, null));
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64L << 20).build()) {
+            Fills writer = Messages.methodWriter(queue.acquireAppender(), Fills.class);
+            for (int i = 0; i < WARM_UP; i++) {
+                writer.fill(fills[i & 1023], fills[(i + 1) & 1023].order());
+            }
+
+            long thread = Thread.currentThread().threadId();
+            long before = threads.getThreadAllocatedBytes(thread);
+            for (int i = 0; i < MESSAGES; i++) {
+                writer.fill(fills[i & 1023], fills[(i + 1) & 1023].order());
+            }
+            long allocated = threads.getThreadAllocatedBytes(thread) - before;
+
+            long count = 0;
+            try (ExcerptTailer tailer = queue.createTailer()) {
+                while (true) {
+                    try (ReadContext context = tailer.readingDocument()) {
+                        if (!context.isPresent()) {
+                            break;
+                        }
+                        count++;
+                    }
+                }
+            }
+            assertThat(count).as("every message published").isEqualTo(WARM_UP + MESSAGES);
             assertThat((double) allocated / MESSAGES).as("bytes allocated per message (%d in all)", allocated)
                     .isLessThan(MOST_PER_WRITTEN_MESSAGE);
         }
