@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -17,12 +18,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A damaged cycle range in the table store: a writer refuses to open the queue, naming the field, rather than
- * appending to a file no reader would ever find; the files are left as they are and stay readable.
+ * A damaged cycle range or roll cycle in the table store: a writer refuses to open the queue, naming the field,
+ * rather than appending to a file no reader would ever find; the files are left as they are and stay readable.
  */
 class TableStoreDamageTest {
     private static final long MAX_CYCLE_OFFSET = 192;
     private static final long MIN_CYCLE_OFFSET = 200;
+    private static final long ROLL_NAME_OFFSET = 40;
 
     @TempDir
     Path dir;
@@ -56,6 +58,22 @@ class TableStoreDamageTest {
         writeLong(MIN_CYCLE_OFFSET, cycle + 5);
         assertThatThrownBy(() -> MappedQueue.builder(dir).build())
                 .isInstanceOf(CorruptQueueException.class).hasMessageContaining("minCycle " + (cycle + 5));
+    }
+
+    @Test
+    void shouldNameARollCycleItDoesNotKnow() throws IOException {
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).build()) {
+            queue.acquireAppender().writeText("kept");
+        }
+        // Same length as "HOURLY", so only the name is wrong; "hourly" differs in case alone.
+        for (String name : new String[] {"HOURLX", "hourly"}) {
+            try (FileChannel channel = FileChannel.open(dir.resolve("metadata.cq4t"), StandardOpenOption.WRITE)) {
+                channel.write(ByteBuffer.wrap(name.getBytes(StandardCharsets.US_ASCII)), ROLL_NAME_OFFSET);
+            }
+            assertThatThrownBy(() -> MappedQueue.builder(dir).build())
+                    .isInstanceOf(CorruptQueueException.class)
+                    .hasMessageContaining("metadata.cq4t").hasMessageContaining("unknown roll cycle '" + name + "'");
+        }
     }
 
     private List<Path> files() throws IOException {
