@@ -41,7 +41,6 @@ final class RecordEncoder {
     private static final int MAX_DEPTH = Cbor.SHARED.tokenStreamFactory().streamWriteConstraints()
             .getMaxNestingDepth();
 
-
     private static final ClassValue<Holder> ENCODERS = new ClassValue<>() {
         @Override
         protected Holder computeValue(Class<?> type) {
