@@ -55,7 +55,7 @@ public final class MappedFile implements AutoCloseable {
     private volatile long populatedEnd;
     /** Cut to its records: nothing is reserved ahead in it again (a late background reservation would regrow it). */
     private boolean shrunk;
-    /** Being finished on a full disk: nothing is reserved ahead in it again, so none takes the room being made. */
+    /** Left by its appender for the next cycle: nothing is reserved ahead in it again. */
     private boolean reservingAheadStopped;
     /** This file's view of {@link #ZEROS}, reused by every reservation made with zeros. */
     private final ByteBuffer zeros = ZEROS.duplicate();
@@ -233,8 +233,8 @@ public final class MappedFile implements AutoCloseable {
 
     /**
      * Stops reservations ahead in this file, from the background thread and from pretouchers alike: once this
-     * returns, none is in progress (they hold the same monitor) and none starts. For the file an appender is
-     * leaving on a full disk, so that retention's deletions make room for the next cycle's file, not for this one.
+     * returns, none is in progress (they hold the same monitor) and none starts. For the file an appender leaves for
+     * the next cycle: on a full disk, what retention deletes then makes room for the next cycle's file, not this one.
      */
     public synchronized void stopReservingAhead() {
         reservingAheadStopped = true;

@@ -460,6 +460,12 @@ public final class StoreAppender implements ExcerptAppender {
         }
         if (target != cycle || file == null) {
             queue.tableStore().requireStillInPlace();
+            if (file != null) {
+                // Nothing more is written to the file being left, though it counts as written until the next is
+                // published: reservations ahead in it (queued on the background thread, or a pretoucher's) would
+                // only take room, on a full disk the room retention makes for the next file.
+                file.mapped().stopReservingAhead();
+            }
             CycleFile next = acquireOrCreateMakingRoom(target, now);
             try {
                 // Before anything maps (and so lengthens) the file: a file cut short is refused, not padded.
@@ -495,12 +501,6 @@ public final class StoreAppender implements ExcerptAppender {
         try {
             return queue.files().acquireOrCreate(target, now);
         } catch (UncheckedIOException e) {
-            // The file being left is still the one written until this roll publishes the next, so reservations ahead
-            // in it (queued on the background thread, or a pretoucher's) would still be made, and could take the
-            // room retention is about to make.
-            if (file != null) {
-                file.mapped().stopReservingAhead();
-            }
             List<Retention.Deletion> freed = queue.retention().apply(queue.files(), queue.tableStore(),
                     queue.namedTailers(), target, now);
             retired.addAll(freed);
