@@ -144,14 +144,9 @@ final class RecordEncoder {
 
     /** As {@link RecordPlan} reaches the constructor: privately where the package is open to cq, else public only. */
     private static MethodHandles.Lookup lookup(Class<?> type) {
-        try {
-            Module cq = RecordEncoder.class.getModule();
-            if (cq.isNamed()) {
-                cq.addReads(type.getModule());
-            }
-            return MethodHandles.privateLookupIn(type, MethodHandles.lookup());
-        } catch (IllegalAccessException | RuntimeException e) {
-            // not open to cq: public accessors of a public record may still be called
+        MethodHandles.Lookup lookup = RecordPlan.privateLookup(type);
+        if (lookup != null) {
+            return lookup;
         }
         return Modifier.isPublic(type.getModifiers()) ? MethodHandles.publicLookup() : null;
     }

@@ -339,18 +339,33 @@ final class RecordPlan {
      */
     private static MethodHandle canonicalConstructor(Class<?> type, Class<?>[] types) {
         MethodType signature = MethodType.methodType(void.class, types);
+        MethodHandles.Lookup lookup = privateLookup(type);
+        try {
+            if (lookup != null) {
+                return lookup.findConstructor(type, signature);
+            }
+        } catch (IllegalAccessException | NoSuchMethodException | RuntimeException e) {
+            // a public constructor may still be called
+        }
+        try {
+            return MethodHandles.publicLookup().findConstructor(type, signature);
+        } catch (IllegalAccessException | NoSuchMethodException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A lookup with private access to {@code type}, where its package is open to cq (any package on the class path);
+     * null where it is not.
+     */
+    static MethodHandles.Lookup privateLookup(Class<?> type) {
         try {
             Module cq = RecordPlan.class.getModule();
             if (cq.isNamed()) {
                 cq.addReads(type.getModule());
             }
-            return MethodHandles.privateLookupIn(type, MethodHandles.lookup()).findConstructor(type, signature);
-        } catch (IllegalAccessException | NoSuchMethodException | RuntimeException e) {
-            // not open to cq: a public constructor may still be called
-        }
-        try {
-            return MethodHandles.publicLookup().findConstructor(type, signature);
-        } catch (IllegalAccessException | NoSuchMethodException | RuntimeException e) {
+            return MethodHandles.privateLookupIn(type, MethodHandles.lookup());
+        } catch (IllegalAccessException | RuntimeException e) {
             return null;
         }
     }
