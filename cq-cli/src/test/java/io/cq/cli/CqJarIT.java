@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
@@ -48,6 +49,24 @@ class CqJarIT {
 
         assertThat(version.exitValue()).isZero();
         assertThat(out).startsWith("cq ").doesNotContain("WARNING");
+    }
+
+    /** Stored, not deflated: the JVM loads each class without inflating it, which shortens start-up. */
+    @Test
+    void shouldStoreEveryEntryUncompressedAsEveryCqJarDoes() throws Exception {
+        List<Path> jars;
+        try (Stream<Path> files = Files.list(JAR.getParent())) {
+            jars = files.filter(file -> file.getFileName().toString().matches("cq.*\\.jar")).toList();
+        }
+        assertThat(jars).as("cq.jar and the module's own JAR").contains(JAR).hasSizeGreaterThanOrEqualTo(2);
+        for (Path jar : jars) {
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+                List<String> deflated = zip.stream().filter(entry -> entry.getMethod() != ZipEntry.STORED)
+                        .map(ZipEntry::getName).toList();
+                assertThat(zip.size()).as("entries of %s", jar).isPositive();
+                assertThat(deflated).as("deflated entries of %s", jar).isEmpty();
+            }
+        }
     }
 
     @Test
