@@ -42,6 +42,7 @@ public final class CycleFileMarks {
             file.mapped().putIntRelease(end.position(), ExcerptHeaderDescriptor.END_OF_CYCLE);
             // Nobody writes to a finished cycle again, and readers stop at its mark: it keeps only what it holds.
             file.mapped().shrinkTo(after);
+            files.finished(file.path());
         });
     }
 

@@ -10,6 +10,7 @@ import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.system.AtomicFiles;
+import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
@@ -65,10 +66,13 @@ public final class CycleFiles implements AutoCloseable {
     private long storedMaxCycle;
     private boolean everListed;
     private boolean closed;
+    /** Whether finished cycles give back their unused index space ({@link UnusedIndexSpace#appliesTo}). */
+    private final boolean releasesUnusedIndex;
 
     public CycleFiles(Path directory, CycleCalendar calendar, TableStore tableStore, boolean writable, long blockSize,
                       int indexSpacing, long reserveStep, FilePermissions permissions, DiskSpaceMonitor diskSpace,
-                      StoreFileListener listener) {
+                      StoreFileListener listener, boolean releasesUnusedIndex) {
+        this.releasesUnusedIndex = releasesUnusedIndex;
         this.reserveStep = reserveStep;
         this.listener = listener;
         this.permissions = permissions;
@@ -84,6 +88,17 @@ public final class CycleFiles implements AutoCloseable {
 
     public Path directory() {
         return directory;
+    }
+
+    /**
+     * A cycle file this queue just finished (end mark written, file cut), under the write lock: its unused index
+     * space is given back on the background thread, where the file system allows it, so that nothing waits for the
+     * file system under the lock.
+     */
+    void finished(Path file) {
+        if (releasesUnusedIndex) {
+            BackgroundWork.submit(() -> UnusedIndexSpace.releaseOrWarn(file));
+        }
     }
 
     public RollCycle rollCycle() {

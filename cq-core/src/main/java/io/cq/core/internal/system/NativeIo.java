@@ -30,6 +30,7 @@ public final class NativeIo {
     private static final int ENOSPC = 28;
     private static final int EOPNOTSUPP = 95;
     private static final int FALLOC_FL_KEEP_SIZE = 1;
+    private static final int FALLOC_FL_PUNCH_HOLE = 2;
     /** Linux 5.14 and later; older kernels answer EINVAL and the caller touches the pages one by one. */
     private static final int MADV_POPULATE_WRITE = 23;
     private static final int EINVAL = 22;
@@ -268,27 +269,8 @@ public final class NativeIo {
         if (!canReserveBlocks()) {
             return false;
         }
-        int result;
-        int errno;
-        try {
-            int fd = (int) Calls.OPEN.invokeExact(cPath, O_RDWR | O_CLOEXEC);
-            if (fd < 0) {
-                throw new IOException("cannot open " + file + " to reserve its blocks");
-            }
-            MemorySegment callState = CALL_STATE.get();
-            try {
-                result = (int) Calls.FALLOCATE.invokeExact(callState, fd, keepSize ? FALLOC_FL_KEEP_SIZE : 0, offset,
-                        length);
-                errno = (int) Calls.ERRNO.get(callState, 0L);
-            } finally {
-                int ignored = (int) Calls.CLOSE.invokeExact(fd);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable e) {
-            throw new IOException("fallocate failed for " + file, e);
-        }
-        if (result == 0) {
+        int errno = fallocate(cPath, file, keepSize ? FALLOC_FL_KEEP_SIZE : 0, offset, length);
+        if (errno == 0) {
             return true;
         }
         if (errno == EOPNOTSUPP) {
@@ -300,5 +282,54 @@ public final class NativeIo {
         }
         throw new IOException("fallocate failed with errno " + errno + " for " + length + " bytes at offset " + offset
                 + " of " + file);
+    }
+
+    /**
+     * Gives the blocks of {@code [offset, offset + length)} of a file back to the file system with
+     * {@code fallocate(FALLOC_FL_PUNCH_HOLE)}, keeping its length: the range then reads as zeros. Only for a range
+     * that holds zeros already and that nobody writes again (docs/file-format.md, "Unused index space").
+     *
+     * @return false where the file system cannot punch holes (EOPNOTSUPP) or this is not available: nothing was done
+     * @throws IOException naming the file and the range when the call fails otherwise
+     */
+    public static boolean punchHole(Path file, long offset, long length) throws IOException {
+        if (!canReserveBlocks()) {
+            return false;
+        }
+        int errno;
+        try (Arena arena = Arena.ofConfined()) {
+            errno = fallocate(arena.allocateFrom(file.toString()), file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                    offset, length);
+        }
+        if (errno == 0) {
+            return true;
+        }
+        if (errno == EOPNOTSUPP) {
+            return false;
+        }
+        throw new IOException("fallocate(FALLOC_FL_PUNCH_HOLE) failed with errno " + errno + " for " + length
+                + " bytes at offset " + offset + " of " + file);
+    }
+
+    /** Calls {@code fallocate(2)} on a descriptor of its own; answers 0 or the call's errno. */
+    private static int fallocate(MemorySegment cPath, Path file, int mode, long offset, long length)
+            throws IOException {
+        try {
+            int fd = (int) Calls.OPEN.invokeExact(cPath, O_RDWR | O_CLOEXEC);
+            if (fd < 0) {
+                throw new IOException("cannot open " + file + " to change its blocks");
+            }
+            MemorySegment callState = CALL_STATE.get();
+            try {
+                int result = (int) Calls.FALLOCATE.invokeExact(callState, fd, mode, offset, length);
+                return result == 0 ? 0 : (int) Calls.ERRNO.get(callState, 0L);
+            } finally {
+                int ignored = (int) Calls.CLOSE.invokeExact(fd);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IOException("fallocate failed for " + file, e);
+        }
     }
 }

@@ -1,0 +1,131 @@
+package io.cq.core;
+
+import io.cq.core.support.DiskUsage;
+import io.cq.core.support.FinishedCyclesWriter;
+import io.cq.core.support.HoleReadingProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Finished cycles whose unused index space was given back hold holes (docs/file-format.md, "Unused index space").
+ * On a real 16 MiB ext4 file system (an image this test formats and mounts; it needs root), filled to the last block
+ * after they were written, readers in other JVMs, with and without native access, read every excerpt and look up
+ * indexes whose slots are holes: on ext4 a hole reads as zeros without taking a block, so nothing fails.
+ */
+class UnusedIndexOnAFullDiskTest {
+    private static final int CYCLES = 12;
+    private static final int PER_CYCLE = 300;
+    private static final int LENGTH = 100;
+
+    @TempDir
+    Path dir;
+    private Path mount;
+
+    @BeforeEach
+    void mountSixteenMebibytesOfExt4() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "mounting an ext4 image needs root");
+        Path image = dir.resolve("ext4.img");
+        try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
+            file.setLength(16L << 20);
+        }
+        assumeTrue(run("mkfs.ext4", "-q", "-F", image.toString()), "mkfs.ext4 is not available");
+        Path target = Files.createDirectories(dir.resolve("small-ext4"));
+        assumeTrue(run("mount", "-o", "loop", image.toString(), target.toString()), "cannot mount a loop device");
+        mount = target;
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (mount != null) {
+            run("umount", mount.toString());
+        }
+    }
+
+    @Test
+    void shouldReadFinishedCyclesWithHolesInTheirIndexOnAFullExt4FileSystem() throws Exception {
+        Path queue = mount.resolve("q");
+        List<String> writer = java(true, FinishedCyclesWriter.class, queue.toString(), String.valueOf(CYCLES),
+                String.valueOf(PER_CYCLE), String.valueOf(LENGTH));
+        long total = (long) CYCLES * PER_CYCLE + 1;
+        assertThat(writer).contains("written=" + total);
+        List<Path> finished = cycleFiles(queue).subList(0, CYCLES);
+        for (Path file : finished) {
+            // 300 excerpts of 104 bytes take 8 pages; with their index blocks whole a MINUTELY cycle would take 72 KiB.
+            assertThat(DiskUsage.allocatedBytes(file)).as("allocated bytes of %s", file.getFileName())
+                    .isLessThanOrEqualTo(12 * 4096);
+        }
+
+        fillTheRest(mount.resolve("filler"));
+
+        for (boolean nativeAccess : new boolean[] {true, false}) {
+            List<String> reader = java(nativeAccess, HoleReadingProcess.class, queue.toString(),
+                    String.valueOf(LENGTH));
+            assertThat(reader).as("native access: %s", nativeAccess)
+                    .contains("read=" + total + " wrong=none pastTheEnd=false intact=true")
+                    .noneMatch(line -> line.contains("SIGBUS") || line.contains("InternalError")
+                            || line.contains("A fatal error"));
+        }
+    }
+
+    private static List<Path> cycleFiles(Path queue) throws IOException {
+        try (Stream<Path> files = Files.list(queue)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".cq4")).sorted().toList();
+        }
+    }
+
+    /** Writes a file until the file system has no block left. */
+    private static void fillTheRest(Path filler) {
+        try (OutputStream out = Files.newOutputStream(filler)) {
+            byte[] block = new byte[4096];
+            while (true) {
+                out.write(block);
+            }
+        } catch (IOException full) {
+            // what was asked for
+        }
+    }
+
+    private static boolean run(String... command) throws IOException, InterruptedException {
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            process.getInputStream().readAllBytes();
+            return process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0;
+        } catch (IOException notInstalled) {
+            return false;
+        }
+    }
+
+    private static List<String> java(boolean nativeAccess, Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1"));
+        if (nativeAccess) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] output = process.getInputStream().readAllBytes();
+        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the child finished").isTrue();
+        List<String> lines = new String(output, StandardCharsets.UTF_8).lines().toList();
+        assertThat(process.exitValue()).as("exit code of %s; output:%n%s", main.getSimpleName(),
+                String.join("\n", lines)).isZero();
+        return lines;
+    }
+}
