@@ -1,9 +1,13 @@
 package io.cq.core;
 
+import io.cq.core.internal.file.UnusedIndexSpace;
+import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.support.DiskUsage;
 import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -50,16 +54,17 @@ class StorageFootprintTest {
         }
     }
 
-    @Test
-    void shouldKeepAQueueHoldingOneExcerptUnderOneMebibyteOpenAndClosed() {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(RollCycle.class)
+    void shouldKeepAQueueHoldingOneExcerptUnderOneMebibyteOpenAndClosed(RollCycle rollCycle) {
         Path queueDir = dir.resolve("one");
-        try (MappedQueue queue = MappedQueue.builder(queueDir).build();
+        try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(rollCycle).build();
              ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("just one");
             assertThat(DiskUsage.allocatedBytes(queueDir)).as("while open").isLessThanOrEqualTo(MIB);
         }
         assertThat(DiskUsage.allocatedBytes(queueDir)).as("once closed").isLessThanOrEqualTo(MIB);
-        try (MappedQueue queue = MappedQueue.builder(queueDir).build();
+        try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(rollCycle).build();
              ExcerptAppender appender = queue.createAppender()) {
             assertThat(queue.createTailer().readText()).isEqualTo("just one");
             appender.writeText("and a second, after the file was shrunk");
@@ -129,6 +134,7 @@ class StorageFootprintTest {
             clock.advance(Duration.ofHours(1));
             appender.writeBytes(payload);
 
+            BackgroundWork.drain(); // the finished cycle's unused index space given back, where it is
             QueueDiskUsage usage = queue.diskUsage();
             assertThat(usage.files()).isEqualTo(3);
             // 5,001 records of 104 bytes, two headers with their primary index and index block, the table store (513
@@ -140,8 +146,11 @@ class StorageFootprintTest {
                 filesAllocated = files.mapToLong(DiskUsage::allocatedBytes).sum();
             }
             assertThat(usage.allocatedBytes()).as("what du counts for the files").isEqualTo(filesAllocated);
+            // Reserved ahead in the newest cycle only; the finished cycle's unused index pages (on ext4 and xfs, with
+            // native access) given back: at most its primary index and one index block, 32 KiB each for HOURLY.
+            long unusedIndex = UnusedIndexSpace.appliesTo(queue.filesystem()) ? 2 * 4096 * Long.BYTES : 0;
             assertThat(usage.allocatedBytes()).as("reserved ahead in the newest cycle only")
-                    .isBetween(usage.writtenBytes() - 4096, usage.writtenBytes() + MIB);
+                    .isBetween(usage.writtenBytes() - unusedIndex - 4096, usage.writtenBytes() + MIB);
             assertThat(usage.fileBytes()).isGreaterThanOrEqualTo(usage.writtenBytes());
         }
     }

@@ -52,6 +52,16 @@ public final class BlockDescriptor {
         return (end + step / 2 + step - 1) / step * step;
     }
 
+    /**
+     * Where the first reservation a process makes in a file stops: half a step beyond {@code end}, in whole pages,
+     * not on a step boundary, which could lie a step and a half beyond. In a new file, {@code end} is past the
+     * header and the first index block (256 KiB for {@code XLARGE_DAILY}), so a queue holding one excerpt would
+     * otherwise reserve up to the second step.
+     */
+    public static long firstReservationEnd(long end, long step) {
+        return (end + step / 2 + PAGE - 1) & -PAGE;
+    }
+
     /** Checked by the builder: a reservation step is whole pages, from 64 KiB to a block. */
     public static void requireReserveStepFits(long step, long blockSize) {
         if (step < MIN_RESERVE_STEP || step % PAGE != 0 || step > blockSize) {

@@ -144,7 +144,8 @@ public final class MappedFile implements AutoCloseable {
         if (closed) {
             throw new QueueException(path + " is already closed");
         }
-        return reserveTo(freeFrom, BlockDescriptor.reservationEnd(end, reserveStep));
+        return reserveTo(freeFrom, reservedEnd == 0 ? BlockDescriptor.firstReservationEnd(end, reserveStep)
+                : BlockDescriptor.reservationEnd(end, reserveStep));
     }
 
     /**
