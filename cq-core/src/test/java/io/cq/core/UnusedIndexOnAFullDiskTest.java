@@ -1,5 +1,6 @@
 package io.cq.core;
 
+import io.cq.core.support.DiskFillingProcess;
 import io.cq.core.support.DiskUsage;
 import io.cq.core.support.FinishedCyclesWriter;
 import io.cq.core.support.HoleReadingProcess;
@@ -26,7 +27,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Finished cycles whose unused index space was given back hold holes (docs/file-format.md, "Unused index space").
  * On a real 16 MiB ext4 file system (an image this test formats and mounts; it needs root), filled to the last block
  * after they were written, readers in other JVMs, with and without native access, read every excerpt and look up
- * indexes whose slots are holes: on ext4 a hole reads as zeros without taking a block, so nothing fails.
+ * indexes whose slots are holes: on ext4 a hole reads as zeros without taking a block, so nothing fails. A writer
+ * then rolls on the full disk, is refused, and goes on once there is room.
  */
 class UnusedIndexOnAFullDiskTest {
     private static final int CYCLES = 12;
@@ -64,14 +66,18 @@ class UnusedIndexOnAFullDiskTest {
                 String.valueOf(PER_CYCLE), String.valueOf(LENGTH));
         long total = (long) CYCLES * PER_CYCLE + 1;
         assertThat(writer).contains("written=" + total);
-        List<Path> finished = cycleFiles(queue).subList(0, CYCLES);
-        for (Path file : finished) {
+        List<Path> files = cycleFiles(queue);
+        for (Path file : files.subList(0, CYCLES)) {
             // 300 excerpts of 104 bytes take 8 pages; with their index blocks whole a MINUTELY cycle would take 72 KiB.
             assertThat(DiskUsage.allocatedBytes(file)).as("allocated bytes of %s", file.getFileName())
                     .isLessThanOrEqualTo(12 * 4096);
         }
+        // The newest cycle keeps its index whole: a writer that opens it again writes entries there unreserved.
+        assertThat(DiskUsage.allocatedBytes(files.get(CYCLES))).as("the newest cycle")
+                .isGreaterThanOrEqualTo(2L * 4096 * Long.BYTES);
 
-        fillTheRest(mount.resolve("filler"));
+        Path filler = mount.resolve("filler");
+        fillTheRest(filler);
 
         for (boolean nativeAccess : new boolean[] {true, false}) {
             List<String> reader = java(nativeAccess, HoleReadingProcess.class, queue.toString(),
@@ -81,6 +87,14 @@ class UnusedIndexOnAFullDiskTest {
                     .noneMatch(line -> line.contains("SIGBUS") || line.contains("InternalError")
                             || line.contains("A fatal error"));
         }
+
+        // A writer on the full disk: it rolls (finishing the newest cycle, whose index is given back), is refused
+        // once nothing is left, and goes on once the filler is deleted.
+        List<String> writing = java(true, DiskFillingProcess.class, queue.toString(), filler.toString());
+        assertThat(writing).anyMatch(line -> line.matches("accepted=\\d+ refusal=java.io.UncheckedIOException .*"))
+                .anyMatch(line -> line.startsWith("resumed total=")).contains("closed")
+                .noneMatch(line -> line.contains("SIGBUS") || line.contains("InternalError")
+                        || line.contains("A fatal error"));
     }
 
     private static List<Path> cycleFiles(Path queue) throws IOException {

@@ -5,6 +5,10 @@ import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
 /** Marks written under the write lock at the end of a cycle file's records. */
 public final class CycleFileMarks {
     static final long NO_CYCLE = TableStore.NO_CYCLE;
@@ -15,20 +19,25 @@ public final class CycleFileMarks {
     /**
      * Before {@code target} is published: finishes the previous newest cycle, and any file created early (by a
      * pretoucher) for a cycle between the two that never became current, so no tailer waits in it.
+     *
+     * @return the files this call finished, for {@link CycleFiles#releaseUnusedIndex} once {@code target} is
+     *         published
      */
-    public static void finishBefore(CycleFiles files, long previousNewest, long target) {
+    public static List<Path> finishBefore(CycleFiles files, long previousNewest, long target) {
+        List<Path> finished = new ArrayList<>(1);
         if (previousNewest != NO_CYCLE) {
-            finish(files, previousNewest);
+            finish(files, previousNewest, finished);
         }
         for (long cycle : files.unstartedCycles()) {
             if (cycle < target && cycle > previousNewest) {
-                finish(files, cycle);
+                finish(files, cycle, finished);
             }
         }
+        return finished;
     }
 
     /** Closes a cycle with the end-of-cycle mark, so tailers move on to the next file. */
-    public static void finish(CycleFiles files, long cycle) {
+    private static void finish(CycleFiles files, long cycle, List<Path> finished) {
         files.withFile(cycle, file -> {
             Position end = new Position();
             file.locateEnd(end);
@@ -42,7 +51,7 @@ public final class CycleFileMarks {
             file.mapped().putIntRelease(end.position(), ExcerptHeaderDescriptor.END_OF_CYCLE);
             // Nobody writes to a finished cycle again, and readers stop at its mark: it keeps only what it holds.
             file.mapped().shrinkTo(after);
-            files.finished(file.path());
+            finished.add(file.path());
         });
     }
 

@@ -91,13 +91,16 @@ public final class CycleFiles implements AutoCloseable {
     }
 
     /**
-     * A cycle file this queue just finished (end mark written, file cut), under the write lock: its unused index
-     * space is given back on the background thread, where the file system allows it, so that nothing waits for the
-     * file system under the lock.
+     * Cycle files this queue finished (end mark written, file cut), once the cycle after them is published: their
+     * unused index space is given back on the background thread, where the file system allows it, so that nothing
+     * waits for the file system under the write lock. Not before that publish: a cycle left newest by a failed roll
+     * would be reopened by a repair, and written again.
      */
-    void finished(Path file) {
+    public void releaseUnusedIndex(List<Path> finished) {
         if (releasesUnusedIndex) {
-            BackgroundWork.submit(() -> UnusedIndexSpace.releaseOrWarn(file));
+            for (Path file : finished) {
+                BackgroundWork.submit(() -> UnusedIndexSpace.releaseOrWarn(file));
+            }
         }
     }
 

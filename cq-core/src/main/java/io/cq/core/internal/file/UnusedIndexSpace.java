@@ -32,8 +32,8 @@ import java.util.Set;
 public final class UnusedIndexSpace {
     /** File systems on which a hole reads as zeros through a mapping without allocating anything. */
     private static final Set<String> HOLES_READ_WITHOUT_ALLOCATING = Set.of("ext2", "ext3", "ext4", "xfs");
-    /** Holes are punched in whole pages: a file system block is no larger on the file systems above. */
-    static final long PAGE = 4096;
+    /** The smallest page size holes are punched in; the system's own is used, a file system block is no larger. */
+    private static final long MIN_PAGE = 4096;
     /** Slots read at a time while looking for the last one written. */
     private static final int SLOTS_PER_READ = 8192;
 
@@ -58,21 +58,34 @@ public final class UnusedIndexSpace {
     /**
      * Punches holes over the unused index slots of a finished cycle file. Needs no lock: nobody writes to a finished
      * cycle again, and the ranges hold zeros, which is what a hole reads as. A file that is gone (deleted by
-     * retention meanwhile) or that does not end with its end-of-cycle mark is left alone.
+     * retention meanwhile), that does not end with its end-of-cycle mark, or that is not the file that was read any
+     * more when the holes are punched (its device and inode, checked on the descriptor that punches) is left alone.
      *
      * @return the bytes of the ranges punched; 0 when nothing was done
      */
     public static long release(Path file) throws IOException {
+        long page = NativeIo.pageSize();
+        if (page < MIN_PAGE || Long.bitCount(page) != 1) {
+            return 0; // no native access: nothing can be punched, so nothing is read either
+        }
         List<long[]> ranges;
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ranges = unusedRanges(channel);
+        long device;
+        long inode;
+        try {
+            device = (Long) Files.getAttribute(file, "unix:dev");
+            inode = (Long) Files.getAttribute(file, "unix:ino");
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                ranges = unusedRanges(channel, page);
+            }
         } catch (NoSuchFileException e) {
             return 0;
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return 0; // no unix attribute view: the file's identity cannot be checked
         }
         long punched = 0;
         try {
             for (long[] range : ranges) {
-                if (!NativeIo.punchHole(file, range[0], range[1] - range[0])) {
+                if (!NativeIo.punchHole(file, device, inode, range[0], range[1] - range[0])) {
                     return punched;
                 }
                 punched += range[1] - range[0];
@@ -87,10 +100,11 @@ public final class UnusedIndexSpace {
     }
 
     /**
-     * The page-aligned ranges {@code [from, to)} of a finished cycle file that hold only unused index slots; none for
-     * a file that is not a finished cycle file as this version writes them.
+     * The ranges {@code [from, to)}, in whole pages of {@code page} bytes (the system's: a write into a page that
+     * covers a hole would need the hole's blocks), of a finished cycle file that hold only unused index slots; none
+     * for a file that is not a finished cycle file as this version writes them.
      */
-    static List<long[]> unusedRanges(FileChannel channel) throws IOException {
+    static List<long[]> unusedRanges(FileChannel channel, long page) throws IOException {
         List<long[]> ranges = new ArrayList<>(2);
         long size = channel.size();
         ByteBuffer header = read(channel, 0, CycleHeaderDescriptor.HEADER_LENGTH);
@@ -111,7 +125,7 @@ public final class UnusedIndexSpace {
             return ranges; // not finished: an appender may still write entries into it
         }
         int block = lastWrittenSlot(channel, IndexDescriptor.PRIMARY_INDEX_OFFSET, indexCount);
-        addPages(ranges, IndexDescriptor.primaryEntryOffset(block + 1), dataStart);
+        addPages(ranges, IndexDescriptor.primaryEntryOffset(block + 1), dataStart, page);
         if (block < 0) {
             return ranges;
         }
@@ -128,14 +142,14 @@ public final class UnusedIndexSpace {
         }
         long entries = IndexDescriptor.secondaryEntryPosition(blockPosition, 0);
         int entry = lastWrittenSlot(channel, entries, indexCount);
-        addPages(ranges, entries + (entry + 1L) * Long.BYTES, entries + (long) indexCount * Long.BYTES);
+        addPages(ranges, entries + (entry + 1L) * Long.BYTES, entries + (long) indexCount * Long.BYTES, page);
         return ranges;
     }
 
     /** Adds the whole pages inside {@code [from, to)}, if any. */
-    private static void addPages(List<long[]> ranges, long from, long to) {
-        long first = (from + PAGE - 1) & -PAGE;
-        long end = to & -PAGE;
+    private static void addPages(List<long[]> ranges, long from, long to, long page) {
+        long first = (from + page - 1) & -page;
+        long end = to & -page;
         if (end > first) {
             ranges.add(new long[] {first, end});
         }

@@ -22,6 +22,7 @@ import io.cq.core.internal.memory.Utf8;
 
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -471,10 +472,10 @@ public final class StoreAppender implements ExcerptAppender {
                 // Before anything maps (and so lengthens) the file: a file cut short is refused, not padded.
                 next.checkTailForAppending();
                 long previousNewest = queue.tableStore().maxCycle();
-                if (previousNewest < target) {
-                    CycleFileMarks.finishBefore(queue.files(), previousNewest, target);
-                }
+                List<Path> finished = previousNewest < target
+                        ? CycleFileMarks.finishBefore(queue.files(), previousNewest, target) : List.of();
                 queue.tableStore().publishCycle(target);
+                queue.files().releaseUnusedIndex(finished);
                 retired.addAll(queue.retention().apply(queue.files(), queue.tableStore(), queue.namedTailers(),
                         target, now));
             } catch (RuntimeException | Error e) {

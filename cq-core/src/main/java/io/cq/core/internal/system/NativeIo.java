@@ -53,6 +53,9 @@ public final class NativeIo {
     private static final long STAT_BUFFER_SIZE = 256;
     private static final long ST_BLOCKS_OFFSET = 64;
     private static final long STAT_BLOCK_SIZE = 512;
+    /** st_dev and st_ino lead struct stat on x86-64 and aarch64 alike. */
+    private static final long ST_DEV_OFFSET = 0;
+    private static final long ST_INO_OFFSET = 8;
 
     /** Where a downcall leaves errno: one per thread (in practice the background thread), so calls allocate nothing. */
     private static final ThreadLocal<MemorySegment> CALL_STATE = new ThreadLocal<>() {
@@ -72,6 +75,10 @@ public final class NativeIo {
         static final MethodHandle STAT;
         /** {@code setpriority}, for the nice value of the calling thread (a per-thread attribute on Linux). */
         static final MethodHandle SETPRIORITY;
+        /** {@code fstat}, for the identity of an open descriptor's file; null where not exported (glibc < 2.33). */
+        static final MethodHandle FSTAT;
+        /** The system's page size, in bytes; 0 where it could not be read. */
+        static final long PAGE_SIZE;
         static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
         static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
         static final String UNAVAILABLE_BECAUSE;
@@ -123,6 +130,11 @@ public final class NativeIo {
                         .orElse(null);
             }
             STAT = stat;
+            FSTAT = stat == null ? null : Linker.nativeLinker().defaultLookup().find("fstat")
+                    .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(
+                            ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.ADDRESS)))
+                    .orElse(null);
+            PAGE_SIZE = open == null ? 0 : pageSize(Linker.nativeLinker());
             SETPRIORITY = open == null ? null : Linker.nativeLinker().defaultLookup().find("setpriority")
                     .map(symbol -> Linker.nativeLinker().downcallHandle(symbol, FunctionDescriptor.of(
                             ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)))
@@ -138,6 +150,21 @@ public final class NativeIo {
     }
 
     private NativeIo() {
+    }
+
+    private static long pageSize(Linker linker) {
+        try {
+            MethodHandle getpagesize = linker.downcallHandle(find(linker.defaultLookup(), "getpagesize"),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            return (int) getpagesize.invokeExact();
+        } catch (Throwable e) {
+            return 0;
+        }
+    }
+
+    /** The system's page size in bytes, or 0 where this cannot read it (no native access, not Linux). */
+    public static long pageSize() {
+        return canReserveBlocks() ? Calls.PAGE_SIZE : 0;
     }
 
     private static MemorySegment find(SymbolLookup lookup, String name) {
@@ -287,19 +314,42 @@ public final class NativeIo {
     /**
      * Gives the blocks of {@code [offset, offset + length)} of a file back to the file system with
      * {@code fallocate(FALLOC_FL_PUNCH_HOLE)}, keeping its length: the range then reads as zeros. Only for a range
-     * that holds zeros already and that nobody writes again (docs/file-format.md, "Unused index space").
+     * that holds zeros already and that nobody writes again (docs/file-format.md, "Unused index space"), in the file
+     * that was read to find it: the descriptor it punches through must be that file (device and inode), or nothing
+     * is done.
      *
-     * @return false where the file system cannot punch holes (EOPNOTSUPP) or this is not available: nothing was done
+     * @return false where the file is not that one any more, the file system cannot punch holes (EOPNOTSUPP) or this
+     *         is not available: nothing was done
      * @throws IOException naming the file and the range when the call fails otherwise
      */
-    public static boolean punchHole(Path file, long offset, long length) throws IOException {
-        if (!canReserveBlocks()) {
+    public static boolean punchHole(Path file, long device, long inode, long offset, long length) throws IOException {
+        if (!canReserveBlocks() || Calls.FSTAT == null) {
             return false;
         }
         int errno;
         try (Arena arena = Arena.ofConfined()) {
-            errno = fallocate(arena.allocateFrom(file.toString()), file, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-                    offset, length);
+            MemorySegment stat = arena.allocate(STAT_BUFFER_SIZE, Long.BYTES);
+            int fd = (int) Calls.OPEN.invokeExact(arena.allocateFrom(file.toString()), O_RDWR | O_CLOEXEC);
+            if (fd < 0) {
+                throw new IOException("cannot open " + file + " to give back blocks");
+            }
+            try {
+                if ((int) Calls.FSTAT.invokeExact(fd, stat) != 0
+                        || stat.get(ValueLayout.JAVA_LONG, ST_DEV_OFFSET) != device
+                        || stat.get(ValueLayout.JAVA_LONG, ST_INO_OFFSET) != inode) {
+                    return false;
+                }
+                MemorySegment callState = CALL_STATE.get();
+                int result = (int) Calls.FALLOCATE.invokeExact(callState, fd,
+                        FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length);
+                errno = result == 0 ? 0 : (int) Calls.ERRNO.get(callState, 0L);
+            } finally {
+                int ignored = (int) Calls.CLOSE.invokeExact(fd);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IOException("fallocate(FALLOC_FL_PUNCH_HOLE) failed for " + file, e);
         }
         if (errno == 0) {
             return true;
