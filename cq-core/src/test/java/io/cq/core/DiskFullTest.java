@@ -1,5 +1,6 @@
 package io.cq.core;
 
+import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskFillingProcess;
 import io.cq.core.support.QueueCheckingProcess;
 import io.cq.core.support.RetentionOnFullDiskProcess;
@@ -9,12 +10,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -61,8 +60,8 @@ class DiskFullTest {
     @ParameterizedTest(name = "native access: {0}")
     @ValueSource(booleans = {false, true})
     void shouldLetRetentionMakeRoomForTheNextCycleOnAFullDisk(boolean nativeAccess) throws Exception {
-        List<String> writer = run(nativeAccess, RetentionOnFullDiskProcess.class, mount.resolve("q").toString(),
-                mount.resolve("filler").toString());
+        List<String> writer = ChildJvm.runToEnd(nativeAccess, RetentionOnFullDiskProcess.class,
+                mount.resolve("q").toString(), mount.resolve("filler").toString());
 
         assertThat(writer).contains("refusal=" + UncheckedIOException.class.getName(), "cycles=2",
                 "last=in the third minute");
@@ -78,7 +77,8 @@ class DiskFullTest {
         Path filler = mount.resolve("filler");
         Files.write(filler, new byte[(int) MIB]);
 
-        List<String> writer = run(nativeAccess, DiskFillingProcess.class, queue.toString(), filler.toString());
+        List<String> writer = ChildJvm.runToEnd(nativeAccess, DiskFillingProcess.class, queue.toString(),
+                filler.toString());
 
         // The low-disk-space warning is expected; a signal, a JVM error or a native-access warning is not.
         assertThat(writer).noneMatch(line -> line.contains("SIGBUS") || line.contains("InternalError")
@@ -93,26 +93,8 @@ class DiskFullTest {
         assertThat(accepted.group(4)).contains(queue.toString()).containsIgnoringCase("space");
         assertThat(writer).contains("resumed total=" + (count + 10), "closed");
 
-        List<String> reader = run(nativeAccess, QueueCheckingProcess.class, queue.toString(),
+        List<String> reader = ChildJvm.runToEnd(nativeAccess, QueueCheckingProcess.class, queue.toString(),
                 String.valueOf(DiskFillingProcess.PAYLOAD));
         assertThat(reader).contains("read=" + (count + 10) + " wrong=none intact=true");
-    }
-
-    private static List<String> run(boolean nativeAccess, Class<?> main, String... args)
-            throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1"));
-        if (nativeAccess) {
-            command.add("--enable-native-access=ALL-UNNAMED");
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] output = process.getInputStream().readAllBytes();
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the child finished").isTrue();
-        List<String> lines = new String(output, StandardCharsets.UTF_8).lines().toList();
-        assertThat(process.exitValue()).as("exit code of %s; output:%n%s", main.getSimpleName(),
-                String.join("\n", lines)).isZero();
-        return lines;
     }
 }

@@ -1,21 +1,20 @@
 package io.cq.core;
 
+import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskFillingProcess;
 import io.cq.core.support.DiskUsage;
 import io.cq.core.support.FinishedCyclesWriter;
-import io.cq.core.support.HoleReadingProcess;
+import io.cq.core.support.FullDisk;
+import io.cq.core.support.QueueCheckingProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -62,8 +61,8 @@ class UnusedIndexOnAFullDiskTest {
     @Test
     void shouldReadFinishedCyclesWithHolesInTheirIndexOnAFullExt4FileSystem() throws Exception {
         Path queue = mount.resolve("q");
-        List<String> writer = java(true, FinishedCyclesWriter.class, queue.toString(), String.valueOf(CYCLES),
-                String.valueOf(PER_CYCLE), String.valueOf(LENGTH));
+        List<String> writer = ChildJvm.runToEnd(true, FinishedCyclesWriter.class, queue.toString(),
+                String.valueOf(CYCLES), String.valueOf(PER_CYCLE), String.valueOf(LENGTH));
         long total = (long) CYCLES * PER_CYCLE + 1;
         assertThat(writer).contains("written=" + total);
         List<Path> files = cycleFiles(queue);
@@ -77,20 +76,20 @@ class UnusedIndexOnAFullDiskTest {
                 .isGreaterThanOrEqualTo(2L * 4096 * Long.BYTES);
 
         Path filler = mount.resolve("filler");
-        fillTheRest(filler);
+        FullDisk.fillTheRest(filler);
 
         for (boolean nativeAccess : new boolean[] {true, false}) {
-            List<String> reader = java(nativeAccess, HoleReadingProcess.class, queue.toString(),
-                    String.valueOf(LENGTH));
+            List<String> reader = ChildJvm.runToEnd(nativeAccess, QueueCheckingProcess.class, queue.toString(),
+                    String.valueOf(LENGTH), "past-the-end");
             assertThat(reader).as("native access: %s", nativeAccess)
-                    .contains("read=" + total + " wrong=none pastTheEnd=false intact=true")
+                    .contains("read=" + total + " wrong=none intact=true", "found past the end=false")
                     .noneMatch(line -> line.contains("SIGBUS") || line.contains("InternalError")
                             || line.contains("A fatal error"));
         }
 
         // A writer on the full disk: it rolls (finishing the newest cycle, whose index is given back), is refused
         // once nothing is left, and goes on once the filler is deleted.
-        List<String> writing = java(true, DiskFillingProcess.class, queue.toString(), filler.toString());
+        List<String> writing = ChildJvm.runToEnd(true, DiskFillingProcess.class, queue.toString(), filler.toString());
         assertThat(writing).anyMatch(line -> line.matches("accepted=\\d+ refusal=java.io.UncheckedIOException .*"))
                 .anyMatch(line -> line.startsWith("resumed total=")).contains("closed")
                 .noneMatch(line -> line.contains("SIGBUS") || line.contains("InternalError")
@@ -103,18 +102,6 @@ class UnusedIndexOnAFullDiskTest {
         }
     }
 
-    /** Writes a file until the file system has no block left. */
-    private static void fillTheRest(Path filler) {
-        try (OutputStream out = Files.newOutputStream(filler)) {
-            byte[] block = new byte[4096];
-            while (true) {
-                out.write(block);
-            }
-        } catch (IOException full) {
-            // what was asked for
-        }
-    }
-
     private static boolean run(String... command) throws IOException, InterruptedException {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -123,23 +110,5 @@ class UnusedIndexOnAFullDiskTest {
         } catch (IOException notInstalled) {
             return false;
         }
-    }
-
-    private static List<String> java(boolean nativeAccess, Class<?> main, String... args)
-            throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1"));
-        if (nativeAccess) {
-            command.add("--enable-native-access=ALL-UNNAMED");
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] output = process.getInputStream().readAllBytes();
-        assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("the child finished").isTrue();
-        List<String> lines = new String(output, StandardCharsets.UTF_8).lines().toList();
-        assertThat(process.exitValue()).as("exit code of %s; output:%n%s", main.getSimpleName(),
-                String.join("\n", lines)).isZero();
-        return lines;
     }
 }

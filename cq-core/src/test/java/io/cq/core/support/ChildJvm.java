@@ -18,10 +18,11 @@ public final class ChildJvm implements AutoCloseable {
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final List<String> transcript = new ArrayList<>();
+    private final Thread reader;
 
     private ChildJvm(Process process) {
         this.process = process;
-        Thread reader = new Thread(() -> {
+        reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
                     StandardCharsets.UTF_8))) {
                 String line;
@@ -64,6 +65,25 @@ public final class ChildJvm implements AutoCloseable {
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
         return new ChildJvm(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /**
+     * Runs a main class to its end, with or without native access, and answers every line it printed; fails with
+     * what it printed unless it exits with 0 within two minutes.
+     */
+    public static List<String> runToEnd(boolean nativeAccess, Class<?> mainClass, String... args)
+            throws IOException, InterruptedException {
+        try (ChildJvm child = start(nativeAccess, List.of(), mainClass, args)) {
+            int exit = child.awaitExit(120, TimeUnit.SECONDS);
+            child.reader.join(TimeUnit.SECONDS.toMillis(30)); // the last lines, after the child has gone
+            if (exit != 0) {
+                throw new AssertionError(mainClass.getSimpleName() + " exited with " + exit + "; output:\n"
+                        + child.transcript());
+            }
+            synchronized (child.transcript) {
+                return List.copyOf(child.transcript);
+            }
+        }
     }
 
     /** Waits for a line that starts with {@code prefix}; fails with what the child printed if it never comes. */

@@ -6,9 +6,6 @@ import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
 import io.cq.core.TailerDirection;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,7 +41,7 @@ public final class RetentionOnFullDiskProcess {
                 }
             }
             System.out.println("refusal=" + refusal.getClass().getName());
-            fillTheRest(filler);
+            FullDisk.fillTheRest(filler);
             clock.advance(Duration.ofMinutes(1));
 
             appender.writeText("in the third minute");
@@ -54,18 +51,6 @@ public final class RetentionOnFullDiskProcess {
                 tailer.direction(TailerDirection.BACKWARD).toEnd();
                 System.out.println("last=" + tailer.readText());
             }
-        }
-    }
-
-    /** Writes a file until the file system has no byte left. */
-    private static void fillTheRest(Path filler) {
-        try (OutputStream out = Files.newOutputStream(filler)) {
-            byte[] block = new byte[4096];
-            while (true) {
-                out.write(block);
-            }
-        } catch (IOException full) {
-            // what was asked for
         }
     }
 }
