@@ -1,5 +1,7 @@
 package io.cq.core;
 
+import io.cq.core.internal.memory.FfmWarmUp;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -27,6 +29,9 @@ public interface MappedQueue extends AutoCloseable {
 
     /** Starts the settings for a queue in {@code directory}. */
     static MappedQueueBuilder builder(Path directory) {
+        // A queue is about to be opened: the JDK's memory-access machinery gets ready meanwhile, on another core,
+        // starting before the builder's own classes and defaults load (docs/performance.md, "Start-up").
+        FfmWarmUp.startInBackground();
         return new MappedQueueBuilder(directory);
     }
 
@@ -37,7 +42,7 @@ public interface MappedQueue extends AutoCloseable {
      * calls this at its start, so that the two overlap. Changes when that work is done, never what a queue does.
      */
     static void warmUp() {
-        MappedQueueBuilder.warmUp();
+        FfmWarmUp.startInBackground();
     }
 
     /**

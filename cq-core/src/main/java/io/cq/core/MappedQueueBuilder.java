@@ -3,7 +3,6 @@ package io.cq.core;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
-import io.cq.core.internal.memory.FfmWarmUp;
 import io.cq.core.internal.queue.StoreQueue;
 import io.cq.core.internal.system.FilePermissions;
 
@@ -76,15 +75,9 @@ public final class MappedQueueBuilder {
     private boolean refuseSharedDirectory;
     private boolean requireLocalFilesystem;
 
+    /** Made by {@link MappedQueue#builder}, which starts the FFM warm-up first. */
     MappedQueueBuilder(Path directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
-        // A queue is about to be opened: the JDK's memory-access machinery gets ready meanwhile, on another core.
-        warmUp();
-    }
-
-    /** See {@link MappedQueue#warmUp()}: the builder, as the entry point, is what reaches into the internals. */
-    static void warmUp() {
-        FfmWarmUp.startInBackground();
     }
 
     /**

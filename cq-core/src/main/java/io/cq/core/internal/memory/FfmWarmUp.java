@@ -7,7 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Sets up the JDK's FFM machinery (memory sessions, value layouts and their var handles) on a thread of its own,
+ * Sets up the JDK's FFM machinery (memory sessions, value layouts and their var handles) on threads of its own,
  * once per JVM, when a queue is about to be opened. The first use of each costs the JDK tens of milliseconds of class
  * loading and code generation; on a second core that overlaps the file-system work of opening the queue (checking
  * the directory and its file system, preparing the table store) instead of following it (docs/performance.md,
@@ -16,18 +16,39 @@ import java.lang.foreign.ValueLayout;
  */
 public final class FfmWarmUp {
     private static final OnceInBackground WORK = new OnceInBackground("cq-ffm-warm-up", new Work());
+    private static final OnceInBackground HANDLES = new OnceInBackground("cq-ffm-var-handles", new Handles());
 
     private FfmWarmUp() {
     }
 
+    /**
+     * Starts two threads: one for a memory session and the accesses of the path to a first excerpt, one for cq's
+     * var handles alone. The two are about 14 and 8 ms of the JDK's set-up that do not depend on each other; on a
+     * thread each, the opening thread waits less for whichever it reaches first (docs/performance.md, "Start-up").
+     */
     public static void startInBackground() {
+        HANDLES.start();
         WORK.start();
+    }
+
+    private static final class Handles implements Runnable {
+        @Override
+        public void run() {
+            try {
+                Memory.INT.byteSize(); // initialises Memory: its var handles
+            } catch (RuntimeException | Error e) {
+                // Nothing depends on this: the queue's own thread sets up whatever is missing.
+            }
+        }
     }
 
     private static final class Work implements Runnable {
         @Override
         public void run() {
             try (Arena arena = Arena.ofShared()) {
+                // In the order the opening thread needs them: a memory session (to map the table store), then cq's
+                // var handles (its first atomic access; made on the other thread, waited for here), then the rest.
+                Memory.INT.byteSize();
                 MemorySegment segment = arena.allocate(64, Long.BYTES);
                 // Every access kind the path to a first excerpt uses: ordered ints and longs, compare-and-set, and
                 // the cursor's unaligned reads and writes.
