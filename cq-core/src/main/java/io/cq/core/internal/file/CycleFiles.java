@@ -279,7 +279,13 @@ public final class CycleFiles implements AutoCloseable {
     /** Cycles whose files exist but that no appender has started yet (created early by a pretoucher). */
     public synchronized NavigableSet<Long> unstartedCycles() {
         refresh();
-        return new TreeSet<>(listed.tailSet(listedMaxCycle, false));
+        // Stepped through rather than copied from a tailSet view: this is on a new process's first roll, and the
+        // view's nine classes are not in the JDK's shared archive.
+        NavigableSet<Long> unstarted = new TreeSet<>();
+        for (Long cycle = listed.higher(listedMaxCycle); cycle != null; cycle = listed.higher(cycle)) {
+            unstarted.add(cycle);
+        }
+        return unstarted;
     }
 
     /** Every started cycle that has a file, oldest first; lists the directory. */
