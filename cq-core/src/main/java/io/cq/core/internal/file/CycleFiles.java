@@ -3,6 +3,7 @@ package io.cq.core.internal.file;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.CycleCalendar;
 import io.cq.core.QueueException;
+import io.cq.core.QueueFilesystem;
 import io.cq.core.RollCycle;
 import io.cq.core.StoreFileListener;
 import io.cq.core.internal.layout.BlockDescriptor;
@@ -66,13 +67,13 @@ public final class CycleFiles implements AutoCloseable {
     private long storedMaxCycle;
     private boolean everListed;
     private boolean closed;
-    /** Whether finished cycles give back their unused index space ({@link UnusedIndexSpace#appliesTo}). */
-    private final boolean releasesUnusedIndex;
+    /** The file system of the directory, for {@link UnusedIndexSpace#appliesTo}. */
+    private final QueueFilesystem filesystem;
 
     public CycleFiles(Path directory, CycleCalendar calendar, TableStore tableStore, boolean writable, long blockSize,
                       int indexSpacing, long reserveStep, FilePermissions permissions, DiskSpaceMonitor diskSpace,
-                      StoreFileListener listener, boolean releasesUnusedIndex) {
-        this.releasesUnusedIndex = releasesUnusedIndex;
+                      StoreFileListener listener, QueueFilesystem filesystem) {
+        this.filesystem = filesystem;
         this.reserveStep = reserveStep;
         this.listener = listener;
         this.permissions = permissions;
@@ -97,7 +98,8 @@ public final class CycleFiles implements AutoCloseable {
      * would be reopened by a repair, and written again.
      */
     public void releaseUnusedIndex(List<Path> finished) {
-        if (releasesUnusedIndex) {
+        // Asked only once something was finished: a new queue's first roll finishes nothing, and loads nothing here.
+        if (!finished.isEmpty() && writable && UnusedIndexSpace.appliesTo(filesystem)) {
             for (Path file : finished) {
                 BackgroundWork.submit(() -> UnusedIndexSpace.releaseOrWarn(file));
             }

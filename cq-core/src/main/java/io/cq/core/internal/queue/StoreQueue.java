@@ -25,7 +25,6 @@ import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.file.CycleRepair;
-import io.cq.core.internal.file.UnusedIndexSpace;
 import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
@@ -162,8 +161,7 @@ public final class StoreQueue implements MappedQueue {
         }
         this.settings = inForce;
         this.files = new CycleFiles(directory, calendar, tableStore, !readOnly, blockSize, settings.indexSpacing(),
-                settings.reserveStep(), permissions, diskSpace, settings.storeFileListener(),
-                !readOnly && UnusedIndexSpace.appliesTo(filesystem));
+                settings.reserveStep(), permissions, diskSpace, settings.storeFileListener(), filesystem);
         if (!readOnly) {
             try {
                 files.requireValidCycleRange();
