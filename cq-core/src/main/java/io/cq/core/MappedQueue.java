@@ -1,7 +1,5 @@
 package io.cq.core;
 
-import io.cq.core.internal.memory.FfmWarmUp;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -29,9 +27,6 @@ public interface MappedQueue extends AutoCloseable {
 
     /** Starts the settings for a queue in {@code directory}. */
     static MappedQueueBuilder builder(Path directory) {
-        // A queue is about to be opened: the JDK's memory-access machinery gets ready meanwhile, on another core,
-        // starting before the builder's own classes and defaults load (docs/performance.md, "Start-up").
-        FfmWarmUp.startInBackground();
         return new MappedQueueBuilder(directory);
     }
 
@@ -42,7 +37,7 @@ public interface MappedQueue extends AutoCloseable {
      * calls this at its start, so that the two overlap. Changes when that work is done, never what a queue does.
      */
     static void warmUp() {
-        FfmWarmUp.startInBackground();
+        MappedQueueBuilder.warmUp();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.cq.core;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
+import io.cq.core.internal.memory.FfmWarmUp;
 import io.cq.core.internal.queue.StoreQueue;
 import io.cq.core.internal.system.FilePermissions;
 
@@ -25,6 +26,13 @@ import java.util.Set;
  */
 public final class MappedQueueBuilder {
     /** 64 MiB: the largest excerpt is then 16 MiB. */
+    static {
+        // First of all the builder's static set-up: a queue is about to be opened, and the JDK's memory-access
+        // machinery gets ready meanwhile, on other cores, before this class's defaults load (docs/performance.md,
+        // "Start-up"). The builder, as the entry point, is what reaches into the internals.
+        FfmWarmUp.startInBackground();
+    }
+
     public static final long DEFAULT_BLOCK_SIZE = 64L << 20;
     public static final int DEFAULT_INDEX_SPACING = 16;
     /** 512 KiB (or the block size where that is smaller): see {@link #reserveStep(long)}. */
@@ -75,9 +83,14 @@ public final class MappedQueueBuilder {
     private boolean refuseSharedDirectory;
     private boolean requireLocalFilesystem;
 
-    /** Made by {@link MappedQueue#builder}, which starts the FFM warm-up first. */
+    /** Made by {@link MappedQueue#builder}; loading this class started the FFM warm-up. */
     MappedQueueBuilder(Path directory) {
         this.directory = Objects.requireNonNull(directory, "directory");
+    }
+
+    /** See {@link MappedQueue#warmUp()}: loading this class starts it, and this makes sure the class is loaded. */
+    static void warmUp() {
+        FfmWarmUp.startInBackground();
     }
 
     /**
