@@ -31,8 +31,9 @@ public interface MappedQueue extends AutoCloseable {
     }
 
     /**
-     * Starts getting ready, on a background thread and once per JVM, what opening the first queue of a JVM needs
-     * from the JDK (its memory-access machinery: tens of milliseconds the first time). {@link #builder} does it too;
+     * Starts getting ready, on two background threads and once per JVM, what opening the first queue of a JVM needs
+     * from the JDK (its memory-access machinery: tens of milliseconds the first time). {@link #builder} does it too
+     * (loading the builder's class starts it);
      * a program that does other work first (parsing its command line, starting a framework) and opens a queue later
      * calls this at its start, so that the two overlap. Changes when that work is done, never what a queue does.
      */

@@ -25,7 +25,6 @@ import java.util.Set;
  * {@link QueueSettings}. Not thread-safe; one builder opens one queue.
  */
 public final class MappedQueueBuilder {
-    /** 64 MiB: the largest excerpt is then 16 MiB. */
     static {
         // First of all the builder's static set-up: a queue is about to be opened, and the JDK's memory-access
         // machinery gets ready meanwhile, on other cores, before this class's defaults load (docs/performance.md,
@@ -33,6 +32,7 @@ public final class MappedQueueBuilder {
         FfmWarmUp.startInBackground();
     }
 
+    /** 64 MiB: the largest excerpt is then 16 MiB. */
     public static final long DEFAULT_BLOCK_SIZE = 64L << 20;
     public static final int DEFAULT_INDEX_SPACING = 16;
     /** 512 KiB (or the block size where that is smaller): see {@link #reserveStep(long)}. */

@@ -27,8 +27,20 @@ public final class FfmWarmUp {
      * thread each, the opening thread waits less for whichever it reaches first (docs/performance.md, "Start-up").
      */
     public static void startInBackground() {
-        HANDLES.start();
-        WORK.start();
+        start(HANDLES);
+        start(WORK);
+    }
+
+    /**
+     * Called from the builder's static initialiser: a thread that cannot start (no memory left for one) must not
+     * fail that class for the rest of the JVM. The opening thread then does this work itself.
+     */
+    private static void start(OnceInBackground work) {
+        try {
+            work.start();
+        } catch (RuntimeException | Error e) {
+            // nothing depends on it
+        }
     }
 
     private static final class Handles implements Runnable {
@@ -37,7 +49,7 @@ public final class FfmWarmUp {
             try {
                 Memory.INT.byteSize(); // initialises Memory: its var handles
             } catch (RuntimeException | Error e) {
-                // Nothing depends on this: the queue's own thread sets up whatever is missing.
+                // A class that fails to initialise fails the same way on every thread: the opening thread meets it.
             }
         }
     }
