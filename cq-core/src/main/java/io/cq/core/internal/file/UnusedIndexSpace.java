@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -69,34 +70,25 @@ public final class UnusedIndexSpace {
             return 0; // no native access: nothing can be punched, so nothing is read either
         }
         List<long[]> ranges;
-        long device;
-        long inode;
+        Map<String, Object> identity;
         try {
-            device = (Long) Files.getAttribute(file, "unix:dev");
-            inode = (Long) Files.getAttribute(file, "unix:ino");
+            identity = Files.readAttributes(file, "unix:dev,ino");
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
                 ranges = unusedRanges(channel, page);
             }
         } catch (NoSuchFileException e) {
             return 0;
-        } catch (UnsupportedOperationException | IllegalArgumentException e) {
-            return 0; // no unix attribute view: the file's identity cannot be checked
+        } catch (UnsupportedOperationException e) {
+            return 0; // no "unix" attribute view (not a Unix file system): the file's identity cannot be checked
         }
-        long punched = 0;
         try {
-            for (long[] range : ranges) {
-                if (!NativeIo.punchHole(file, device, inode, range[0], range[1] - range[0])) {
-                    return punched;
-                }
-                punched += range[1] - range[0];
-            }
+            return NativeIo.punchHoles(file, (Long) identity.get("dev"), (Long) identity.get("ino"), ranges);
         } catch (IOException e) {
             if (Files.notExists(file)) {
-                return punched; // deleted by retention meanwhile: nothing left to give back
+                return 0; // deleted by retention meanwhile: nothing left to give back
             }
             throw e;
         }
-        return punched;
     }
 
     /**

@@ -12,6 +12,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -312,21 +313,21 @@ public final class NativeIo {
     }
 
     /**
-     * Gives the blocks of {@code [offset, offset + length)} of a file back to the file system with
-     * {@code fallocate(FALLOC_FL_PUNCH_HOLE)}, keeping its length: the range then reads as zeros. Only for a range
-     * that holds zeros already and that nobody writes again (docs/file-format.md, "Unused index space"), in the file
-     * that was read to find it: the descriptor it punches through must be that file (device and inode), or nothing
+     * Gives the blocks of each range {@code [from, to)} of a file back to the file system with
+     * {@code fallocate(FALLOC_FL_PUNCH_HOLE)}, keeping its length: the ranges then read as zeros. Only for ranges that
+     * hold zeros already and that nobody writes again (docs/file-format.md, "Unused index space"), in the file that
+     * was read to find them: the one descriptor it punches through must be that file (device and inode), or nothing
      * is done.
      *
-     * @return false where the file is not that one any more, the file system cannot punch holes (EOPNOTSUPP) or this
-     *         is not available: nothing was done
+     * @return the bytes punched: 0 where the file is not that one any more, the file system cannot punch holes
+     *         (EOPNOTSUPP) or this is not available
      * @throws IOException naming the file and the range when the call fails otherwise
      */
-    public static boolean punchHole(Path file, long device, long inode, long offset, long length) throws IOException {
-        if (!canReserveBlocks() || Calls.FSTAT == null) {
-            return false;
+    public static long punchHoles(Path file, long device, long inode, List<long[]> ranges) throws IOException {
+        if (!canReserveBlocks() || Calls.FSTAT == null || ranges.isEmpty()) {
+            return 0;
         }
-        int errno;
+        long punched = 0;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment stat = arena.allocate(STAT_BUFFER_SIZE, Long.BYTES);
             int fd = (int) Calls.OPEN.invokeExact(arena.allocateFrom(file.toString()), O_RDWR | O_CLOEXEC);
@@ -337,12 +338,23 @@ public final class NativeIo {
                 if ((int) Calls.FSTAT.invokeExact(fd, stat) != 0
                         || stat.get(ValueLayout.JAVA_LONG, ST_DEV_OFFSET) != device
                         || stat.get(ValueLayout.JAVA_LONG, ST_INO_OFFSET) != inode) {
-                    return false;
+                    return 0;
                 }
                 MemorySegment callState = CALL_STATE.get();
-                int result = (int) Calls.FALLOCATE.invokeExact(callState, fd,
-                        FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, offset, length);
-                errno = result == 0 ? 0 : (int) Calls.ERRNO.get(callState, 0L);
+                for (long[] range : ranges) {
+                    long length = range[1] - range[0];
+                    int result = (int) Calls.FALLOCATE.invokeExact(callState, fd,
+                            FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, range[0], length);
+                    int errno = result == 0 ? 0 : (int) Calls.ERRNO.get(callState, 0L);
+                    if (errno == EOPNOTSUPP) {
+                        return punched;
+                    }
+                    if (errno != 0) {
+                        throw new IOException("fallocate(FALLOC_FL_PUNCH_HOLE) failed with errno " + errno + " for "
+                                + length + " bytes at offset " + range[0] + " of " + file);
+                    }
+                    punched += length;
+                }
             } finally {
                 int ignored = (int) Calls.CLOSE.invokeExact(fd);
             }
@@ -351,14 +363,7 @@ public final class NativeIo {
         } catch (Throwable e) {
             throw new IOException("fallocate(FALLOC_FL_PUNCH_HOLE) failed for " + file, e);
         }
-        if (errno == 0) {
-            return true;
-        }
-        if (errno == EOPNOTSUPP) {
-            return false;
-        }
-        throw new IOException("fallocate(FALLOC_FL_PUNCH_HOLE) failed with errno " + errno + " for " + length
-                + " bytes at offset " + offset + " of " + file);
+        return punched;
     }
 
     /** Calls {@code fallocate(2)} on a descriptor of its own; answers 0 or the call's errno. */
