@@ -2,7 +2,9 @@ package io.cq.core;
 
 import io.cq.core.internal.file.UnusedIndexSpace;
 import io.cq.core.internal.system.BackgroundWork;
+import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskUsage;
+import io.cq.core.support.FinishedCyclesWriter;
 import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +74,15 @@ class StorageFootprintTest {
             assertThat(tailer.readText()).isEqualTo("just one");
             assertThat(tailer.readText()).isEqualTo("and a second, after the file was shrunk");
         }
+    }
+
+    @Test
+    void shouldKeepAQueueHoldingOneExcerptUnderOneMebibyteWithoutNativeAccess() throws Exception {
+        // A plain java -jar reserves by writing zeros, by the same rule for its first reservation.
+        Path queueDir = dir.resolve("one-plain");
+        assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "0", "0", "40"))
+                .contains("written=1");
+        assertThat(DiskUsage.allocatedBytes(queueDir)).isLessThanOrEqualTo(MIB);
     }
 
     @Test

@@ -3,8 +3,11 @@ package io.cq.core;
 import io.cq.core.internal.file.UnusedIndexSpace;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.NativeIo;
+import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskUsage;
+import io.cq.core.support.FinishedCyclesWriter;
 import io.cq.core.support.MutableClock;
+import io.cq.core.support.QueueCheckingProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -133,6 +136,22 @@ class UnusedIndexSpaceTest {
             clock.advance(Duration.ofMillis(rollCycle.lengthMillis()));
         }
         appender.writeText("the next cycle");
+    }
+
+    @Test
+    void shouldKeepFinishedCyclesWholeAndReadableWithoutNativeAccess() throws Exception {
+        // A plain java -jar: nothing can be punched, and nothing may be lost, warned about or crash.
+        Path queueDir = dir.resolve("plain-java-jar");
+        List<String> writer = ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "4", "100",
+                "64");
+        assertThat(writer).contains("written=401").noneMatch(line -> line.contains("restricted method")
+                || line.contains("SIGBUS") || line.contains("InternalError"));
+        for (Path file : cycleFiles(queueDir).subList(0, 4)) {
+            assertThat(DiskUsage.allocatedBytes(file)).as("%s keeps its index whole", file.getFileName())
+                    .isGreaterThanOrEqualTo(2L * RollCycle.MINUTELY.indexCount() * Long.BYTES);
+        }
+        assertThat(ChildJvm.runToEnd(false, QueueCheckingProcess.class, queueDir.toString(), "64", "past-the-end"))
+                .contains("read=401 wrong=none intact=true", "found past the end=false");
     }
 
     @Test
