@@ -4,6 +4,7 @@ import io.cq.core.QueueInterruptedException;
 import io.cq.core.WriteLockTimeoutException;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.memory.Memory;
+import io.cq.core.internal.system.Failures;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
 
@@ -157,7 +158,7 @@ public final class WriteLock implements AutoCloseable {
             long now = System.nanoTime();
             if (Thread.interrupted()) {
                 Thread.currentThread().interrupt();
-                throw new QueueInterruptedException("interrupted after waiting " + millis(now - started)
+                throw Failures.interrupted("interrupted after waiting " + millis(now - started)
                         + " ms for the write lock of queue " + word.path().getParent() + ", held by "
                         + word.describeHolder(word.owner()) + "; nothing was written");
             }
@@ -173,7 +174,7 @@ public final class WriteLock implements AutoCloseable {
                 if (owner == LockWordDescriptor.FREE && word.tryTake(token)) {
                     return;
                 }
-                throw new WriteLockTimeoutException(word.path().getParent(), Duration.ofNanos(now - started),
+                throw Failures.writeLockTimeout(word.path().getParent(), Duration.ofNanos(now - started),
                         word.describeHolder(owner));
             }
             if (!warned && now - started > WARN_AFTER_NANOS) {

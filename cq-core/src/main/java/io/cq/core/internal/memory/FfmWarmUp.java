@@ -7,18 +7,30 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * Sets up the JDK's FFM machinery (memory sessions, value layouts and their var handles) on threads of its own,
- * once per JVM, when a queue is about to be opened. The first use of each costs the JDK tens of milliseconds of class
+ * Sets up the JDK's FFM machinery (memory sessions, value layouts and their var handles, array copies) on threads of
+ * its own, once per JVM, when it is about to be needed. The first use of each costs the JDK milliseconds of class
  * loading and code generation; on a second core that overlaps the file-system work of opening the queue (checking
  * the directory and its file system, preparing the table store) instead of following it (docs/performance.md,
  * "Start-up"). It changes when that work happens, never what happens: the opening thread uses the same classes and
  * waits for any it reaches first.
+ *
+ * <p>One class for the three parts, not one each: every class on the path to a first excerpt costs about 0.15 ms to
+ * load from a JAR there.
  */
-public final class FfmWarmUp {
-    private static final OnceInBackground WORK = new OnceInBackground("cq-ffm-warm-up", new Work());
-    private static final OnceInBackground HANDLES = new OnceInBackground("cq-ffm-var-handles", new Handles());
+public final class FfmWarmUp implements Runnable {
+    private static final int SESSION = 0;
+    private static final int VAR_HANDLES = 1;
+    private static final int ARRAY_COPIES = 2;
+    private static final OnceInBackground WORK = new OnceInBackground("cq-ffm-warm-up", new FfmWarmUp(SESSION));
+    private static final OnceInBackground HANDLES = new OnceInBackground("cq-ffm-var-handles",
+            new FfmWarmUp(VAR_HANDLES));
+    private static final OnceInBackground COPIES = new OnceInBackground("cq-ffm-array-copies",
+            new FfmWarmUp(ARRAY_COPIES));
 
-    private FfmWarmUp() {
+    private final int part;
+
+    private FfmWarmUp(int part) {
+        this.part = part;
     }
 
     /**
@@ -29,6 +41,16 @@ public final class FfmWarmUp {
     public static void startInBackground() {
         start(HANDLES);
         start(WORK);
+    }
+
+    /**
+     * Starts linking the JDK's copies between arrays and segments, once per JVM: called by the first copy of an
+     * array, which takes another way until then ({@link SegmentCursor}). Not with the rest: on a machine with two
+     * cores, those 4-5 ms of code generation would take a core from the path to a new queue's first excerpt, which
+     * does not need them.
+     */
+    static void linkArrayCopiesInBackground() {
+        start(COPIES);
     }
 
     /**
@@ -43,46 +65,49 @@ public final class FfmWarmUp {
         }
     }
 
-    private static final class Handles implements Runnable {
-        @Override
-        public void run() {
-            try {
-                Memory.INT.byteSize(); // initialises Memory: its var handles
-            } catch (RuntimeException | Error e) {
-                // A class that fails to initialise fails the same way on every thread: the opening thread meets it.
+    @Override
+    public void run() {
+        try {
+            switch (part) {
+                case SESSION -> session();
+                case VAR_HANDLES -> Memory.INT.byteSize(); // initialises Memory: its var handles
+                default -> arrayCopies();
             }
+        } catch (RuntimeException | Error e) {
+            // Nothing depends on this: the queue's own thread sets up whatever is missing, and a class that fails to
+            // initialise fails the same way on every thread, so the opening thread meets it.
         }
     }
 
-    private static final class Work implements Runnable {
-        @Override
-        public void run() {
-            try (Arena arena = Arena.ofShared()) {
-                // In the order the opening thread needs them: a memory session (to map the table store), then cq's
-                // var handles (its first atomic access; made on the other thread, waited for here), then the rest.
-                Memory.INT.byteSize();
-                MemorySegment segment = arena.allocate(64, Long.BYTES);
-                // Every access kind the path to a first excerpt uses: ordered ints and longs, compare-and-set, and
-                // the cursor's unaligned reads and writes.
-                Memory.putIntRelease(segment, 0, 1);
-                Memory.putLongRelease(segment, 8, Memory.getIntAcquire(segment, 0));
-                Memory.casLong(segment, 8, Memory.getLongAcquire(segment, 8), Memory.getLongVolatile(segment, 8));
-                Memory.casInt(segment, 0, Memory.getIntVolatile(segment, 0), Memory.getInt(segment, 0));
-                Memory.putLong(segment, 16, Memory.getLong(segment, 8));
-                SegmentCursor cursor = new SegmentCursor();
-                cursor.bindForRead(segment, 24, 32);
-                cursor.readLong();
-                cursor.readInt();
-                cursor.readByte();
-                cursor.unbind();
-                // Last: the application's threads copy arrays another way until this is done (SegmentCursor).
-                byte[] array = new byte[8];
-                MemorySegment.copy(array, 0, segment, ValueLayout.JAVA_BYTE, 0, array.length);
-                MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, 8, array, 0, array.length);
-                SegmentCursor.arrayCopiesLinked(true);
-            } catch (RuntimeException | Error e) {
-                // Nothing depends on this: the queue's own thread sets up whatever is missing.
-            }
+    private static void session() {
+        try (Arena arena = Arena.ofShared()) {
+            // In the order the opening thread needs them: a memory session (to map the table store), then cq's
+            // var handles (its first atomic access; made on the other thread, waited for here), then the rest.
+            Memory.INT.byteSize();
+            MemorySegment segment = arena.allocate(64, Long.BYTES);
+            // Every access kind the path to a first excerpt uses: ordered ints and longs, compare-and-set, and
+            // the cursor's unaligned reads and writes.
+            Memory.putIntRelease(segment, 0, 1);
+            Memory.putLongRelease(segment, 8, Memory.getIntAcquire(segment, 0));
+            Memory.casLong(segment, 8, Memory.getLongAcquire(segment, 8), Memory.getLongVolatile(segment, 8));
+            Memory.casInt(segment, 0, Memory.getIntVolatile(segment, 0), Memory.getInt(segment, 0));
+            Memory.putLong(segment, 16, Memory.getLong(segment, 8));
+            SegmentCursor cursor = new SegmentCursor();
+            cursor.bindForRead(segment, 24, 32);
+            cursor.readLong();
+            cursor.readInt();
+            cursor.readByte();
+            cursor.unbind();
+        }
+    }
+
+    private static void arrayCopies() {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment segment = arena.allocate(16);
+            byte[] array = new byte[8];
+            MemorySegment.copy(array, 0, segment, ValueLayout.JAVA_BYTE, 0, array.length);
+            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, 8, array, 0, array.length);
+            SegmentCursor.arrayCopiesLinked(true);
         }
     }
 }

@@ -6,6 +6,7 @@ import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueException;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.Memory;
+import io.cq.core.internal.system.Failures;
 import io.cq.core.internal.system.ProcessIdentity;
 import io.cq.core.internal.system.Strings;
 import io.cq.core.internal.table.TableStore;
@@ -85,7 +86,7 @@ public final class NamedTailerSlots {
         if (!store.tryHold(TableStoreDescriptor.slotLockRegion(slot))) {
             String recorded = readString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH,
                     TableStoreDescriptor.SLOT_HOLDER_CAPACITY);
-            throw new NamedTailerInUseException(queue, name, recorded.isEmpty() ? ANOTHER_PROCESS : recorded);
+            throw Failures.namedTailerInUse(queue, name, recorded.isEmpty() ? ANOTHER_PROCESS : recorded);
         }
         writeString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH, TableStoreDescriptor.SLOT_HOLDER_CAPACITY, holder);
         return slot;

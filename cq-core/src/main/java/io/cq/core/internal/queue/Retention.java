@@ -22,9 +22,6 @@ import java.util.List;
  * the queue's writers.
  */
 public record Retention(int cycles, long durationMillis, boolean keepUnreadByNamedTailers, StoreFileListener listener) {
-    public static final Retention KEEP_ALL = new Retention(0, 0, true, new StoreFileListener() {
-    });
-
     /** A file retention deleted, or failed to delete (with the error). */
     record Deletion(long cycle, Path path, IOException failure) {
     }

@@ -19,6 +19,7 @@ import io.cq.core.internal.memory.ComposeBuffer;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
+import io.cq.core.internal.system.Failures;
 
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
@@ -45,8 +46,11 @@ public final class StoreAppender implements ExcerptAppender {
     private final List<Retention.Deletion> retired = new ArrayList<>();
     /** Whether a context that finds the lock taken is written into {@link #buffer} first (docs/user-guide.md). */
     private final boolean doubleBuffer;
-    /** A double-buffered appender's own buffer, for the largest excerpt of the queue's block size. */
-    private final ComposeBuffer buffer;
+    /**
+     * A double-buffered appender's own buffer, for the largest excerpt of the queue's block size; made the first time
+     * it is needed, so that its classes are not loaded on the path to a first excerpt.
+     */
+    private ComposeBuffer buffer;
 
     private static final long NO_STAMP = Long.MIN_VALUE;
     /** The time an excerpt is appended at, when a drainer gives it; else the clock's. */
@@ -98,8 +102,6 @@ public final class StoreAppender implements ExcerptAppender {
         this.lock = queue.newWriteLock();
         this.pacer = new ReservationPacer(queue.tableStore());
         this.doubleBuffer = queue.queue().settings().doubleBuffer();
-        long blockSize = queue.queue().settings().blockSize();
-        this.buffer = new ComposeBuffer(BlockDescriptor.maxExcerptSize(blockSize), blockSize);
     }
 
     @Override
@@ -154,13 +156,17 @@ public final class StoreAppender implements ExcerptAppender {
             throw new IllegalStateException("this appender already has an open write context: close it first");
         }
         if (closed) {
-            throw new QueueClosedException("appender of queue " + queue.describe() + " is closed");
+            throw Failures.closed("appender of queue " + queue.describe() + " is closed");
         }
     }
 
     // ---- double buffering ------------------------------------------------------------------------------
 
     private void bindBuffer() {
+        if (buffer == null) {
+            long blockSize = queue.queue().settings().blockSize();
+            buffer = new ComposeBuffer(BlockDescriptor.maxExcerptSize(blockSize), blockSize);
+        }
         buffer.bind(cursor);
     }
 
@@ -187,7 +193,7 @@ public final class StoreAppender implements ExcerptAppender {
             cursor.unbind();
             if (closed) {
                 // Closed while this thread waited for the lock, which left it no file to write in.
-                QueueClosedException closedMeanwhile = closedWhileComposing();
+                QueueException closedMeanwhile = closedWhileComposing();
                 closedMeanwhile.addSuppressed(e);
                 throw closedMeanwhile;
             }
@@ -226,8 +232,9 @@ public final class StoreAppender implements ExcerptAppender {
         buffer.releaseIfLarge();
     }
 
-    private QueueClosedException closedWhileComposing() {
-        return new QueueClosedException("appender of queue " + queue.describe() + " was closed while its excerpt was "
+    /** A {@link QueueClosedException}. */
+    private QueueException closedWhileComposing() {
+        return Failures.closed("appender of queue " + queue.describe() + " was closed while its excerpt was "
                 + "being composed in its buffer; nothing was published");
     }
 

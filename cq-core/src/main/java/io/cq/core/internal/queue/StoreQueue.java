@@ -1,6 +1,5 @@
 package io.cq.core.internal.queue;
 
-import io.cq.core.AsyncModeMismatchException;
 import io.cq.core.CycleCalendar;
 import io.cq.core.DiskSpace;
 import io.cq.core.Durability;
@@ -10,7 +9,6 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.Pretoucher;
-import io.cq.core.QueueClosedException;
 import io.cq.core.QueueDiskUsage;
 import io.cq.core.QueueException;
 import io.cq.core.QueueFilesystem;
@@ -19,7 +17,6 @@ import io.cq.core.QueueResources;
 import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
-import io.cq.core.RollTimeMismatchException;
 import io.cq.core.WriterProcess;
 import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.file.CycleFileMarks;
@@ -33,6 +30,7 @@ import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
+import io.cq.core.internal.system.Failures;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.FilesystemGuard;
 import io.cq.core.internal.system.Log;
@@ -119,7 +117,7 @@ public final class StoreQueue implements MappedQueue {
         AsyncBufferConfig async = tableStore.asyncBuffer();
         if (asyncChosen && async.enabled() != requested.asyncMode()) {
             tableStore.release(!readOnly);
-            throw new AsyncModeMismatchException("queue " + directory + " was created "
+            throw Failures.asyncModeMismatch("queue " + directory + " was created "
                     + (async.enabled() ? "in" : "without") + " async mode (kept in its table store); this process "
                     + "asked for it " + (requested.asyncMode() ? "on" : "off") + ". Every process on a queue must "
                     + "write the same way: ask for the queue's mode, or leave it unset", async.enabled());
@@ -129,7 +127,7 @@ public final class StoreQueue implements MappedQueue {
         if (rollTimeChosen && (!calendar.rollTime().equals(requested.rollTime())
                 || !calendar.zone().equals(requested.rollZone().normalized()))) {
             tableStore.release(!readOnly);
-            throw new RollTimeMismatchException("queue " + directory + " rolls at " + calendar.rollTime() + " "
+            throw Failures.rollTimeMismatch("queue " + directory + " rolls at " + calendar.rollTime() + " "
                     + calendar.zone().getId() + " (kept in its table store since it was created); this process asked "
                     + "for " + requested.rollTime() + " " + requested.rollZone().getId() + ". Every process on a "
                     + "queue must cut cycles the same way: ask for the queue's roll time, or none", calendar);
@@ -578,7 +576,7 @@ public final class StoreQueue implements MappedQueue {
 
     private void ensureOpen() {
         if (closed) {
-            throw new QueueClosedException("queue " + directory + " is closed");
+            throw Failures.closed("queue " + directory + " is closed");
         }
     }
 

@@ -59,12 +59,8 @@ public final class NativeIo {
     private static final long ST_INO_OFFSET = 8;
 
     /** Where a downcall leaves errno: one per thread (in practice the background thread), so calls allocate nothing. */
-    private static final ThreadLocal<MemorySegment> CALL_STATE = new ThreadLocal<>() {
-        @Override
-        protected MemorySegment initialValue() {
-            return Arena.ofAuto().allocate(Linker.Option.captureStateLayout());
-        }
-    };
+    /** Each thread's errno capture, made on its first call ({@link #callState()}). */
+    private static final ThreadLocal<MemorySegment> CALL_STATE = new ThreadLocal<>();
 
     /** The downcalls; linking them costs ~100 ms of class loading and code generation, so it is done once, ahead. */
     private static final class Calls {
@@ -186,6 +182,19 @@ public final class NativeIo {
         }
     }
 
+    /**
+     * The calling thread's errno capture. Not a {@code ThreadLocal} subclass with an initial value: that would be one
+     * more class to load on the path to a first excerpt.
+     */
+    private static MemorySegment callState() {
+        MemorySegment state = CALL_STATE.get();
+        if (state == null) {
+            state = Arena.ofAuto().allocate(Linker.Option.captureStateLayout());
+            CALL_STATE.set(state);
+        }
+        return state;
+    }
+
     private static final class Linking implements Runnable {
         @Override
         public void run() {
@@ -241,7 +250,7 @@ public final class NativeIo {
             return Populated.UNSUPPORTED;
         }
         try {
-            MemorySegment callState = CALL_STATE.get();
+            MemorySegment callState = callState();
             int result = (int) Calls.MADVISE.invokeExact(callState, slice, slice.byteSize(), MADV_POPULATE_WRITE);
             if (result == 0) {
                 return Populated.DONE;
@@ -340,7 +349,7 @@ public final class NativeIo {
                         || stat.get(ValueLayout.JAVA_LONG, ST_INO_OFFSET) != inode) {
                     return 0;
                 }
-                MemorySegment callState = CALL_STATE.get();
+                MemorySegment callState = callState();
                 for (long[] range : ranges) {
                     long length = range[1] - range[0];
                     int result = (int) Calls.FALLOCATE.invokeExact(callState, fd,
@@ -374,7 +383,7 @@ public final class NativeIo {
             if (fd < 0) {
                 throw new IOException("cannot open " + file + " to change its blocks");
             }
-            MemorySegment callState = CALL_STATE.get();
+            MemorySegment callState = callState();
             try {
                 int result = (int) Calls.FALLOCATE.invokeExact(callState, fd, mode, offset, length);
                 return result == 0 ? 0 : (int) Calls.ERRNO.get(callState, 0L);

@@ -9,6 +9,9 @@ import java.nio.file.Path;
 public final class ProcessIdentity {
     private static final Path SELF = Path.of("/proc/self");
     private static final long PID = currentPid();
+    private static final Path KERNEL_HOST_NAME = Path.of("/proc/sys/kernel/hostname");
+    /** Null until {@link #hostName()} first finds it. */
+    private static volatile String hostName;
 
     private ProcessIdentity() {
     }
@@ -31,42 +34,43 @@ public final class ProcessIdentity {
 
     /**
      * This machine's (or container's) name: the kernel's (Linux), else {@code HOSTNAME}, else the resolved local host
-     * name.
+     * name. Found on first use, not when this class loads (a pid is wanted earlier, and more often); not in a holder
+     * class either, which would be one more class to load on the path to a first excerpt. Two threads that race here
+     * find the same name.
      */
     public static String hostName() {
-        return Host.NAME;
+        String name = hostName;
+        if (name == null) {
+            name = findHostName();
+            hostName = name;
+        }
+        return name;
     }
 
     public static String describeCurrentThread() {
-        return "pid " + PID + " on " + Host.NAME + ", thread '" + Thread.currentThread().getName() + "'";
+        return "pid " + PID + " on " + hostName() + ", thread '" + Thread.currentThread().getName() + "'";
     }
 
-    /** Resolved on first use only: a name lookup has no place on the path to a queue's first excerpt. */
-    private static final class Host {
-        private static final Path KERNEL_HOST_NAME = Path.of("/proc/sys/kernel/hostname");
-        static final String NAME = hostName();
-
-        private static String hostName() {
-            // The kernel's name for this UTS namespace, what hostname(1) prints: a file read, where resolving the
-            // local host costs tens of milliseconds of class loading and name service on the path to the first append,
-            // and the first System.getenv half a millisecond of parsing the whole environment.
-            try {
-                String kernel = Files.readString(KERNEL_HOST_NAME).strip();
-                if (!kernel.isEmpty()) {
-                    return kernel;
-                }
-            } catch (IOException | RuntimeException e) {
-                // not Linux, or /proc not mounted: ask the environment, then resolve it below
+    private static String findHostName() {
+        // The kernel's name for this UTS namespace, what hostname(1) prints: a file read, where resolving the local
+        // host costs tens of milliseconds of class loading and name service on the path to the first append, and
+        // the first System.getenv half a millisecond of parsing the whole environment.
+        try {
+            String kernel = Files.readString(KERNEL_HOST_NAME).strip();
+            if (!kernel.isEmpty()) {
+                return kernel;
             }
-            String fromEnvironment = System.getenv("HOSTNAME");
-            if (fromEnvironment != null && !fromEnvironment.isBlank()) {
-                return fromEnvironment;
-            }
-            try {
-                return InetAddress.getLocalHost().getHostName();
-            } catch (Exception e) {
-                return "unknown host";
-            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or /proc not mounted: ask the environment, then resolve it below
+        }
+        String fromEnvironment = System.getenv("HOSTNAME");
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            return fromEnvironment;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "unknown host";
         }
     }
 }

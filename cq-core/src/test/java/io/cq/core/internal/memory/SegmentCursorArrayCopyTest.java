@@ -1,6 +1,7 @@
 package io.cq.core.internal.memory;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -11,6 +12,7 @@ import java.util.Arrays;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Byte arrays go into and out of excerpts the same way whether or not this JVM has linked the JDK's array copies
@@ -19,6 +21,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SegmentCursorArrayCopyTest {
     private static final long SEED = 0xC0_9E5L;
+
+    /**
+     * The first copy that takes the other way starts linking the JDK's copies, once per JVM, on a thread that sets
+     * the flag when it is done: done here first, so that it cannot set the flag in the middle of a case below.
+     */
+    @BeforeAll
+    static void linkedOnceByTheFirstCopy() {
+        try (Arena arena = Arena.ofConfined()) {
+            SegmentCursor cursor = new SegmentCursor();
+            cursor.bindForWrite(arena.allocate(64), 0, 64, 1 << 20, 0, 1 << 20, end -> end);
+            cursor.writeBytes(new byte[8]);
+        }
+        await().until(SegmentCursor::arrayCopiesLinked);
+    }
 
     @AfterEach
     void linkedAgain() {
