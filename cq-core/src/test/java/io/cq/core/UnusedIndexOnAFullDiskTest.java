@@ -1,5 +1,7 @@
 package io.cq.core;
 
+import io.cq.core.internal.file.UnusedIndexSpace;
+import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskFillingProcess;
 import io.cq.core.support.DiskUsage;
@@ -15,11 +17,13 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -94,6 +98,30 @@ class UnusedIndexOnAFullDiskTest {
                 .anyMatch(line -> line.startsWith("resumed total=")).contains("closed")
                 .noneMatch(line -> line.contains("SIGBUS") || line.contains("InternalError")
                         || line.contains("A fatal error"));
+    }
+
+    @Test
+    void shouldLeaveNoSparseCopyBehindWhenAFullDiskHasNoRoomForIt() throws Exception {
+        // Without native access a small finished cycle is copied sparse and the copy put in its place: on a full disk
+        // the copy fails, is removed, and the cycle keeps its index.
+        Path queue = mount.resolve("q");
+        List<String> writer = ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queue.toString(), "2", "100",
+                String.valueOf(LENGTH));
+        assertThat(writer).contains("written=201");
+        Path finished = cycleFiles(queue).getFirst();
+        byte[] content = Files.readAllBytes(finished);
+        // Written whole again, as if its process had died before its background thread got to it.
+        Path whole = mount.resolve("whole");
+        Files.write(whole, content);
+        Files.move(whole, finished, StandardCopyOption.REPLACE_EXISTING);
+        FullDisk.fillTheRest(mount.resolve("filler"));
+
+        assertThatThrownBy(() -> UnusedIndexSpace.sparseCopy(finished, FilePermissions.ownerOnly()))
+                .isInstanceOf(IOException.class);
+        assertThat(queue).isDirectoryNotContaining("glob:**.sparse");
+        assertThat(Files.readAllBytes(finished)).isEqualTo(content);
+        assertThat(ChildJvm.runToEnd(false, QueueCheckingProcess.class, queue.toString(), String.valueOf(LENGTH),
+                "past-the-end")).contains("read=201 wrong=none intact=true", "found past the end=false");
     }
 
     private static List<Path> cycleFiles(Path queue) throws IOException {

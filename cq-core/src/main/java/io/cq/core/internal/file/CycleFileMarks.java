@@ -20,7 +20,7 @@ public final class CycleFileMarks {
      * Before {@code target} is published: finishes the previous newest cycle, and any file created early (by a
      * pretoucher) for a cycle between the two that never became current, so no tailer waits in it.
      *
-     * @return the files this call finished, for {@link CycleFiles#releaseUnusedIndex} once {@code target} is
+     * @return the files this call finished, for {@code UnusedIndexRelease} once {@code target} is
      *         published
      */
     public static List<Path> finishBefore(CycleFiles files, long previousNewest, long target) {

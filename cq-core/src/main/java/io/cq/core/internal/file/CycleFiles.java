@@ -11,7 +11,6 @@ import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.system.AtomicFiles;
-import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
@@ -67,7 +66,7 @@ public final class CycleFiles implements AutoCloseable {
     private long storedMaxCycle;
     private boolean everListed;
     private boolean closed;
-    /** The file system of the directory, for {@link UnusedIndexSpace#appliesTo}. */
+    /** The file system of the directory. */
     private final QueueFilesystem filesystem;
 
     public CycleFiles(Path directory, CycleCalendar calendar, TableStore tableStore, boolean writable, long blockSize,
@@ -91,19 +90,19 @@ public final class CycleFiles implements AutoCloseable {
         return directory;
     }
 
-    /**
-     * Cycle files this queue finished (end mark written, file cut), once the cycle after them is published: their
-     * unused index space is given back on the background thread, where the file system allows it, so that nothing
-     * waits for the file system under the write lock. Not before that publish: a cycle left newest by a failed roll
-     * would be reopened by a repair, and written again.
-     */
-    public void releaseUnusedIndex(List<Path> finished) {
-        // Asked only once something was finished: a new queue's first roll finishes nothing, and loads nothing here.
-        if (!finished.isEmpty() && writable && UnusedIndexSpace.appliesTo(filesystem)) {
-            for (Path file : finished) {
-                BackgroundWork.submit(() -> UnusedIndexSpace.releaseOrWarn(file));
-            }
-        }
+    /** Whether this process may write the queue's files. */
+    public boolean writable() {
+        return writable;
+    }
+
+    /** The file system of the queue's directory. */
+    public QueueFilesystem filesystem() {
+        return filesystem;
+    }
+
+    /** The permissions the queue's files are created with. */
+    public FilePermissions permissions() {
+        return permissions;
     }
 
     public RollCycle rollCycle() {

@@ -4,9 +4,11 @@ import io.cq.core.QueueFilesystem;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
-import io.cq.core.internal.system.Log;
+import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.system.ProcessIdentity;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,6 +16,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +30,10 @@ import java.util.Set;
  * {@code MINUTELY} and 256 KiB for {@code XLARGE_DAILY}.
  *
  * <p>Done only where reading a hole through a mapping allocates nothing (ext4, xfs): on tmpfs such a read takes a
- * page of the file system's memory, and on a full tmpfs the reader would get SIGBUS. Needs native access
- * ({@code fallocate(FALLOC_FL_PUNCH_HOLE)}); without it a finished cycle keeps its index blocks whole.
+ * page of the file system's memory, and on a full tmpfs the reader would get SIGBUS. With native access the holes are
+ * punched in place ({@code fallocate(FALLOC_FL_PUNCH_HOLE)}, {@link #release}); without it, a small finished cycle
+ * that is mostly unused index is copied without those ranges ({@link #sparseCopy}) and the copy put in its place under
+ * the queue's write lock ({@link #replace}).
  */
 public final class UnusedIndexSpace {
     /** File systems on which a hole reads as zeros through a mapping without allocating anything. */
@@ -37,6 +42,20 @@ public final class UnusedIndexSpace {
     private static final long MIN_PAGE = 4096;
     /** Slots read at a time while looking for the last one written. */
     private static final int SLOTS_PER_READ = 8192;
+    /**
+     * A cycle is copied only where its unused index ranges are at least this fraction of it: the copy then costs at
+     * most four times what it gives back, and a cycle whose records outweigh its index keeps it.
+     */
+    private static final int COPY_AT_MOST_TIMES_GIVEN_BACK = 4;
+    /** Bytes read at a time while comparing a copy with its file. */
+    private static final int COMPARED_AT_A_TIME = 64 * 1024;
+
+    /**
+     * A finished cycle's copy that holds its unused index ranges as holes, made by {@link #sparseCopy}: the file it
+     * copies, by path and by identity (device and inode), and how many bytes it leaves out.
+     */
+    public record SparseCopy(Path file, Path copy, long device, long inode, long givenBack) {
+    }
 
     private UnusedIndexSpace() {
     }
@@ -44,16 +63,6 @@ public final class UnusedIndexSpace {
     /** Whether finished cycles of a queue on this file system get their unused index space given back. */
     public static boolean appliesTo(QueueFilesystem filesystem) {
         return HOLES_READ_WITHOUT_ALLOCATING.contains(filesystem.type());
-    }
-
-    /** {@link #release} for the background thread: a failure only costs disk space, and is logged. */
-    static void releaseOrWarn(Path file) {
-        try {
-            release(file);
-        } catch (IOException | RuntimeException e) {
-            Log.warning(UnusedIndexSpace.class, "could not give back the unused index space of " + file
-                    + "; it keeps it", e);
-        }
     }
 
     /**
@@ -89,6 +98,113 @@ public final class UnusedIndexSpace {
             }
             throw e;
         }
+    }
+
+    /**
+     * Without native access, the other way to give a finished cycle's unused index space back: copies the file to a
+     * new one beside it (named {@code <cycle file>.<pid>.<nanos>.sparse}, which no listing takes for a cycle), writing
+     * everything but its unused index ranges, which the copy then holds as holes. Only for a file whose unused ranges
+     * are at least a quarter of it (a small cycle, for which two index blocks of zeros are most of the file). The copy
+     * is compared byte for byte with the file and forced to disk before it is returned. Needs no lock: nobody writes
+     * to a finished cycle again. The copy replaces nothing until {@link #replace}; {@link #discard} removes it.
+     *
+     * @return the copy, or null when nothing would be gained, the file is gone, is not a finished cycle file, or
+     * changed while it was copied
+     */
+    public static SparseCopy sparseCopy(Path file, FilePermissions permissions) throws IOException {
+        Map<String, Object> identity;
+        try {
+            identity = Files.readAttributes(file, "unix:dev,ino");
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (UnsupportedOperationException e) {
+            return null; // no "unix" attribute view: the file's identity cannot be checked before it is replaced
+        }
+        Path copy = file.resolveSibling(file.getFileName() + "." + ProcessIdentity.pid() + "." + System.nanoTime()
+                + ".sparse");
+        boolean made = false;
+        try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = source.size();
+            List<long[]> ranges = unusedRanges(source, MIN_PAGE);
+            long unused = 0;
+            for (long[] range : ranges) {
+                unused += range[1] - range[0];
+            }
+            if (unused == 0 || size > COPY_AT_MOST_TIMES_GIVEN_BACK * unused) {
+                return null;
+            }
+            try (FileChannel target = permissions.create(copy)) {
+                long from = 0;
+                for (long[] range : ranges) {
+                    copyRange(source, target, from, range[0]);
+                    from = range[1];
+                }
+                copyRange(source, target, from, size);
+                if (target.size() != size || source.size() != size || !sameBytes(source, target, size)) {
+                    return null;
+                }
+                target.force(true);
+            }
+            made = true;
+            return new SparseCopy(file, copy, (Long) identity.get("dev"), (Long) identity.get("ino"), unused);
+        } catch (NoSuchFileException e) {
+            return null; // deleted by retention meanwhile
+        } finally {
+            if (!made) {
+                Files.deleteIfExists(copy);
+            }
+        }
+    }
+
+    /**
+     * Puts a copy made by {@link #sparseCopy} in its file's place, if the file is still the one copied (same device
+     * and inode): under the queue's write lock, which retention holds while it deletes files, so a file deleted
+     * meanwhile is not made again. Readers that have the file open keep reading the old one, which holds the same
+     * bytes; its blocks are freed when the last of them lets it go.
+     *
+     * @return whether the copy replaced the file
+     */
+    public static boolean replace(SparseCopy copy) throws IOException {
+        Map<String, Object> identity;
+        try {
+            identity = Files.readAttributes(copy.file(), "unix:dev,ino");
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+        if ((Long) identity.get("dev") != copy.device() || (Long) identity.get("ino") != copy.inode()) {
+            return false;
+        }
+        Files.move(copy.copy(), copy.file(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        return true;
+    }
+
+    /** Removes a copy that did not replace its file. */
+    public static void discard(SparseCopy copy) throws IOException {
+        Files.deleteIfExists(copy.copy());
+    }
+
+    /** Copies {@code [from, to)} of {@code source} to the same positions of {@code target}. */
+    private static void copyRange(FileChannel source, FileChannel target, long from, long to) throws IOException {
+        long position = from;
+        while (position < to) {
+            long copied = target.transferFrom(source.position(position), position, to - position);
+            if (copied <= 0) {
+                throw new EOFException("cannot copy " + (to - position) + " bytes from position " + position);
+            }
+            position += copied;
+        }
+    }
+
+    private static boolean sameBytes(FileChannel a, FileChannel b, long size) throws IOException {
+        for (long position = 0; position < size; position += COMPARED_AT_A_TIME) {
+            int length = (int) Math.min(COMPARED_AT_A_TIME, size - position);
+            ByteBuffer first = read(a, position, length);
+            ByteBuffer second = read(b, position, length);
+            if (first == null || !first.equals(second)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -482,7 +482,10 @@ public final class StoreAppender implements ExcerptAppender {
                 List<Path> finished = previousNewest < target
                         ? CycleFileMarks.finishBefore(queue.files(), previousNewest, target) : List.of();
                 queue.tableStore().publishCycle(target);
-                queue.files().releaseUnusedIndex(finished);
+                if (!finished.isEmpty()) {
+                    // Not on a new queue's first roll, which finishes nothing: that loads nothing for it.
+                    UnusedIndexRelease.submit(queue, finished);
+                }
                 retired.addAll(queue.retention().apply(queue.files(), queue.tableStore(), queue.namedTailers(),
                         target, now));
             } catch (RuntimeException | Error e) {
