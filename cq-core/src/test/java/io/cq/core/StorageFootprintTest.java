@@ -79,6 +79,12 @@ class StorageFootprintTest {
         List<Path> finished = cycleFiles(queueDir).subList(0, 10);
         assertThat(finished.stream().mapToLong(DiskUsage::allocatedBytes).sum())
                 .as("10 finished cycles of 100 x 40 B").isLessThanOrEqualTo(2 * MIB);
+        for (Path file : finished) {
+            // The header's page, the first pages of the primary index and of the secondary block, the records' two:
+            // without their index blocks of zeros (a 32 KiB one for MINUTELY would alone break this).
+            assertThat(DiskUsage.allocatedBytes(file)).as("allocated bytes of %s", file.getFileName())
+                    .isLessThanOrEqualTo(24 * 1024);
+        }
         assertThat(DiskUsage.allocatedBytes(queueDir)).as("the whole queue, table store included")
                 .isLessThanOrEqualTo(2 * MIB);
         assertThat(ChildJvm.runToEnd(false, QueueCheckingProcess.class, queueDir.toString(), "40", "past-the-end"))

@@ -1,7 +1,6 @@
 package io.cq.core;
 
 import io.cq.core.internal.file.UnusedIndexSpace;
-import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskFillingProcess;
 import io.cq.core.support.DiskUsage;
@@ -116,7 +115,7 @@ class UnusedIndexOnAFullDiskTest {
         Files.move(whole, finished, StandardCopyOption.REPLACE_EXISTING);
         FullDisk.fillTheRest(mount.resolve("filler"));
 
-        assertThatThrownBy(() -> UnusedIndexSpace.sparseCopy(finished, FilePermissions.ownerOnly()))
+        assertThatThrownBy(() -> UnusedIndexSpace.sparseCopy(finished))
                 .isInstanceOf(IOException.class);
         assertThat(queue).isDirectoryNotContaining("glob:**.sparse");
         assertThat(Files.readAllBytes(finished)).isEqualTo(content);

@@ -2,7 +2,6 @@ package io.cq.core;
 
 import io.cq.core.internal.file.UnusedIndexSpace;
 import io.cq.core.internal.system.BackgroundWork;
-import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.NativeIo;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskUsage;
@@ -173,7 +172,7 @@ class UnusedIndexSpaceTest {
         assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "1", "5000", "64"))
                 .contains("written=5001");
         Path finished = cycleFiles(queueDir).getFirst();
-        assertThat(UnusedIndexSpace.sparseCopy(finished, FilePermissions.ownerOnly())).isNull();
+        assertThat(UnusedIndexSpace.sparseCopy(finished)).isNull();
         assertThat(DiskUsage.allocatedBytes(finished)).as("%s keeps its index", finished.getFileName())
                 .isGreaterThanOrEqualTo(2L * RollCycle.MINUTELY.indexCount() * Long.BYTES);
         assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse");
@@ -203,7 +202,7 @@ class UnusedIndexSpaceTest {
                     byte[] before = Files.readAllBytes(file);
                     long allocatedBefore = DiskUsage.allocatedBytes(file);
                     Object inode = Files.getAttribute(file, "unix:ino");
-                    UnusedIndexSpace.SparseCopy copy = UnusedIndexSpace.sparseCopy(file, FilePermissions.ownerOnly());
+                    UnusedIndexSpace.SparseCopy copy = UnusedIndexSpace.sparseCopy(file);
                     assertThat(copy).as("copy of %s", file.getFileName()).isNotNull();
                     assertThat(UnusedIndexSpace.replace(copy)).isTrue();
                     UnusedIndexSpace.discard(copy);
@@ -259,7 +258,7 @@ class UnusedIndexSpaceTest {
         Path deleted = finished.get(0);
         Path replaced = finished.get(1);
 
-        UnusedIndexSpace.SparseCopy ofReplaced = UnusedIndexSpace.sparseCopy(replaced, FilePermissions.ownerOnly());
+        UnusedIndexSpace.SparseCopy ofReplaced = UnusedIndexSpace.sparseCopy(replaced);
         assertThat(ofReplaced).isNotNull();
         Path other = dir.resolve("other.cq4");
         Files.write(other, content);
@@ -269,7 +268,7 @@ class UnusedIndexSpaceTest {
         UnusedIndexSpace.discard(ofReplaced);
         assertThat(Files.getAttribute(replaced, "unix:ino")).isEqualTo(replacement);
 
-        UnusedIndexSpace.SparseCopy ofDeleted = UnusedIndexSpace.sparseCopy(deleted, FilePermissions.ownerOnly());
+        UnusedIndexSpace.SparseCopy ofDeleted = UnusedIndexSpace.sparseCopy(deleted);
         assertThat(ofDeleted).isNotNull();
         Files.delete(deleted);
         assertThat(UnusedIndexSpace.replace(ofDeleted)).as("deleted since it was copied, as retention does").isFalse();

@@ -100,9 +100,9 @@ public final class CycleFiles implements AutoCloseable {
         return filesystem;
     }
 
-    /** The permissions the queue's files are created with. */
-    public FilePermissions permissions() {
-        return permissions;
+    /** The free space under the queue's directory. */
+    public DiskSpaceMonitor diskSpace() {
+        return diskSpace;
     }
 
     public RollCycle rollCycle() {

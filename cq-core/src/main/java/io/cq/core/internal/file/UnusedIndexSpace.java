@@ -4,7 +4,6 @@ import io.cq.core.QueueFilesystem;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
-import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.system.ProcessIdentity;
 
@@ -13,11 +12,17 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,11 +55,17 @@ public final class UnusedIndexSpace {
     /** Bytes read at a time while comparing a copy with its file. */
     private static final int COMPARED_AT_A_TIME = 64 * 1024;
 
+    /** How a copy's name ends: {@code <cycle file>.<pid>.<nanos>.sparse.tmp}, which no listing takes for a cycle. */
+    static final String COPY_SUFFIX = ".sparse.tmp";
+    /** The attributes that must not have changed between copying a file and replacing it. */
+    private static final String IDENTITY = "unix:dev,ino,ctime,size";
+
     /**
      * A finished cycle's copy that holds its unused index ranges as holes, made by {@link #sparseCopy}: the file it
-     * copies, by path and by identity (device and inode), and how many bytes it leaves out.
+     * copies, by path and by what identifies it as it was copied (device, inode, change time and size), and how many
+     * bytes it leaves out.
      */
-    public record SparseCopy(Path file, Path copy, long device, long inode, long givenBack) {
+    public record SparseCopy(Path file, Path copy, Map<String, Object> copied, long givenBack) {
     }
 
     private UnusedIndexSpace() {
@@ -102,26 +113,29 @@ public final class UnusedIndexSpace {
 
     /**
      * Without native access, the other way to give a finished cycle's unused index space back: copies the file to a
-     * new one beside it (named {@code <cycle file>.<pid>.<nanos>.sparse}, which no listing takes for a cycle), writing
-     * everything but its unused index ranges, which the copy then holds as holes. Only for a file whose unused ranges
-     * are at least a quarter of it (a small cycle, for which two index blocks of zeros are most of the file). The copy
-     * is compared byte for byte with the file and forced to disk before it is returned. Needs no lock: nobody writes
-     * to a finished cycle again. The copy replaces nothing until {@link #replace}; {@link #discard} removes it.
+     * new one beside it ({@link #COPY_SUFFIX}), writing everything but its unused index ranges, which the copy then
+     * holds as holes. Only for a file whose unused ranges are at least a quarter of it (a small cycle, for which two
+     * index blocks of zeros are most of the file), and only for a file this process's user owns: the copy gets the
+     * file's permissions, group and modification time. The copy is compared byte for byte with the file and forced to
+     * disk before it is returned. Needs no lock: nobody writes to a finished cycle again. The copy replaces nothing
+     * until {@link #replace}; {@link #discard} removes it.
      *
-     * @return the copy, or null when nothing would be gained, the file is gone, is not a finished cycle file, or
-     * changed while it was copied
+     * @return the copy, or null when nothing would be gained, the file is gone, is not a finished cycle file, belongs
+     * to another user, or changed while it was copied
      */
-    public static SparseCopy sparseCopy(Path file, FilePermissions permissions) throws IOException {
-        Map<String, Object> identity;
+    public static SparseCopy sparseCopy(Path file) throws IOException {
+        Map<String, Object> copied;
+        PosixFileAttributes owner;
         try {
-            identity = Files.readAttributes(file, "unix:dev,ino");
+            copied = Files.readAttributes(file, IDENTITY);
+            owner = Files.readAttributes(file, PosixFileAttributes.class);
         } catch (NoSuchFileException e) {
             return null;
         } catch (UnsupportedOperationException e) {
             return null; // no "unix" attribute view: the file's identity cannot be checked before it is replaced
         }
         Path copy = file.resolveSibling(file.getFileName() + "." + ProcessIdentity.pid() + "." + System.nanoTime()
-                + ".sparse");
+                + COPY_SUFFIX);
         boolean made = false;
         try (FileChannel source = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = source.size();
@@ -133,7 +147,12 @@ public final class UnusedIndexSpace {
             if (unused == 0 || size > COPY_AT_MOST_TIMES_GIVEN_BACK * unused) {
                 return null;
             }
-            try (FileChannel target = permissions.create(copy)) {
+            try (FileChannel target = FileChannel.open(copy, Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE),
+                    PosixFilePermissions.asFileAttribute(owner.permissions()))) {
+                if (!sameOwner(file, copy)) {
+                    return null;
+                }
                 long from = 0;
                 for (long[] range : ranges) {
                     copyRange(source, target, from, range[0]);
@@ -145,33 +164,43 @@ public final class UnusedIndexSpace {
                 }
                 target.force(true);
             }
+            PosixFileAttributeView view = Files.getFileAttributeView(copy, PosixFileAttributeView.class);
+            view.setPermissions(owner.permissions()); // exactly, whatever the umask took away
+            if (!view.readAttributes().group().equals(owner.group())) {
+                try {
+                    view.setGroup(owner.group());
+                } catch (IOException notAMember) {
+                    return null; // the copy could not be read as the file is: the file keeps its index
+                }
+            }
+            view.setTimes(owner.lastModifiedTime(), null, null);
             made = true;
-            return new SparseCopy(file, copy, (Long) identity.get("dev"), (Long) identity.get("ino"), unused);
+            return new SparseCopy(file, copy, copied, unused);
         } catch (NoSuchFileException e) {
             return null; // deleted by retention meanwhile
         } finally {
             if (!made) {
-                Files.deleteIfExists(copy);
+                deleteQuietly(copy);
             }
         }
     }
 
     /**
-     * Puts a copy made by {@link #sparseCopy} in its file's place, if the file is still the one copied (same device
-     * and inode): under the queue's write lock, which retention holds while it deletes files, so a file deleted
-     * meanwhile is not made again. Readers that have the file open keep reading the old one, which holds the same
-     * bytes; its blocks are freed when the last of them lets it go.
+     * Puts a copy made by {@link #sparseCopy} in its file's place, if the file is still as it was copied (same
+     * device, inode, change time and size): under the queue's write lock, which retention holds while it deletes
+     * files, so a file deleted meanwhile is not made again. Readers that have the file open keep reading the old one,
+     * which holds the same bytes; its blocks are freed when the last of them lets it go.
      *
      * @return whether the copy replaced the file
      */
     public static boolean replace(SparseCopy copy) throws IOException {
-        Map<String, Object> identity;
+        Map<String, Object> now;
         try {
-            identity = Files.readAttributes(copy.file(), "unix:dev,ino");
+            now = Files.readAttributes(copy.file(), IDENTITY);
         } catch (NoSuchFileException e) {
             return false;
         }
-        if ((Long) identity.get("dev") != copy.device() || (Long) identity.get("ino") != copy.inode()) {
+        if (!now.equals(copy.copied())) {
             return false;
         }
         Files.move(copy.copy(), copy.file(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -179,8 +208,45 @@ public final class UnusedIndexSpace {
     }
 
     /** Removes a copy that did not replace its file. */
-    public static void discard(SparseCopy copy) throws IOException {
-        Files.deleteIfExists(copy.copy());
+    public static void discard(SparseCopy copy) {
+        deleteQuietly(copy.copy());
+    }
+
+    /**
+     * Deletes the copies in {@code directory} that a process left when it died while making one: those whose inode
+     * last changed more than {@code age} ago (making one takes milliseconds). By age, not by process id: processes in
+     * other containers on the same queue see other process ids.
+     *
+     * @return how many were deleted
+     */
+    public static int deleteLeftCopies(Path directory, Duration age) throws IOException {
+        long before = System.currentTimeMillis() - age.toMillis();
+        int deleted = 0;
+        try (DirectoryStream<Path> copies = Files.newDirectoryStream(directory, "*" + COPY_SUFFIX)) {
+            for (Path copy : copies) {
+                try {
+                    FileTime changed = (FileTime) Files.getAttribute(copy, "unix:ctime");
+                    if (changed.toMillis() < before && Files.deleteIfExists(copy)) {
+                        deleted++;
+                    }
+                } catch (NoSuchFileException e) {
+                    // deleted by its maker or another process meanwhile
+                }
+            }
+        }
+        return deleted;
+    }
+
+    private static boolean sameOwner(Path file, Path copy) throws IOException {
+        return Files.getAttribute(file, "unix:uid").equals(Files.getAttribute(copy, "unix:uid"));
+    }
+
+    private static void deleteQuietly(Path copy) {
+        try {
+            Files.deleteIfExists(copy);
+        } catch (IOException e) {
+            // left for deleteLeftCopies, and named by a queue's verify
+        }
     }
 
     /** Copies {@code [from, to)} of {@code source} to the same positions of {@code target}. */

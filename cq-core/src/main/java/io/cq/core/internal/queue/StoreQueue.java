@@ -393,6 +393,11 @@ public final class StoreQueue implements MappedQueue {
         return filesystem;
     }
 
+    /** For tests in this package: what appenders of this queue share. */
+    QueueContext context() {
+        return context;
+    }
+
     @Override
     public DiskSpace diskSpace() {
         ensureOpen();

@@ -1,5 +1,6 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.DiskSpace;
 import io.cq.core.internal.file.UnusedIndexSpace;
 import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.system.BackgroundWork;
@@ -7,8 +8,12 @@ import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.NativeIo;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Gives back the unused index space of the cycle files an appender finished (docs/file-format.md, "Unused index
@@ -17,6 +22,14 @@ import java.util.List;
  * the copy in its place under the queue's write lock.
  */
 final class UnusedIndexRelease {
+    /** How often the write lock is tried for a copy before it is given up: the background thread serves every queue. */
+    private static final int LOCK_TRIES = 50;
+    private static final long BETWEEN_TRIES_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A copy is made only where the free space is this many times the file's size, and not low for the queue. */
+    private static final long ROOM_FOR_COPIES = 16;
+    /** A copy whose inode has not changed for this long was left by a process that died while making it. */
+    private static final Duration LEFT_COPY_AGE = Duration.ofHours(1);
+
     private UnusedIndexRelease() {
     }
 
@@ -36,24 +49,35 @@ final class UnusedIndexRelease {
     /** A failure only costs disk space, and is logged. */
     private static void releaseOrWarn(QueueContext queue, Path file) {
         try {
-            release(queue, file);
+            release(queue, file, NativeIo.canReserveBlocks());
         } catch (IOException | RuntimeException e) {
             Log.warning(UnusedIndexSpace.class, "could not give back the unused index space of " + file
                     + "; it keeps it", e);
         }
     }
 
-    /** @return the bytes given back; 0 when nothing was */
-    static long release(QueueContext queue, Path file) throws IOException {
-        if (NativeIo.canReserveBlocks()) {
+    /**
+     * @param punch whether holes can be punched in place (native access)
+     * @return the bytes given back; 0 when nothing was
+     */
+    static long release(QueueContext queue, Path file, boolean punch) throws IOException {
+        UnusedIndexSpace.deleteLeftCopies(queue.files().directory(), LEFT_COPY_AGE);
+        if (punch) {
             return UnusedIndexSpace.release(file);
         }
-        UnusedIndexSpace.SparseCopy copy = UnusedIndexSpace.sparseCopy(file, queue.files().permissions());
+        // Not through the queue, which may be closing: its close waits for this thread before it lets go of the files.
+        DiskSpace space = queue.files().diskSpace().check();
+        if (space.low() || space.usableBytes() < ROOM_FOR_COPIES * Files.size(file)) {
+            return 0; // the copy would take some of the last free space, and the old file is kept while mapped
+        }
+        UnusedIndexSpace.SparseCopy copy = UnusedIndexSpace.sparseCopy(file);
         if (copy == null) {
             return 0;
         }
         try (WriteLock lock = queue.newWriteLock()) {
-            lock.acquire();
+            if (!tryAcquireBriefly(lock)) {
+                return 0; // a writer holds it for long: the cycle keeps its index rather than the thread waiting
+            }
             try {
                 // Under the lock retention deletes files with: a file it deleted meanwhile is not made again.
                 return UnusedIndexSpace.replace(copy) ? copy.givenBack() : 0;
@@ -63,5 +87,19 @@ final class UnusedIndexRelease {
         } finally {
             UnusedIndexSpace.discard(copy);
         }
+    }
+
+    /**
+     * Tries the write lock for about 50 ms, never longer: the background thread also keeps every queue's cycle clock
+     * and forcing on time, and a queue that closes waits for it.
+     */
+    private static boolean tryAcquireBriefly(WriteLock lock) {
+        for (int attempt = 0; attempt < LOCK_TRIES; attempt++) {
+            if (lock.tryAcquire()) {
+                return true;
+            }
+            LockSupport.parkNanos(BETWEEN_TRIES_NANOS);
+        }
+        return false;
     }
 }
