@@ -7,23 +7,21 @@ import io.cq.core.support.DiskUsage;
 import io.cq.core.support.FinishedCyclesWriter;
 import io.cq.core.support.FullDisk;
 import io.cq.core.support.QueueCheckingProcess;
+import io.cq.core.support.SmallExt4;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Finished cycles whose unused index space was given back hold holes (docs/file-format.md, "Unused index space").
@@ -39,25 +37,19 @@ class UnusedIndexOnAFullDiskTest {
 
     @TempDir
     Path dir;
+    private SmallExt4 ext4;
     private Path mount;
 
     @BeforeEach
     void mountSixteenMebibytesOfExt4() throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "mounting an ext4 image needs root");
-        Path image = dir.resolve("ext4.img");
-        try (RandomAccessFile file = new RandomAccessFile(image.toFile(), "rw")) {
-            file.setLength(16L << 20);
-        }
-        assumeTrue(run("mkfs.ext4", "-q", "-F", image.toString()), "mkfs.ext4 is not available");
-        Path target = Files.createDirectories(dir.resolve("small-ext4"));
-        assumeTrue(run("mount", "-o", "loop", image.toString(), target.toString()), "cannot mount a loop device");
-        mount = target;
+        ext4 = SmallExt4.mount(dir, 16L << 20);
+        mount = ext4.path();
     }
 
     @AfterEach
     void unmount() throws Exception {
-        if (mount != null) {
-            run("umount", mount.toString());
+        if (ext4 != null) {
+            ext4.close();
         }
     }
 
@@ -117,7 +109,7 @@ class UnusedIndexOnAFullDiskTest {
 
         assertThatThrownBy(() -> UnusedIndexSpace.sparseCopy(finished))
                 .isInstanceOf(IOException.class);
-        assertThat(queue).isDirectoryNotContaining("glob:**.sparse");
+        assertThat(queue).isDirectoryNotContaining("glob:**.sparse.tmp");
         assertThat(Files.readAllBytes(finished)).isEqualTo(content);
         assertThat(ChildJvm.runToEnd(false, QueueCheckingProcess.class, queue.toString(), String.valueOf(LENGTH),
                 "past-the-end")).contains("read=201 wrong=none intact=true", "found past the end=false");
@@ -126,16 +118,6 @@ class UnusedIndexOnAFullDiskTest {
     private static List<Path> cycleFiles(Path queue) throws IOException {
         try (Stream<Path> files = Files.list(queue)) {
             return files.filter(p -> p.getFileName().toString().endsWith(".cq4")).sorted().toList();
-        }
-    }
-
-    private static boolean run(String... command) throws IOException, InterruptedException {
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            process.getInputStream().readAllBytes();
-            return process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException notInstalled) {
-            return false;
         }
     }
 }

@@ -17,12 +17,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -160,7 +165,7 @@ class UnusedIndexSpaceTest {
                         .isGreaterThanOrEqualTo(2L * RollCycle.MINUTELY.indexCount() * Long.BYTES);
             }
         }
-        assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse");
+        assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse.tmp");
         assertThat(ChildJvm.runToEnd(false, QueueCheckingProcess.class, queueDir.toString(), "64", "past-the-end"))
                 .contains("read=401 wrong=none intact=true", "found past the end=false");
     }
@@ -175,7 +180,7 @@ class UnusedIndexSpaceTest {
         assertThat(UnusedIndexSpace.sparseCopy(finished)).isNull();
         assertThat(DiskUsage.allocatedBytes(finished)).as("%s keeps its index", finished.getFileName())
                 .isGreaterThanOrEqualTo(2L * RollCycle.MINUTELY.indexCount() * Long.BYTES);
-        assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse");
+        assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse.tmp");
     }
 
     @Test
@@ -215,7 +220,7 @@ class UnusedIndexSpaceTest {
                             .isLessThan(allocatedBefore - RollCycle.DAILY.indexCount() * Long.BYTES);
                     c++;
                 }
-                assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse");
+                assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse.tmp");
                 // The tailer that had the first file open reads on in it, then in the files that replaced the others.
                 for (int cycle = 0; cycle < written.size(); cycle++) {
                     for (int i = cycle == 0 ? readEarly : 0; i < written.get(cycle).size(); i++) {
@@ -245,9 +250,9 @@ class UnusedIndexSpaceTest {
     @Test
     void shouldNotPutASparseCopyInPlaceOfAFileDeletedOrReplacedSinceItWasCopied() throws Exception {
         Path queueDir = dir.resolve("meanwhile");
-        assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "2", "10", "40"))
-                .contains("written=21");
-        List<Path> finished = cycleFiles(queueDir).subList(0, 2);
+        assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "3", "10", "40"))
+                .contains("written=31");
+        List<Path> finished = cycleFiles(queueDir).subList(0, 3);
         byte[] content = Files.readAllBytes(finished.get(1));
         for (Path file : finished) {
             // Written whole again, as a file finished by a process that died before its background thread got to it.
@@ -257,6 +262,7 @@ class UnusedIndexSpaceTest {
         }
         Path deleted = finished.get(0);
         Path replaced = finished.get(1);
+        Path changed = finished.get(2);
 
         UnusedIndexSpace.SparseCopy ofReplaced = UnusedIndexSpace.sparseCopy(replaced);
         assertThat(ofReplaced).isNotNull();
@@ -274,7 +280,47 @@ class UnusedIndexSpaceTest {
         assertThat(UnusedIndexSpace.replace(ofDeleted)).as("deleted since it was copied, as retention does").isFalse();
         UnusedIndexSpace.discard(ofDeleted);
         assertThat(deleted).doesNotExist();
-        assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse");
+
+        // Changed in place since it was copied: its permissions (the change time moves), then a byte more.
+        UnusedIndexSpace.SparseCopy ofChanged = UnusedIndexSpace.sparseCopy(changed);
+        assertThat(ofChanged).isNotNull();
+        Object inode = Files.getAttribute(changed, "unix:ino");
+        Files.setPosixFilePermissions(changed, PosixFilePermissions.fromString("rw-r-----"));
+        assertThat(UnusedIndexSpace.replace(ofChanged)).as("its change time moved").isFalse();
+        UnusedIndexSpace.discard(ofChanged);
+        UnusedIndexSpace.SparseCopy ofAppended = UnusedIndexSpace.sparseCopy(changed);
+        assertThat(ofAppended).isNotNull();
+        Files.write(changed, new byte[1], StandardOpenOption.APPEND);
+        assertThat(UnusedIndexSpace.replace(ofAppended)).as("a byte more").isFalse();
+        UnusedIndexSpace.discard(ofAppended);
+        assertThat(Files.getAttribute(changed, "unix:ino")).isEqualTo(inode);
+        assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse.tmp");
+    }
+
+    @Test
+    void shouldGiveTheCopyTheFilesPermissionsGroupAndModificationTime() throws Exception {
+        Path queueDir = dir.resolve("attributes");
+        assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "1", "10", "40"))
+                .contains("written=11");
+        Path file = cycleFiles(queueDir).getFirst();
+        Path whole = dir.resolve("whole.cq4");
+        Files.write(whole, Files.readAllBytes(file));
+        Files.move(whole, file, StandardCopyOption.REPLACE_EXISTING);
+        Set<PosixFilePermission> mode = PosixFilePermissions.fromString("rw-r-----");
+        Files.setPosixFilePermissions(file, mode);
+        FileTime finishedAt = FileTime.from(Instant.parse("2026-01-02T03:04:05Z"));
+        Files.setLastModifiedTime(file, finishedAt);
+        Object group = Files.getAttribute(file, "posix:group");
+        Object inode = Files.getAttribute(file, "unix:ino");
+
+        UnusedIndexSpace.SparseCopy copy = UnusedIndexSpace.sparseCopy(file);
+        assertThat(copy).isNotNull();
+        assertThat(UnusedIndexSpace.replace(copy)).isTrue();
+
+        assertThat(Files.getAttribute(file, "unix:ino")).as("a new file").isNotEqualTo(inode);
+        assertThat(Files.getPosixFilePermissions(file)).isEqualTo(mode);
+        assertThat(Files.getAttribute(file, "posix:group")).isEqualTo(group);
+        assertThat(Files.getLastModifiedTime(file)).isEqualTo(finishedAt);
     }
 
     @Test

@@ -169,7 +169,6 @@ public final class CycleFiles implements AutoCloseable {
         listener.onReleased(file.cycle(), file.path());
     }
 
-    /** After another process shrank files: forget what this process reserved in any of them. */
     /** Cycle files open now (for monitoring). */
     public synchronized int openFileCount() {
         return open.size();
@@ -184,6 +183,7 @@ public final class CycleFiles implements AutoCloseable {
         return total;
     }
 
+    /** After another process shrank files: forget what this process reserved in any of them. */
     public synchronized void forgetReservations() {
         for (CycleFile file : open.values()) {
             file.mapped().forgetReservation();

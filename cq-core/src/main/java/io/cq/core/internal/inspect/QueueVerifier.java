@@ -225,7 +225,8 @@ public final class QueueVerifier {
     private void checkStrayFiles(Path directory) {
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "*.tmp")) {
             for (Path stray : stream) {
-                note(stray, -1, "a temporary file left by a process that died while creating a file; safe to delete");
+                note(stray, -1, "a temporary file, left by a process that died while creating or copying a file "
+                        + "(or being made now); deleting it loses nothing");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + directory, e);

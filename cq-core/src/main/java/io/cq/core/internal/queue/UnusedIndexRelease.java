@@ -9,6 +9,7 @@ import io.cq.core.internal.system.NativeIo;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -29,6 +30,9 @@ final class UnusedIndexRelease {
     private static final long ROOM_FOR_COPIES = 16;
     /** A copy whose inode has not changed for this long was left by a process that died while making it. */
     private static final Duration LEFT_COPY_AGE = Duration.ofHours(1);
+    private static final long BETWEEN_LOOKS_NANOS = TimeUnit.MINUTES.toNanos(10);
+    /** When copies left by dead processes were last looked for (System.nanoTime), 0 for never; background only. */
+    private static long lastLookedForLeftCopies;
 
     private UnusedIndexRelease() {
     }
@@ -61,13 +65,19 @@ final class UnusedIndexRelease {
      * @return the bytes given back; 0 when nothing was
      */
     static long release(QueueContext queue, Path file, boolean punch) throws IOException {
-        UnusedIndexSpace.deleteLeftCopies(queue.files().directory(), LEFT_COPY_AGE);
         if (punch) {
             return UnusedIndexSpace.release(file);
         }
+        deleteLeftCopiesNowAndThen(queue.files().directory());
         // Not through the queue, which may be closing: its close waits for this thread before it lets go of the files.
         DiskSpace space = queue.files().diskSpace().check();
-        if (space.low() || space.usableBytes() < ROOM_FOR_COPIES * Files.size(file)) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (NoSuchFileException e) {
+            return 0; // deleted by retention meanwhile (it runs right after the roll that submitted this)
+        }
+        if (space.low() || space.usableBytes() < ROOM_FOR_COPIES * size) {
             return 0; // the copy would take some of the last free space, and the old file is kept while mapped
         }
         UnusedIndexSpace.SparseCopy copy = UnusedIndexSpace.sparseCopy(file);
@@ -86,6 +96,18 @@ final class UnusedIndexRelease {
             }
         } finally {
             UnusedIndexSpace.discard(copy);
+        }
+    }
+
+    /**
+     * Copies left by dead processes, looked for at most once every ten minutes per JVM: a listing of the directory
+     * at every finished cycle would be a waste for the few a crash leaves.
+     */
+    private static void deleteLeftCopiesNowAndThen(Path directory) throws IOException {
+        long now = System.nanoTime();
+        if (lastLookedForLeftCopies == 0 || now - lastLookedForLeftCopies > BETWEEN_LOOKS_NANOS) {
+            lastLookedForLeftCopies = now;
+            UnusedIndexSpace.deleteLeftCopies(directory, LEFT_COPY_AGE);
         }
     }
 

@@ -7,15 +7,19 @@ import io.cq.core.internal.file.UnusedIndexSpace;
 import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.support.DiskUsage;
+import io.cq.core.support.FullDisk;
 import io.cq.core.support.MutableClock;
+import io.cq.core.support.SmallExt4;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -84,12 +88,13 @@ class UnusedIndexReleaseTest {
             List<Path> files = files(queue);
             Path left = files.getFirst().resolveSibling(files.getFirst().getFileName() + ".4242.1234.sparse.tmp");
             Files.write(left, new byte[4096]);
+            assertThat(queue.path()).isDirectoryContaining("glob:**.sparse.tmp");
             assertThat(queue.verify().findings()).anySatisfy(finding -> {
                 assertThat(finding.file()).isEqualTo(left);
                 assertThat(finding.description()).contains("temporary file");
             });
             // Younger than an hour: it may be a live process's copy in the making, and stays.
-            UnusedIndexRelease.release(context, files.get(1), true);
+            UnusedIndexRelease.release(context, files.get(1), false);
             assertThat(left).exists();
             assertThat(UnusedIndexSpace.deleteLeftCopies(queue.path(), Duration.ZERO))
                     .isEqualTo(1);
@@ -97,14 +102,41 @@ class UnusedIndexReleaseTest {
         }
     }
 
+    @Test
+    void shouldCopyNothingWhereTheFreeSpaceIsUnderSixteenTimesTheFile() throws Exception {
+        try (SmallExt4 ext4 = SmallExt4.mount(dir, 16L << 20);
+             MappedQueue queue = finishedCycles(ext4.path().resolve("q"), Long.MIN_VALUE)) {
+            QueueContext context = ((StoreQueue) queue).context();
+            Path file = files(queue).getFirst();
+            Object inode = Files.getAttribute(file, "unix:ino");
+            Path filler = ext4.path().resolve("filler");
+            FullDisk.fillTheRest(filler);
+            long room = 8 * Files.size(file);
+            try (FileChannel channel = FileChannel.open(filler, StandardOpenOption.WRITE)) {
+                channel.truncate(channel.size() - room);
+            }
+            assertThat(queue.diskSpace().usableBytes()).isLessThan(16 * Files.size(file));
+
+            assertThat(UnusedIndexRelease.release(context, file, false)).isZero();
+            assertThat(Files.getAttribute(file, "unix:ino")).isEqualTo(inode);
+            assertThat(leftCopies(queue)).isEmpty();
+
+            Files.delete(filler);
+            assertThat(UnusedIndexRelease.release(context, file, false)).isPositive();
+            assertThat(Files.getAttribute(file, "unix:ino")).isNotEqualTo(inode);
+        }
+    }
+
     /**
-     * A MINUTELY queue with two finished cycles of 50 excerpts and one excerpt in the third; the background thread
+     * A MINUTELY queue with two finished cycles of 50 excerpts and one excerpt in the third, whose writers wait up to
+     * an hour for the write lock; the background thread
      * is drained first, so that the test JVM's native access has punched what it would, and each file is then written
      * whole again, as a process that died before its background thread got to it leaves it.
      */
     private static MappedQueue finishedCycles(Path queueDir, long diskSpaceWarningBytes) throws IOException {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-27T12:00:00Z"));
         MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(RollCycle.MINUTELY).clock(clock)
+                .writeLockTimeout(Duration.ofHours(1))
                 .diskSpaceWarning(diskSpaceWarningBytes == Long.MIN_VALUE ? 0 : diskSpaceWarningBytes, 0).build();
         try (ExcerptAppender appender = queue.createAppender()) {
             for (int cycle = 0; cycle < 3; cycle++) {
