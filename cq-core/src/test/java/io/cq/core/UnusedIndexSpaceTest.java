@@ -6,8 +6,10 @@ import io.cq.core.internal.system.NativeIo;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskUsage;
 import io.cq.core.support.FinishedCyclesWriter;
+import io.cq.core.support.FollowingReader;
 import io.cq.core.support.MutableClock;
 import io.cq.core.support.QueueCheckingProcess;
+import io.cq.core.support.RetainingWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -168,6 +171,43 @@ class UnusedIndexSpaceTest {
         assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse.tmp");
         assertThat(ChildJvm.runToEnd(false, QueueCheckingProcess.class, queueDir.toString(), "64", "past-the-end"))
                 .contains("read=401 wrong=none intact=true", "found past the end=false");
+    }
+
+    @Test
+    void shouldLoseNoExcerptForATailerInAnotherProcessWhileCyclesAreCopiedSparseAndRetentionDeletes()
+            throws Exception {
+        // Processes without native access: a writer keeping two cycles finishes forty small ones, each copied sparse
+        // and renamed over while a reader in another process may have it open; retention deletes what the reader's
+        // named tailer has read, under the lock the renames take.
+        Path queueDir = dir.resolve("followed");
+        try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(RollCycle.MINUTELY).build()) {
+            // Named before anything is written: retention keeps what it has not read.
+            queue.createTailer("reader").close();
+        }
+        int cycles = 40;
+        int perCycle = 150;
+        long total = (long) cycles * perCycle + 1;
+        try (ChildJvm reader = ChildJvm.start(false, List.of(), FollowingReader.class, queueDir.toString(), "reader",
+                String.valueOf(total), "72")) {
+            reader.awaitLine("following", 30, TimeUnit.SECONDS);
+            List<String> writer = ChildJvm.runToEnd(false, RetainingWriter.class, queueDir.toString(),
+                    String.valueOf(cycles), String.valueOf(perCycle), "72", "2");
+            assertThat(writer).contains("written=" + total).noneMatch(line -> line.contains("WARN")
+                    || line.contains("Exception"));
+            assertThat(reader.awaitLine("read=", 60, TimeUnit.SECONDS)).isEqualTo("read=" + total + " wrong=none");
+            assertThat(reader.awaitExit(30, TimeUnit.SECONDS)).isZero();
+            assertThat(reader.transcript()).doesNotContain("WARN", "Exception");
+        }
+        assertThat(queueDir).isDirectoryNotContaining("glob:**.sparse.tmp");
+        List<Path> left = cycleFiles(queueDir);
+        assertThat(left.size()).as("cycles kept by retention").isLessThanOrEqualTo(3);
+        if (givesBackOn(queueDir)) {
+            long records = perCycle * (72 + 4);
+            for (Path file : left.subList(0, left.size() - 1)) {
+                assertThat(DiskUsage.allocatedBytes(file)).as("%s without its unused index blocks", file)
+                        .isLessThanOrEqualTo(4 * PAGE + ((records + PAGE - 1) & -PAGE));
+            }
+        }
     }
 
     @Test
