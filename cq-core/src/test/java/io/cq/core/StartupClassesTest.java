@@ -1,0 +1,52 @@
+package io.cq.core;
+
+import io.cq.core.support.ChildJvm;
+import io.cq.core.support.FirstAppendProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a new process loads of cq on its way to its first excerpt: each class is about 0.15 ms of it when loaded from
+ * a JAR (docs/performance.md, "2026-11-27, noon"). Classes needed only when something fails, or for features the
+ * first excerpt does not use, stay unloaded; the rest stay within a budget that a change adding to it has to argue
+ * for there.
+ */
+class StartupClassesTest {
+    /** cq's classes loaded before the first excerpt on 2026-11-27 after the noon changes, with no test support. */
+    private static final int BUDGET = 64;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldLoadNoFailureOnlyClassAndStayWithinTheClassBudgetOnTheWayToAFirstExcerpt() throws Exception {
+        List<String> loaded;
+        try (ChildJvm child = ChildJvm.start(true, List.of("-Xlog:class+load=info:stdout"), FirstAppendProcess.class,
+                dir.resolve("q").toString())) {
+            child.awaitLine("appended", 60, TimeUnit.SECONDS);
+            assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
+            String transcript = child.transcript();
+            loaded = transcript.substring(0, transcript.indexOf("appended")).lines()
+                    .filter(line -> line.contains(" io.cq.core.") && !line.contains("io.cq.core.support."))
+                    .map(line -> line.replaceAll(".* (io\\.cq\\.core\\.\\S+) .*", "$1"))
+                    .toList();
+        }
+        assertThat(loaded).as("the class-loading log is there").contains("io.cq.core.internal.queue.StoreAppender");
+        assertThat(loaded).as("thrown only on failure, or used only by features a first excerpt does not use")
+                .doesNotContain("io.cq.core.AsyncModeMismatchException", "io.cq.core.RollTimeMismatchException",
+                        "io.cq.core.QueueClosedException", "io.cq.core.NamedTailerInUseException",
+                        "io.cq.core.QueueInterruptedException", "io.cq.core.WriteLockTimeoutException",
+                        "io.cq.core.internal.system.Failures", "io.cq.core.internal.memory.ComposeBuffer",
+                        "io.cq.core.internal.queue.UnusedIndexRelease",
+                        "io.cq.core.internal.file.UnusedIndexSpace");
+        assertThat(loaded.stream().filter(name -> !name.contains("$$Lambda")).toList())
+                .as("cq's classes before the first excerpt (budget in docs/performance.md, \"2026-11-27, noon\")")
+                .hasSizeLessThanOrEqualTo(BUDGET);
+    }
+}
