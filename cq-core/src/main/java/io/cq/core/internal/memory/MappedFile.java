@@ -175,7 +175,7 @@ public final class MappedFile implements AutoCloseable {
         }
         reservedEnd = target;
         if (diskSpace != null) {
-            diskSpace.check();
+            diskSpace.observe();
         }
         return target;
     }

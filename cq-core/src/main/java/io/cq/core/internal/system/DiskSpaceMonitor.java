@@ -20,6 +20,9 @@ public final class DiskSpaceMonitor {
     private final double warningPercent;
     private FileStore store;
     private boolean low;
+    /** As last read by {@link #observe()}. */
+    private long total;
+    private long threshold;
 
     public DiskSpaceMonitor(Path directory, long warningBytes, double warningPercent) {
         this.directory = directory;
@@ -29,13 +32,24 @@ public final class DiskSpaceMonitor {
 
     /** Reads the file system's figures now, logging a threshold crossing. */
     public synchronized DiskSpace check() {
+        long usable = observe();
+        return new DiskSpace(directory, usable, total, threshold, low);
+    }
+
+    /**
+     * {@link #check()} without the report, for an appender after it reserved: no {@link DiskSpace} made (nor its class
+     * loaded on the path to a new process's first excerpt).
+     *
+     * @return the usable bytes
+     */
+    public synchronized long observe() {
         try {
             if (store == null) {
                 store = Files.getFileStore(directory);
             }
             long usable = store.getUsableSpace();
-            long total = store.getTotalSpace();
-            long threshold = Math.max(warningBytes, (long) (total * warningPercent / 100.0));
+            total = store.getTotalSpace();
+            threshold = Math.max(warningBytes, (long) (total * warningPercent / 100.0));
             boolean nowLow = usable < threshold;
             if (nowLow && !low) {
                 BackgroundWork.submit(() -> Log.warning(DiskSpaceMonitor.class,
@@ -48,7 +62,7 @@ public final class DiskSpaceMonitor {
                         + "left", directory, String.valueOf(usable >> 20)));
             }
             low = nowLow;
-            return new DiskSpace(directory, usable, total, threshold, nowLow);
+            return usable;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the free space under " + directory + ": " + e.getMessage(), e);
         }
