@@ -8,6 +8,7 @@ import io.cq.core.support.FinishedCyclesWriter;
 import io.cq.core.support.FullDisk;
 import io.cq.core.support.QueueCheckingProcess;
 import io.cq.core.support.SmallExt4;
+import io.cq.core.support.WrittenWhole;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -100,11 +100,7 @@ class UnusedIndexOnAFullDiskTest {
                 String.valueOf(LENGTH));
         assertThat(writer).contains("written=201");
         Path finished = cycleFiles(queue).getFirst();
-        byte[] content = Files.readAllBytes(finished);
-        // Written whole again, as if its process had died before its background thread got to it.
-        Path whole = mount.resolve("whole");
-        Files.write(whole, content);
-        Files.move(whole, finished, StandardCopyOption.REPLACE_EXISTING);
+        byte[] content = WrittenWhole.again(finished);
         FullDisk.fillTheRest(mount.resolve("filler"));
 
         assertThatThrownBy(() -> UnusedIndexSpace.sparseCopy(finished))

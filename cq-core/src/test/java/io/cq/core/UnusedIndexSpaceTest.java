@@ -10,6 +10,7 @@ import io.cq.core.support.FollowingReader;
 import io.cq.core.support.MutableClock;
 import io.cq.core.support.QueueCheckingProcess;
 import io.cq.core.support.RetainingWriter;
+import io.cq.core.support.WrittenWhole;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -295,10 +296,7 @@ class UnusedIndexSpaceTest {
         List<Path> finished = cycleFiles(queueDir).subList(0, 3);
         byte[] content = Files.readAllBytes(finished.get(1));
         for (Path file : finished) {
-            // Written whole again, as a file finished by a process that died before its background thread got to it.
-            Path whole = dir.resolve("whole.cq4");
-            Files.write(whole, Files.readAllBytes(file));
-            Files.move(whole, file, StandardCopyOption.REPLACE_EXISTING);
+            WrittenWhole.again(file);
         }
         Path deleted = finished.get(0);
         Path replaced = finished.get(1);
@@ -343,9 +341,7 @@ class UnusedIndexSpaceTest {
         assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "1", "10", "40"))
                 .contains("written=11");
         Path file = cycleFiles(queueDir).getFirst();
-        Path whole = dir.resolve("whole.cq4");
-        Files.write(whole, Files.readAllBytes(file));
-        Files.move(whole, file, StandardCopyOption.REPLACE_EXISTING);
+        WrittenWhole.again(file);
         Set<PosixFilePermission> mode = PosixFilePermissions.fromString("rw-r-----");
         Files.setPosixFilePermissions(file, mode);
         FileTime finishedAt = FileTime.from(Instant.parse("2026-01-02T03:04:05Z"));

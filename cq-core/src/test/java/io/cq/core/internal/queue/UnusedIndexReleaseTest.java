@@ -10,6 +10,7 @@ import io.cq.core.support.DiskUsage;
 import io.cq.core.support.FullDisk;
 import io.cq.core.support.MutableClock;
 import io.cq.core.support.SmallExt4;
+import io.cq.core.support.WrittenWhole;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +19,6 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
@@ -148,9 +148,7 @@ class UnusedIndexReleaseTest {
         }
         BackgroundWork.drain();
         for (Path file : files(queue).subList(0, 2)) {
-            Path whole = file.resolveSibling("whole");
-            Files.write(whole, Files.readAllBytes(file));
-            Files.move(whole, file, StandardCopyOption.REPLACE_EXISTING);
+            WrittenWhole.again(file);
         }
         return queue;
     }
