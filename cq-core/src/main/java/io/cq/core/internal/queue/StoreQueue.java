@@ -104,10 +104,10 @@ public final class StoreQueue implements MappedQueue {
         RollCycle requestedRollCycle = requested.rollCycle();
         FilePermissions permissions = new FilePermissions(requested.filePermissions());
         CycleFiles.prepareDirectory(directory, readOnly, permissions, requested.refuseSharedDirectory());
-        this.filesystem = FilesystemGuard.detect(directory);
-        FilesystemGuard.check(directory, filesystem, requested.requireLocalFilesystem());
         this.diskSpace = new DiskSpaceMonitor(directory, requested.diskSpaceWarningBytes(),
                 requested.diskSpaceWarningPercent());
+        this.filesystem = FilesystemGuard.detect(diskSpace);
+        FilesystemGuard.check(directory, filesystem, requested.requireLocalFilesystem());
         AsyncBufferConfig asyncRequested = requested.asyncMode()
                 ? new AsyncBufferConfig(requested.asyncBufferSize(), newQueueId(),
                 requested.asyncBufferDirectory().toString())

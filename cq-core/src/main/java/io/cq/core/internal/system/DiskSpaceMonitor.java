@@ -30,6 +30,14 @@ public final class DiskSpaceMonitor {
         this.warningPercent = warningPercent;
     }
 
+    /** The file store of the directory, found once. */
+    public synchronized FileStore store() throws IOException {
+        if (store == null) {
+            store = Files.getFileStore(directory);
+        }
+        return store;
+    }
+
     /** Reads the file system's figures now, logging a threshold crossing. */
     public synchronized DiskSpace check() {
         long usable = observe();
@@ -44,10 +52,7 @@ public final class DiskSpaceMonitor {
      */
     public synchronized long observe() {
         try {
-            if (store == null) {
-                store = Files.getFileStore(directory);
-            }
-            long usable = store.getUsableSpace();
+            long usable = store().getUsableSpace();
             total = store.getTotalSpace();
             threshold = Math.max(warningBytes, (long) (total * warningPercent / 100.0));
             boolean nowLow = usable < threshold;

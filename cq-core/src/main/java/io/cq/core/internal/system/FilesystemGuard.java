@@ -4,7 +4,6 @@ import io.cq.core.QueueException;
 import io.cq.core.QueueFilesystem;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Reads the file system type of a queue's directory at open, and warns about or refuses one that is not local. */
@@ -12,10 +11,14 @@ public final class FilesystemGuard {
     private FilesystemGuard() {
     }
 
-    /** The file system of a directory; of type "" ({@link QueueFilesystem.Locality#UNKNOWN}) when unknown. */
-    public static QueueFilesystem detect(Path directory) {
+    /**
+     * The file system of a queue's directory, through the file store its disk-space monitor keeps (which it then needs
+     * not find again: finding one reads the system's mount table and checks each entry); of type ""
+     * ({@link QueueFilesystem.Locality#UNKNOWN}) when unknown.
+     */
+    public static QueueFilesystem detect(DiskSpaceMonitor diskSpace) {
         try {
-            return QueueFilesystem.ofType(Files.getFileStore(directory).type());
+            return QueueFilesystem.ofType(diskSpace.store().type());
         } catch (IOException | SecurityException e) {
             return QueueFilesystem.ofType("");
         }
