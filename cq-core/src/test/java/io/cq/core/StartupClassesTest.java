@@ -2,8 +2,9 @@ package io.cq.core;
 
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.FirstAppendProcess;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -24,11 +25,13 @@ class StartupClassesTest {
     @TempDir
     Path dir;
 
-    @Test
-    void shouldLoadNoFailureOnlyClassAndStayWithinTheClassBudgetOnTheWayToAFirstExcerpt() throws Exception {
+    @ParameterizedTest(name = "double-buffered: {0}")
+    @ValueSource(booleans = {false, true})
+    void shouldLoadNoFailureOnlyClassAndStayWithinTheClassBudgetOnTheWayToAFirstExcerpt(boolean doubleBuffered)
+            throws Exception {
         List<String> loaded;
         try (ChildJvm child = ChildJvm.start(true, List.of("-Xlog:class+load=info:stdout"), FirstAppendProcess.class,
-                dir.resolve("q").toString())) {
+                dir.resolve("q").toString(), String.valueOf(doubleBuffered))) {
             child.awaitLine("appended", 60, TimeUnit.SECONDS);
             assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
             String transcript = child.transcript();
@@ -44,7 +47,7 @@ class StartupClassesTest {
                         "io.cq.core.QueueInterruptedException", "io.cq.core.WriteLockTimeoutException",
                         "io.cq.core.internal.system.Failures", "io.cq.core.internal.memory.ComposeBuffer",
                         "io.cq.core.internal.queue.UnusedIndexRelease",
-                        "io.cq.core.internal.file.UnusedIndexSpace");
+                        "io.cq.core.internal.file.UnusedIndexSpace", "io.cq.core.DiskSpace");
         assertThat(loaded.stream().filter(name -> !name.contains("$$Lambda")).toList())
                 .as("cq's classes before the first excerpt (budget in docs/performance.md, \"2026-11-27, noon\")")
                 .hasSizeLessThanOrEqualTo(BUDGET);

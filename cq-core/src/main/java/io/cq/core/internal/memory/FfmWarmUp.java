@@ -47,10 +47,16 @@ public final class FfmWarmUp implements Runnable {
      * Starts linking the JDK's copies between arrays and segments, once per JVM: called by the first copy of an
      * array, which takes another way until then ({@link SegmentCursor}). Not with the rest: on a machine with two
      * cores, those 4-5 ms of code generation would take a core from the path to a new queue's first excerpt, which
-     * does not need them.
+     * does not need them. The first copy may be an appender's, under the write lock: one thread start, once per JVM,
+     * as the first append's class loading is. Where no thread can start, the JDK's copies are taken unlinked.
      */
     static void linkArrayCopiesInBackground() {
-        start(COPIES);
+        try {
+            COPIES.start();
+        } catch (RuntimeException | Error e) {
+            // No thread for it: the application's threads take the JDK's copies and link them on first use.
+            SegmentCursor.arrayCopiesLinked(true);
+        }
     }
 
     /**
@@ -74,6 +80,10 @@ public final class FfmWarmUp implements Runnable {
                 default -> arrayCopies();
             }
         } catch (RuntimeException | Error e) {
+            if (part == ARRAY_COPIES) {
+                // Whatever failed here fails the same way for the application's threads, which then say what it is.
+                SegmentCursor.arrayCopiesLinked(true);
+            }
             // Nothing depends on this: the queue's own thread sets up whatever is missing, and a class that fails to
             // initialise fails the same way on every thread, so the opening thread meets it.
         }

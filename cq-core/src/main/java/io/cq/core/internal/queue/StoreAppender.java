@@ -40,8 +40,6 @@ public final class StoreAppender implements ExcerptAppender {
     private final SegmentCursor cursor = new SegmentCursor();
     private final AppendContext context = new AppendContext();
     private final Position scratch = new Position();
-    /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
-
     /** Files retention deleted under the write lock, to log and announce once it is released. */
     private final List<Retention.Deletion> retired = new ArrayList<>();
     /** Whether a context that finds the lock taken is written into {@link #buffer} first (docs/user-guide.md). */
@@ -354,11 +352,11 @@ public final class StoreAppender implements ExcerptAppender {
         nextLookAt = Math.min(Math.min(pacer.nextCheck, nextChunkMappedAt), chunkEnd);
     }
 
+    /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
     private long reserveForCursor(long end) {
         return file.mapped().reserve(position, end);
     }
 
-    /** A class, not a method reference: the first of those in a JVM generates code on the path to its first excerpt. */
     /** Durability.SYNC: the excerpt's pages reach storage before the append returns (outside the lock). */
     private void forceLastExcerpt() {
         file.mapped().force(position, ExcerptHeaderDescriptor.SIZE + lastLength);
@@ -613,8 +611,9 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     /**
-     * The one write context of this appender, and its cursor's way to reserve further blocks (one class for both: each
-     * class is about 0.15 ms of a new process's way to its first excerpt).
+     * The one write context of this appender, and its cursor's way to reserve further blocks: one class for both, and
+     * not a method reference (each class is about 0.15 ms of a new process's way to its first excerpt, and the first
+     * method reference of a JVM generates code).
      */
     private final class AppendContext implements WriteContext, SegmentCursor.Reservation {
         boolean open;

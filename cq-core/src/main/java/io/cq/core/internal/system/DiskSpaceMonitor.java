@@ -53,8 +53,11 @@ public final class DiskSpaceMonitor {
     public synchronized long observe() {
         try {
             long usable = store().getUsableSpace();
-            total = store.getTotalSpace();
-            threshold = Math.max(warningBytes, (long) (total * warningPercent / 100.0));
+            // Locals for the log lines: they run later, on the background thread, without this monitor.
+            long total = store.getTotalSpace();
+            long threshold = Math.max(warningBytes, (long) (total * warningPercent / 100.0));
+            this.total = total;
+            this.threshold = threshold;
             boolean nowLow = usable < threshold;
             if (nowLow && !low) {
                 BackgroundWork.submit(() -> Log.warning(DiskSpaceMonitor.class,

@@ -58,8 +58,10 @@ public final class NativeIo {
     private static final long ST_DEV_OFFSET = 0;
     private static final long ST_INO_OFFSET = 8;
 
-    /** Where a downcall leaves errno: one per thread (in practice the background thread), so calls allocate nothing. */
-    /** Each thread's errno capture, made on its first call ({@link #callState()}). */
+    /**
+     * Where a downcall leaves errno: one per thread (in practice the background thread), made on its first call
+     * ({@link #callState()}), so calls allocate nothing.
+     */
     private static final ThreadLocal<MemorySegment> CALL_STATE = new ThreadLocal<>();
 
     /** The downcalls; linking them costs ~100 ms of class loading and code generation, so it is done once, ahead. */

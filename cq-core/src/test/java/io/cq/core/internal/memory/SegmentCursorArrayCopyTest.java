@@ -3,7 +3,7 @@ package io.cq.core.internal.memory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -41,13 +41,15 @@ class SegmentCursorArrayCopyTest {
         SegmentCursor.arrayCopiesLinked(true);
     }
 
-    @ParameterizedTest(name = "array copies linked: {0}")
-    @ValueSource(booleans = {false, true})
-    void shouldWriteAndReadByteArraysWhetherOrNotTheJdksArrayCopiesAreLinked(boolean linked) {
+    @ParameterizedTest(name = "array copies linked: {0}, into and out of {1} memory")
+    @CsvSource({"false, native", "true, native", "false, heap", "true, heap"})
+    void shouldWriteAndReadByteArraysWhetherOrNotTheJdksArrayCopiesAreLinked(boolean linked, String memory) {
         SegmentCursor.arrayCopiesLinked(linked);
-        Random random = new Random(SEED + (linked ? 1 : 0));
+        Random random = new Random(SEED + (linked ? 1 : 0) + memory.length());
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment segment = arena.allocate(8192);
+            // Native, as a mapped file is; a byte array's, as an appender's compose buffer and an async tailer's are.
+            MemorySegment segment = memory.equals("heap") ? MemorySegment.ofArray(new byte[8192])
+                    : arena.allocate(8192);
             SegmentCursor cursor = new SegmentCursor();
             for (int i = 0; i < 500; i++) {
                 byte[] source = new byte[1 + random.nextInt(600)];
@@ -65,7 +67,8 @@ class SegmentCursorArrayCopyTest {
                         .as("nothing written past the copy").isEqualTo((byte) 0x5A);
 
                 byte[] into = new byte[length + 16];
-                cursor.bindForRead(segment, base, Long.BYTES + length);
+                // Read-only, as a reader maps a cycle file.
+                cursor.bindForRead(segment.asReadOnly(), base, Long.BYTES + length);
                 assertThat(cursor.readLong()).isEqualTo(i);
                 cursor.readBytes(into, 8, length);
                 assertThat(Arrays.copyOfRange(into, 8, 8 + length)).as("read, copy %d", i)
