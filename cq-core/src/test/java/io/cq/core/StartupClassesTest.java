@@ -4,7 +4,7 @@ import io.cq.core.support.ChildJvm;
 import io.cq.core.support.FirstAppendProcess;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -25,13 +25,15 @@ class StartupClassesTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "double-buffered: {0}")
-    @ValueSource(booleans = {false, true})
-    void shouldLoadNoFailureOnlyClassAndStayWithinTheClassBudgetOnTheWayToAFirstExcerpt(boolean doubleBuffered)
+    /** With native access, and without it: a plain {@code java -jar}, whose appenders reserve by writing zeros. */
+    @ParameterizedTest(name = "native access: {0}, double-buffered: {1}")
+    @CsvSource({"true, false", "true, true", "false, false"})
+    void shouldLoadNoFailureOnlyClassAndStayWithinTheClassBudgetOnTheWayToAFirstExcerpt(boolean nativeAccess,
+                                                                                       boolean doubleBuffered)
             throws Exception {
         List<String> loaded;
-        try (ChildJvm child = ChildJvm.start(true, List.of("-Xlog:class+load=info:stdout"), FirstAppendProcess.class,
-                dir.resolve("q").toString(), String.valueOf(doubleBuffered))) {
+        try (ChildJvm child = ChildJvm.start(nativeAccess, List.of("-Xlog:class+load=info:stdout"),
+                FirstAppendProcess.class, dir.resolve("q").toString(), String.valueOf(doubleBuffered))) {
             child.awaitLine("appended", 60, TimeUnit.SECONDS);
             assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
             String transcript = child.transcript();

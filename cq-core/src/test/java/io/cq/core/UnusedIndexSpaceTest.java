@@ -9,7 +9,6 @@ import io.cq.core.support.FinishedCyclesWriter;
 import io.cq.core.support.FollowingReader;
 import io.cq.core.support.MutableClock;
 import io.cq.core.support.QueueCheckingProcess;
-import io.cq.core.support.RetainingWriter;
 import io.cq.core.support.WrittenWhole;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -191,8 +190,8 @@ class UnusedIndexSpaceTest {
         try (ChildJvm reader = ChildJvm.start(false, List.of(), FollowingReader.class, queueDir.toString(), "reader",
                 String.valueOf(total), "72")) {
             reader.awaitLine("following", 30, TimeUnit.SECONDS);
-            List<String> writer = ChildJvm.runToEnd(false, RetainingWriter.class, queueDir.toString(),
-                    String.valueOf(cycles), String.valueOf(perCycle), "72", "2");
+            List<String> writer = ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(),
+                    String.valueOf(cycles), String.valueOf(perCycle), "72", "MINUTELY", "2");
             assertThat(writer).contains("written=" + total).noneMatch(line -> line.contains("WARN")
                     || line.contains("Exception"));
             assertThat(reader.awaitLine("read=", 60, TimeUnit.SECONDS)).isEqualTo("read=" + total + " wrong=none");

@@ -11,7 +11,8 @@ import java.time.Instant;
  * Child-JVM main: writes {@code cycles} cycles (MINUTELY, or the roll cycle named by a fifth argument) of
  * {@code perCycle} excerpts of {@code length} bytes, each starting with its sequence number in the queue, and one more
  * excerpt in the cycle after, so that every one of those cycles is finished; then closes the queue and prints how
- * many excerpts it wrote.
+ * many excerpts it wrote. A sixth argument keeps that many cycles (retention, which keeps what a named tailer has not
+ * read); without it, every cycle is kept.
  */
 public final class FinishedCyclesWriter {
     private FinishedCyclesWriter() {
@@ -22,10 +23,12 @@ public final class FinishedCyclesWriter {
         int perCycle = Integer.parseInt(args[2]);
         byte[] rest = new byte[Integer.parseInt(args[3]) - Long.BYTES];
         RollCycle rollCycle = args.length > 4 ? RollCycle.valueOf(args[4]) : RollCycle.MINUTELY;
+        int retainCycles = args.length > 5 ? Integer.parseInt(args[5]) : 0;
         MutableClock clock = new MutableClock(Instant.parse("2026-11-27T10:00:00Z"));
         long written = 0;
         try (MappedQueue queue = MappedQueue.builder(java.nio.file.Path.of(args[0])).rollCycle(rollCycle)
-                .clock(clock).diskSpaceWarning(0, 0).build(); ExcerptAppender appender = queue.createAppender()) {
+                .clock(clock).retainCycles(retainCycles).diskSpaceWarning(0, 0).build();
+             ExcerptAppender appender = queue.createAppender()) {
             for (int cycle = 0; cycle <= cycles; cycle++) {
                 for (int i = 0; i < (cycle < cycles ? perCycle : 1); i++) {
                     long sequence = written;

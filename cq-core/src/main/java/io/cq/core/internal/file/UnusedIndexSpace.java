@@ -57,13 +57,13 @@ public final class UnusedIndexSpace {
 
     /** How a copy's name ends: {@code <cycle file>.<pid>.<nanos>.sparse.tmp}, which no listing takes for a cycle. */
     static final String COPY_SUFFIX = ".sparse.tmp";
-    /** The attributes that must not have changed between copying a file and replacing it. */
-    private static final String IDENTITY = "unix:dev,ino,ctime,size";
+    /** The attributes that must not have changed between copying a file and replacing it; the owner is one. */
+    private static final String IDENTITY = "unix:dev,ino,ctime,size,uid";
 
     /**
      * A finished cycle's copy that holds its unused index ranges as holes, made by {@link #sparseCopy}: the file it
-     * copies, by path and by what identifies it as it was copied (device, inode, change time and size), and how many
-     * bytes it leaves out.
+     * copies, by path and by what identifies it as it was copied (device, inode, change time, size and owner), and how
+     * many bytes it leaves out.
      */
     public record SparseCopy(Path file, Path copy, Map<String, Object> copied, long givenBack) {
     }
@@ -150,8 +150,8 @@ public final class UnusedIndexSpace {
             try (FileChannel target = FileChannel.open(copy, Set.of(StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.READ, StandardOpenOption.WRITE),
                     PosixFilePermissions.asFileAttribute(owner.permissions()))) {
-                if (!sameOwner(file, copy)) {
-                    return null;
+                if (!copied.get("uid").equals(Files.getAttribute(copy, "unix:uid"))) {
+                    return null; // another user's file: the copy would change its owner
                 }
                 long from = 0;
                 for (long[] range : ranges) {
@@ -187,7 +187,7 @@ public final class UnusedIndexSpace {
 
     /**
      * Puts a copy made by {@link #sparseCopy} in its file's place, if the file is still as it was copied (same
-     * device, inode, change time and size): under the queue's write lock, which retention holds while it deletes
+     * device, inode, change time, size and owner): under the queue's write lock, which retention holds while it deletes
      * files, so a file deleted meanwhile is not made again. Readers that have the file open keep reading the old one,
      * which holds the same bytes; its blocks are freed when the last of them lets it go.
      *
@@ -235,10 +235,6 @@ public final class UnusedIndexSpace {
             }
         }
         return deleted;
-    }
-
-    private static boolean sameOwner(Path file, Path copy) throws IOException {
-        return Files.getAttribute(file, "unix:uid").equals(Files.getAttribute(copy, "unix:uid"));
     }
 
     private static void deleteQuietly(Path copy) {
