@@ -34,6 +34,8 @@ public final class NativeIo {
     private static final int FALLOC_FL_PUNCH_HOLE = 2;
     /** Linux 5.14 and later; older kernels answer EINVAL and the caller touches the pages one by one. */
     private static final int MADV_POPULATE_WRITE = 23;
+    private static final int MADV_NORMAL = 0;
+    private static final int MADV_RANDOM = 1;
     private static final int EINVAL = 22;
 
     /** What {@link #populateForWrite} did. */
@@ -246,6 +248,13 @@ public final class NativeIo {
     /**
      * Faults in every page of a page-aligned slice of a writable shared mapping, as if each were written, without
      * changing its content.
+     *
+     * <p>The slice is advised {@code MADV_RANDOM} while it is faulted in, and {@code MADV_NORMAL} again after. A
+     * fault on a page the file has not had yet otherwise starts the page cache's read-ahead, which zeroes the whole
+     * read-ahead window (8 MiB on a virtio disk) of large folios in one stretch of kernel code that nothing preempts:
+     * on two cores, a spinning appender or tailer then loses its core for about 20 ms every 8 MiB. Page by page the
+     * same work yields between pages (docs/performance.md, "Faulting in without read-ahead"). Readers keep their
+     * read-ahead: the advice is gone once the slice is in.
      */
     public static Populated populateForWrite(MemorySegment slice) {
         if (!isReady() || Calls.MADVISE == null) {
@@ -253,14 +262,26 @@ public final class NativeIo {
         }
         try {
             MemorySegment callState = callState();
-            int result = (int) Calls.MADVISE.invokeExact(callState, slice, slice.byteSize(), MADV_POPULATE_WRITE);
-            if (result == 0) {
+            long length = slice.byteSize();
+            // Advice is a hint: where it is refused, faulting in still works, only with read-ahead.
+            boolean random = advise(callState, slice, length, MADV_RANDOM);
+            boolean populated = advise(callState, slice, length, MADV_POPULATE_WRITE);
+            int errno = populated ? 0 : (int) Calls.ERRNO.get(callState, 0L);
+            if (random) {
+                advise(callState, slice, length, MADV_NORMAL);
+            }
+            if (populated) {
                 return Populated.DONE;
             }
-            return (int) Calls.ERRNO.get(callState, 0L) == EINVAL ? Populated.UNSUPPORTED : Populated.FAILED;
+            return errno == EINVAL ? Populated.UNSUPPORTED : Populated.FAILED;
         } catch (Throwable e) {
             return Populated.FAILED;
         }
+    }
+
+    private static boolean advise(MemorySegment callState, MemorySegment slice, long length, int advice)
+            throws Throwable {
+        return (int) Calls.MADVISE.invokeExact(callState, slice, length, advice) == 0;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.cq.core.internal.system;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -10,6 +11,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,6 +39,72 @@ class NativeIoTest {
                     .isEqualTo(0x5EED);
             assertThat(mapping.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)).isZero();
         }
+    }
+
+    /**
+     * A fault on a page a sparse file has not had starts the page cache's read-ahead, which zeroes a whole window of
+     * pages in one stretch that nothing preempts (docs/performance.md, "Faulting in without read-ahead"): faulting
+     * in a slice brings that slice in, not the window after it.
+     */
+    @Test
+    void shouldFaultInASliceWithoutReadingAheadPastIt() throws Exception {
+        assumeTrue(NativeIo.canReserveBlocks(), "native access is needed");
+        Path file = dir.resolve("sparse");
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); Arena arena = Arena.ofShared()) {
+            raf.setLength(32 << 20);
+            MemorySegment mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, 32 << 20, arena);
+
+            NativeIo.Populated populated = NativeIo.populateForWrite(mapping.asSlice(1 << 20, 1 << 20));
+
+            assumeTrue(populated != NativeIo.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
+            assertThat(populated).isEqualTo(NativeIo.Populated.DONE);
+            assertThat(mapping.asSlice(1 << 20, 1 << 20).isLoaded()).isTrue();
+            assertThat(pagesInMemory(mapping.asSlice(2 << 20, 30 << 20))).isZero();
+            assertThat(pagesInMemory(mapping.asSlice(0, 1 << 20))).isZero();
+        }
+    }
+
+    /** The advice is for the fault-in only: afterwards the mapping is one again, and readers read ahead in it. */
+    @Test
+    void shouldLeaveTheMappingWholeAndReadingAheadAfterFaultingInASliceOfIt() throws Exception {
+        assumeTrue(NativeIo.canReserveBlocks(), "native access is needed");
+        Path file = dir.resolve("whole");
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); Arena arena = Arena.ofShared()) {
+            raf.setLength(8 << 20);
+            MemorySegment mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, 8 << 20, arena);
+
+            NativeIo.Populated populated = NativeIo.populateForWrite(mapping.asSlice(2 << 20, 1 << 20));
+
+            assumeTrue(populated != NativeIo.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
+            List<String> flags = vmFlagsOfMappings(file);
+            assertThat(flags).as("one mapping of the file, as before").hasSize(1);
+            assertThat(flags.getFirst().split(" ")).as("VmFlags").contains("sh").doesNotContain("rr");
+        }
+    }
+
+    private static int pagesInMemory(MemorySegment range) {
+        int loaded = 0;
+        for (long page = 0; page < range.byteSize(); page += 4096) {
+            if (range.asSlice(page, 4096).isLoaded()) {
+                loaded++;
+            }
+        }
+        return loaded;
+    }
+
+    /** The VmFlags of every mapping of {@code file} in this process, from /proc/self/smaps. */
+    private static List<String> vmFlagsOfMappings(Path file) throws IOException {
+        List<String> flags = new ArrayList<>();
+        boolean inMapping = false;
+        String name = file.toRealPath().toString();
+        for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+            if (line.matches("^[0-9a-f]+-[0-9a-f]+ .*")) {
+                inMapping = line.endsWith(" " + name);
+            } else if (inMapping && line.startsWith("VmFlags:")) {
+                flags.add(line.substring("VmFlags:".length()).trim());
+            }
+        }
+        return flags;
     }
 
     /** A sparse mapping larger than the file system: touching its pages would kill the JVM with SIGBUS. */
