@@ -7,11 +7,13 @@ import io.cq.core.internal.table.TableStore;
 /**
  * Decides when an appender's blocks are reserved and faulted in ahead by the background thread, with native access.
  * A fast appender gets a run-way of several steps reserved and half of it faulted in, so that it meets neither a
- * reservation nor a page fault. A slow one gets two seconds of its pace reserved (at least a step) when less than
- * half of that is left, and takes its few page faults itself: faulting in for it would, on a machine with few cores,
- * take the CPU from the application's own spinning threads for whole scheduler slices, and a quiet queue keeps little
- * reserved on disk (docs/operations.md, "Disk usage"). The appender reserves itself only when the background has not
- * (or cannot).
+ * reservation nor a page fault. A slow one gets two seconds of its pace reserved and faulted in (at least a step) when
+ * less than half of that is left: one background wake-up a second at most, since on a machine with few cores each
+ * takes the CPU from the application's own spinning threads, and a quiet queue keeps little reserved on disk
+ * (docs/operations.md, "Disk usage"). Left to the appender, the first fault in a fresh stretch of the file would zero
+ * the page cache's whole read-ahead window on the appender's thread, 20 ms for 8 MiB on a small VM; the background
+ * faults in page by page, preemptibly ({@link NativeIo#populateForWrite}). The appender reserves itself only when the
+ * background has not (or cannot).
  * The pace is measured every eighth of a step, not per append, and counts only when sustained over half a step.
  *
  * <p>One per appender, used under the write lock; not thread-safe.
@@ -68,18 +70,18 @@ final class ReservationPacer {
         }
         long written = file.cycle();
         if (!fast) {
-            // Before a slow appender needs its next blocks, the background reserves them (no faulting in):
-            // a reservation takes microseconds, but it may wait for the file system's journal commit (milliseconds
+            // Before a slow appender needs its next blocks, the background reserves and faults them in: a
+            // reservation takes microseconds, but it may wait for the file system's journal commit (milliseconds
             // every few seconds on ext4), which must not happen on the appender's thread under the write lock. An
             // appender that writes steadily gets two seconds of its pace reserved at a time (up to 32 MiB), so that
             // it is reserved for about once a second rather than every half step: each reservation is a journal
-            // transaction, and each one ran the risk of a millisecond stall for the spinning threads of a small
-            // machine (docs/operations.md, "Disk usage").
+            // transaction, and each wake-up ran the risk of a millisecond stall for the spinning threads of a small
+            // machine (docs/operations.md, "Disk usage"). Faulting in rides on the same wake-up.
             long ahead = Math.max(step, Math.min(pace / 1_000_000 * (SLOW_AHEAD_NANOS / 1_000), MAX_AHEAD_BYTES)
                     / step * step);
             if (reserved - p < ahead / 2) {
                 askedAt = reserved;
-                file.mapped().reserveAhead(p, p + ahead, 0, () -> tableStore.maxCycle() <= written);
+                file.mapped().reserveAhead(p, p + ahead, p + ahead, () -> tableStore.maxCycle() <= written);
             }
             return;
         }
