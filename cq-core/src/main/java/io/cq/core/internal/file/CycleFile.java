@@ -47,7 +47,7 @@ public final class CycleFile {
         // keeps a reader from needing the records, and a writer's reading from growing a finished file.
         long headerEnd = Memory.getLong(file.readableChunkAt(0, CycleHeaderDescriptor.HEADER_LENGTH),
                 CycleHeaderDescriptor.DATA_START_OFFSET);
-        this.header = file.readableChunkAt(0, headerEnd);
+        this.header = file.headerChunk(headerEnd);
         this.dataStart = headerEnd;
         this.index = new CycleIndex(file, header, Memory.getInt(header, CycleHeaderDescriptor.INDEX_COUNT_OFFSET),
                 Memory.getInt(header, CycleHeaderDescriptor.INDEX_SPACING_OFFSET), dataStart);

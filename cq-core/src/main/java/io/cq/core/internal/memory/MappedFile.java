@@ -12,7 +12,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 
@@ -60,6 +62,13 @@ public final class MappedFile implements AutoCloseable {
     /** This file's view of {@link #ZEROS}, reused by every reservation made with zeros. */
     private final ByteBuffer zeros = ZEROS.duplicate();
     private MemorySegment cPath;
+    /**
+     * For a writable file's readers: the file opened again read-only, which maps only what the file holds. Through
+     * the read-write channel, a mapping sized by a length read before another process cut the file (a roll's cut,
+     * a closing last writer's) would make it that long again. Null until needed, or when the file is gone.
+     */
+    private FileChannel readChannel;
+    private boolean readChannelOpened;
     private volatile boolean closed;
     /** Held while a downcall uses a mapping outside the monitor, and by close() before the arena closes. */
     private final Object mappingGuard = new Object();
@@ -110,7 +119,8 @@ public final class MappedFile implements AutoCloseable {
      */
     public MemorySegment chunk(int index) {
         MemorySegment[] current = chunks;
-        if (index < current.length && current[index] != null && current[index].byteSize() == mappingSize) {
+        if (index < current.length && current[index] != null && current[index].byteSize() == mappingSize
+                && !current[index].isReadOnly()) {
             return current[index];
         }
         return mapChunk(index, mappingSize, true);
@@ -305,7 +315,7 @@ public final class MappedFile implements AutoCloseable {
                 }
                 int index = chunkIndex(slice);
                 long start = chunkStart(index);
-                MemorySegment chunk = readableChunk(index, end - start);
+                MemorySegment chunk = chunkToPopulate(index, end - start);
                 if (chunk == null || NativeIo.populateForWrite(chunk.asSlice(slice - start, end - slice))
                         != NativeIo.Populated.DONE) {
                     return false;
@@ -314,6 +324,17 @@ public final class MappedFile implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** As {@link #readableChunk}, read-write: populating for writing needs a writable mapping. */
+    private MemorySegment chunkToPopulate(int index, long needed) {
+        MemorySegment[] current = chunks;
+        if (index < current.length && current[index] != null && current[index].byteSize() >= needed
+                && !current[index].isReadOnly()) {
+            return current[index];
+        }
+        long available = Math.min(mappingSize, size() - chunkStart(index));
+        return available < needed ? null : mapChunk(index, available, true);
     }
 
     // ---- reading --------------------------------------------------------------------------------------
@@ -328,11 +349,37 @@ public final class MappedFile implements AutoCloseable {
         if (index < current.length && current[index] != null && current[index].byteSize() >= needed) {
             return current[index];
         }
-        long available = Math.min(mappingSize, size() - chunkStart(index));
-        if (available < needed || available <= 0) {
-            return null;
+        while (true) {
+            long available = Math.min(mappingSize, size() - chunkStart(index));
+            if (available < needed || available <= 0) {
+                return null;
+            }
+            MemorySegment chunk = mapChunk(index, available, false);
+            if (chunk != null) {
+                return chunk;
+            }
+            // cut by another process since its length was read: read it again
         }
-        return mapChunk(index, available, false);
+    }
+
+    /**
+     * The header and primary index ({@code [0, length)}), read-write in a writable file, whose writers update them in
+     * place: every cycle file holds them from its creation on, and no cut goes below them.
+     */
+    public synchronized MemorySegment headerChunk(long length) {
+        if (!writable) {
+            return readableChunkAt(0, length);
+        }
+        if (closed) {
+            throw new QueueException(path + " is already closed");
+        }
+        try {
+            MemorySegment header = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
+            mappedBytes += length;
+            return header;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map the header of " + path + ": " + e.getMessage(), e);
+        }
     }
 
     /** The header word at a position, acquired; 0 (free) where the file does not reach yet. */
@@ -387,7 +434,7 @@ public final class MappedFile implements AutoCloseable {
     /** Forces the dirty pages of every chunk written through to storage. */
     public void forceAll() {
         for (MemorySegment chunk : chunks) {
-            if (chunk != null && chunk.byteSize() == mappingSize) {
+            if (chunk != null && chunk.byteSize() == mappingSize && !chunk.isReadOnly()) {
                 chunk.force();
             }
         }
@@ -437,27 +484,51 @@ public final class MappedFile implements AutoCloseable {
             throw new QueueException(path + " is already closed");
         }
         MemorySegment[] current = chunks;
-        if (index < current.length && current[index] != null && current[index].byteSize() >= length) {
+        if (index < current.length && current[index] != null && current[index].byteSize() >= length
+                && (!forWriting || !current[index].isReadOnly())) {
             return current[index];
         }
         if (forWriting && !writable) {
             throw new IllegalStateException(path + " is open read-only");
         }
         long start = chunkStart(index);
+        // A read-only channel maps only what the file holds (mapping more fails); a writer's mapping of a whole
+        // chunk extends the file, sparse. Older, shorter mappings stay valid until the file closes.
+        FileChannel mapping = forWriting || !writable ? channel : readChannel();
         try {
-            // A read-only channel maps only what the file holds (mapping more would fail); a writer's mapping of
-            // a whole chunk extends the file, sparse. Older, shorter mappings stay valid until the file closes.
-            MemorySegment segment = channel.map(
-                    writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, start, length, arena);
+            MemorySegment segment = mapping.map(mapping == channel && writable ? FileChannel.MapMode.READ_WRITE
+                    : FileChannel.MapMode.READ_ONLY, start, length, arena);
             MemorySegment[] grown = Arrays.copyOf(current, Math.max(current.length, index + 1));
             grown[index] = segment;
             chunks = grown;
             mappedBytes += length;
             return segment;
         } catch (IOException e) {
+            if (!forWriting && size() < start + length) {
+                return null; // cut by another process since its length was read (readableChunk reads it again)
+            }
             throw new UncheckedIOException("cannot map " + length + " bytes at " + start + " of " + path + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The read-only channel readers of a writable file map through, opened on first use; the read-write one when the
+     * path names no file any more (retention deleted it: a length set on it changes no file anyone opens). A path
+     * that names another file names a finished cycle's sparse copy, which holds the same bytes.
+     */
+    private FileChannel readChannel() {
+        if (!readChannelOpened) {
+            readChannelOpened = true;
+            try {
+                readChannel = FileChannel.open(path, StandardOpenOption.READ);
+            } catch (NoSuchFileException e) {
+                readChannel = null;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot open " + path + " for reading: " + e.getMessage(), e);
+            }
+        }
+        return readChannel == null ? channel : readChannel;
     }
 
     @Override
@@ -476,6 +547,9 @@ public final class MappedFile implements AutoCloseable {
             } finally {
                 try {
                     channel.close();
+                    if (readChannel != null) {
+                        readChannel.close();
+                    }
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot close " + path, e);
                 }

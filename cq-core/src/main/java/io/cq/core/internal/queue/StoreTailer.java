@@ -157,7 +157,11 @@ public final class StoreTailer implements ExcerptTailer {
                 return absent();
             }
             if (position >= chunkEnd && !mapChunkFor(position)) {
-                return beyondTheFile();
+                ReadContext end = beyondTheFile();
+                if (end != null) {
+                    return end;
+                }
+                continue; // the file reaches the position after all
             }
             int header = Memory.getIntAcquire(chunk, position - chunkStart);
             if (ExcerptHeaderDescriptor.isData(header)) {
@@ -319,10 +323,19 @@ public final class StoreTailer implements ExcerptTailer {
      * file before writing further. But no record lies beyond a finished cycle's file, nor further past the write
      * position hint than one record (the hint may lag by the record its writer published last): a position there
      * was reached through a damaged length, and stopping would pass for the end of the queue.
+     *
+     * @return null where the file reaches the position once the hint and the newest cycle are read: its length was
+     *         read before them, and meanwhile its writer may have lengthened it, written the cycle to its end, cut
+     *         it after its mark and started the next (a reader that lost its core for that long)
      */
     private ReadContext beyondTheFile() {
         long written = file.writePositionHint();
         boolean finished = queue.tableStore().maxCycle() > cycle;
+        // A writer lengthens its file before it publishes a record there, and a newer cycle only after this one's
+        // last record and mark: read after both, the length covers what they vouch for.
+        if (mapChunkFor(position)) {
+            return null;
+        }
         long length = file.mapped().size();
         if (written > length) {
             // A writer lengthens its file before it writes there, and a closing one cuts it after its records.
