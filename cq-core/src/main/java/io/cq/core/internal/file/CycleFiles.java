@@ -370,9 +370,21 @@ public final class CycleFiles implements AutoCloseable {
         }
         try {
             long fileBlockSize = CycleFileHeaders.validate(path, channel, cycle);
-            CycleFile file = new CycleFile(new MappedFile(path, channel, writable, fileBlockSize,
+            MappedFile mapped = new MappedFile(path, channel, writable, fileBlockSize,
                     BlockDescriptor.overlap(fileBlockSize), Math.min(reserveStep, fileBlockSize),
-                    writable ? diskSpace : null), cycle);
+                    writable ? diskSpace : null);
+            CycleFile file;
+            try {
+                file = new CycleFile(mapped, cycle);
+            } catch (RuntimeException e) {
+                // Its mappings and its read-only channel too, not only the channel opened here.
+                try {
+                    mapped.close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
             open.put(cycle, file);
             listener.onAcquired(cycle, path);
             return file;

@@ -69,6 +69,8 @@ public final class MappedFile implements AutoCloseable {
      */
     private FileChannel readChannel;
     private boolean readChannelOpened;
+    /** The writers' read-write mapping of the header and primary index ({@link #headerChunk}), forced with the rest. */
+    private volatile MemorySegment header;
     private volatile boolean closed;
     /** Held while a downcall uses a mapping outside the monitor, and by close() before the arena closes. */
     private final Object mappingGuard = new Object();
@@ -326,15 +328,26 @@ public final class MappedFile implements AutoCloseable {
         return true;
     }
 
-    /** As {@link #readableChunk}, read-write: populating for writing needs a writable mapping. */
+    /**
+     * A read-write mapping of a chunk that covers {@code needed} bytes, or null: the appender's when it has one (it
+     * maps each chunk it writes, and the next one half-way, under the write lock); else one mapped here (a pretoucher
+     * in a process that does not append), unless this process cut the file or stopped reserving in it. A mapping
+     * sized by the length read here lengthens a file cut to less meanwhile, so that length is read under the monitor
+     * that {@link #shrinkTo} holds.
+     */
     private MemorySegment chunkToPopulate(int index, long needed) {
         MemorySegment[] current = chunks;
         if (index < current.length && current[index] != null && current[index].byteSize() >= needed
                 && !current[index].isReadOnly()) {
             return current[index];
         }
-        long available = Math.min(mappingSize, size() - chunkStart(index));
-        return available < needed ? null : mapChunk(index, available, true);
+        synchronized (this) {
+            if (closed || shrunk || reservingAheadStopped) {
+                return null;
+            }
+            long available = Math.min(mappingSize, size() - chunkStart(index));
+            return available < needed ? null : mapChunk(index, available, true);
+        }
     }
 
     // ---- reading --------------------------------------------------------------------------------------
@@ -374,9 +387,10 @@ public final class MappedFile implements AutoCloseable {
             throw new QueueException(path + " is already closed");
         }
         try {
-            MemorySegment header = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
+            MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
             mappedBytes += length;
-            return header;
+            header = mapped;
+            return mapped;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map the header of " + path + ": " + e.getMessage(), e);
         }
@@ -431,8 +445,12 @@ public final class MappedFile implements AutoCloseable {
         chunk.asSlice(alignedOffset, offset + length - alignedOffset).force();
     }
 
-    /** Forces the dirty pages of every chunk written through to storage. */
+    /** Forces the dirty pages of every chunk written through, and of the header, to storage. */
     public void forceAll() {
+        MemorySegment writtenHeader = header;
+        if (writtenHeader != null) {
+            writtenHeader.force();
+        }
         for (MemorySegment chunk : chunks) {
             if (chunk != null && chunk.byteSize() == mappingSize && !chunk.isReadOnly()) {
                 chunk.force();
@@ -519,14 +537,15 @@ public final class MappedFile implements AutoCloseable {
      */
     private FileChannel readChannel() {
         if (!readChannelOpened) {
-            readChannelOpened = true;
             try {
                 readChannel = FileChannel.open(path, StandardOpenOption.READ);
             } catch (NoSuchFileException e) {
                 readChannel = null;
             } catch (IOException e) {
+                // Tried again next time: mapped through the read-write channel, a reader could lengthen the file.
                 throw new UncheckedIOException("cannot open " + path + " for reading: " + e.getMessage(), e);
             }
+            readChannelOpened = true;
         }
         return readChannel == null ? channel : readChannel;
     }
@@ -539,17 +558,15 @@ public final class MappedFile implements AutoCloseable {
             }
             closed = true;
             chunks = new MemorySegment[0];
+            header = null;
         }
         // After a slice being faulted in (which holds the guard, then maps under the monitor) is done.
         synchronized (mappingGuard) {
             try {
                 arena.close();
             } finally {
-                try {
-                    channel.close();
-                    if (readChannel != null) {
-                        readChannel.close();
-                    }
+                try (FileChannel reading = readChannel; FileChannel writing = channel) {
+                    // both closed, whatever either throws
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot close " + path, e);
                 }
