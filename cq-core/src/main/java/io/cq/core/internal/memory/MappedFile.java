@@ -200,14 +200,15 @@ public final class MappedFile implements AutoCloseable {
      * never waits for it. Without native access, does nothing: the write-lock holder reserves when it gets there.
      * Failures are left for that appender to meet and report.
      */
-    public void reserveAhead(long position, long end, long populateEnd, BooleanSupplier stillWritten) {
+    public void reserveAhead(long position, long end, long populateEnd, boolean readAhead,
+                             BooleanSupplier stillWritten) {
         if (!writable || closed || end <= reservedEnd || !NativeIo.canReserveBlocksNow()) {
             return;
         }
         BackgroundWork.submit(() -> {
             if (reserveAheadNow(end, stillWritten)) {
                 // Never behind the appender: pages it has written are in already.
-                populate(Math.max(populatedEnd, position), Math.min(populateEnd, reservedEnd));
+                populate(Math.max(populatedEnd, position), Math.min(populateEnd, reservedEnd), readAhead);
             }
         });
     }
@@ -304,7 +305,7 @@ public final class MappedFile implements AutoCloseable {
      * meanwhile never waits for a slice to fault in. Maps no more than the file holds: only the write-lock holder
      * makes a file longer.
      */
-    public boolean populate(long from, long to) {
+    public boolean populate(long from, long to, boolean readAhead) {
         if (!NativeIo.canReserveBlocks()) {
             return false;
         }
@@ -318,7 +319,7 @@ public final class MappedFile implements AutoCloseable {
                 int index = chunkIndex(slice);
                 long start = chunkStart(index);
                 MemorySegment chunk = chunkToPopulate(index, end - start);
-                if (chunk == null || NativeIo.populateForWrite(chunk.asSlice(slice - start, end - slice))
+                if (chunk == null || NativeIo.populateForWrite(chunk.asSlice(slice - start, end - slice), readAhead)
                         != NativeIo.Populated.DONE) {
                     return false;
                 }

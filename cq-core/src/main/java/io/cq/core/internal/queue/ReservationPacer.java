@@ -32,6 +32,8 @@ final class ReservationPacer {
     private static final long SLOW_AHEAD_NANOS = 2_000_000_000L;
     /** Faster than this (bytes per second), an appender gets its blocks reserved and faulted in ahead. */
     private static final long FAST_BYTES_PER_SECOND = 8L << 20;
+    /** Faster than this, an appender's run-way is faulted in with the page cache's read-ahead (large folios). */
+    private static final long READ_AHEAD_BYTES_PER_SECOND = 256L << 20;
 
     private final TableStore tableStore;
     /** The position from which the next look is due: the appender's one comparison per append. */
@@ -81,7 +83,7 @@ final class ReservationPacer {
                     / step * step);
             if (reserved - p < ahead / 2) {
                 askedAt = reserved;
-                file.mapped().reserveAhead(p, p + ahead, p + ahead, () -> tableStore.maxCycle() <= written);
+                file.mapped().reserveAhead(p, p + ahead, p + ahead, false, () -> tableStore.maxCycle() <= written);
             }
             return;
         }
@@ -90,7 +92,10 @@ final class ReservationPacer {
         // Asked again once an eighth of the run-way is used: one background request per eighth, not per append.
         if (reserved - p < ahead - ahead / 8) {
             askedAt = reserved;
-            file.mapped().reserveAhead(p, p + ahead, p + ahead / 2, () -> tableStore.maxCycle() <= written);
+            // Page by page (no read-ahead) keeps the background thread preemptible; past a few hundred MB/s the
+            // kernel's work per page costs an appender more than the stalls do (NativeIo.populateForWrite).
+            file.mapped().reserveAhead(p, p + ahead, p + ahead / 2, pace > READ_AHEAD_BYTES_PER_SECOND,
+                    () -> tableStore.maxCycle() <= written);
         }
     }
 

@@ -247,16 +247,26 @@ public final class NativeIo {
 
     /**
      * Faults in every page of a page-aligned slice of a writable shared mapping, as if each were written, without
-     * changing its content.
-     *
-     * <p>The slice is advised {@code MADV_RANDOM} while it is faulted in, and {@code MADV_NORMAL} again after. A
-     * fault on a page the file has not had yet otherwise starts the page cache's read-ahead, which zeroes the whole
-     * read-ahead window (8 MiB on a virtio disk) of large folios in one stretch of kernel code that nothing preempts:
-     * on two cores, a spinning appender or tailer then loses its core for about 20 ms every 8 MiB. Page by page the
-     * same work yields between pages (docs/performance.md, "Faulting in without read-ahead"). Readers keep their
-     * read-ahead: the advice is gone once the slice is in.
+     * changing its content, and without the page cache's read-ahead (as the two-argument form explains).
      */
     public static Populated populateForWrite(MemorySegment slice) {
+        return populateForWrite(slice, false);
+    }
+
+    /**
+     * Faults in every page of a page-aligned slice of a writable shared mapping, as if each were written, without
+     * changing its content.
+     *
+     * <p>Without {@code readAhead}, the slice is advised {@code MADV_RANDOM} while it is faulted in, and
+     * {@code MADV_NORMAL} again after. A fault on a page the file has not had yet otherwise starts the page cache's
+     * read-ahead, which zeroes the whole read-ahead window (8 MiB on a virtio disk) of large folios in one stretch of
+     * kernel code that nothing preempts: on two cores, a spinning appender or tailer then loses its core for about
+     * 20 ms every 8 MiB. Page by page the same work yields between pages (docs/performance.md, "Faulting in without
+     * read-ahead"). Readers keep their read-ahead: the advice is gone once the slice is in. With {@code readAhead},
+     * for an appender writing hundreds of megabytes a second, the large folios are kept: page by page, the kernel's
+     * work per page (reclaim lists, dirty accounting, writeback) took a sixth off 1 KiB appends.
+     */
+    public static Populated populateForWrite(MemorySegment slice, boolean readAhead) {
         if (!isReady() || Calls.MADVISE == null) {
             return Populated.UNSUPPORTED;
         }
@@ -264,7 +274,7 @@ public final class NativeIo {
             MemorySegment callState = callState();
             long length = slice.byteSize();
             // Advice is a hint: where it is refused, faulting in still works, only with read-ahead.
-            boolean random = advise(callState, slice, length, MADV_RANDOM);
+            boolean random = !readAhead && advise(callState, slice, length, MADV_RANDOM);
             boolean populated = advise(callState, slice, length, MADV_POPULATE_WRITE);
             int errno = populated ? 0 : (int) Calls.ERRNO.get(callState, 0L);
             if (random) {
