@@ -1,5 +1,7 @@
 package io.cq.benchmarks.latency;
 
+import io.cq.benchmarks.BenchmarkSuite;
+import io.cq.benchmarks.Directories;
 import io.cq.benchmarks.HistogramCodec;
 import io.cq.benchmarks.QueueDriver;
 import io.cq.benchmarks.Writeback;
@@ -13,9 +15,11 @@ import java.io.PrintStream;
 import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -73,9 +77,27 @@ public final class LatencyHarness {
         Thread.sleep(1_000);
     }
 
-    /** Entry point of the measuring JVMs: {@code reader ...} or {@code appender ...}. */
+    /**
+     * Entry point of the measuring JVMs ({@code reader ...} or {@code appender ...}), and of one measurement run by
+     * hand, for A/B runs of two builds on the class path: {@code once <cq|chronicle|floor> <two JVMs: true|false>
+     * <rate> <warm-up seconds> <seconds>} prints the percentiles in µs.
+     */
     public static void main(String[] args) throws Exception {
-        if (args[0].equals("reader")) {
+        if (args[0].equals("once")) {
+            Path directory = Files.createTempDirectory("latency-" + args[1]);
+            try {
+                Histogram h = run(args[1], Boolean.parseBoolean(args[2]), Integer.parseInt(args[3]), MESSAGE_SIZE,
+                        Integer.parseInt(args[4]), Integer.parseInt(args[5]), directory,
+                        BenchmarkSuite.forkJvmArgs()).histogram();
+                System.out.printf(Locale.ROOT,
+                        "%s p50 %.2f p90 %.2f p99 %.1f p99.9 %.1f p99.99 %.1f max %.1f%n", args[1],
+                        h.getValueAtPercentile(50) / 1e3, h.getValueAtPercentile(90) / 1e3,
+                        h.getValueAtPercentile(99) / 1e3, h.getValueAtPercentile(99.9) / 1e3,
+                        h.getValueAtPercentile(99.99) / 1e3, h.getMaxValue() / 1e3);
+            } finally {
+                Directories.delete(directory);
+            }
+        } else if (args[0].equals("reader")) {
             Histogram histogram = measure(args[1], Path.of(args[2]), Integer.parseInt(args[3]),
                     Boolean.parseBoolean(args[4]),
                     Integer.parseInt(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
