@@ -304,6 +304,9 @@ public final class MappedFile implements AutoCloseable {
      * it cannot. Holds the mapping guard per slice, not the file's monitor: an appender that needs a reservation
      * meanwhile never waits for a slice to fault in. Maps no more than the file holds: only the write-lock holder
      * makes a file longer.
+     *
+     * @param readAhead with the page cache's read-ahead, for an appender bound by memory rather than by stalls
+     *                  ({@link NativeIo#populateForWrite(MemorySegment, boolean)})
      */
     public boolean populate(long from, long to, boolean readAhead) {
         if (!NativeIo.canReserveBlocks()) {

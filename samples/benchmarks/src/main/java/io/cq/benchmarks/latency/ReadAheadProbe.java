@@ -80,16 +80,7 @@ public final class ReadAheadProbe {
             MemorySegment mapping = channel.map(FileChannel.MapMode.READ_WRITE, 0, size, arena);
             long start = System.nanoTime();
             for (long done = 0; done < size; done += SLICE) {
-                MemorySegment slice = mapping.asSlice(done, SLICE);
-                if (random) {
-                    advise(madvise, slice, MADV_RANDOM);
-                }
-                if (advise(madvise, slice, MADV_POPULATE_WRITE) != 0) {
-                    throw new IllegalStateException("madvise(MADV_POPULATE_WRITE) failed");
-                }
-                if (random) {
-                    advise(madvise, slice, MADV_NORMAL);
-                }
+                faultIn(madvise, mapping.asSlice(done, SLICE), random);
             }
             System.out.printf(Locale.ROOT, "fault-in%s: %.2f GB/s%n", random ? "-random" : "",
                     size / ((System.nanoTime() - start) / 1e9) / 1e9);
@@ -138,16 +129,7 @@ public final class ReadAheadProbe {
         try {
             while (System.nanoTime() < end && done + SLICE <= FILE_SIZE) {
                 if (done < written.get() + 8 * SLICE) {
-                    MemorySegment slice = mapping.asSlice(done, SLICE);
-                    if (random) {
-                        advise(madvise, slice, MADV_RANDOM);
-                    }
-                    if (advise(madvise, slice, MADV_POPULATE_WRITE) != 0) {
-                        throw new IllegalStateException("madvise(MADV_POPULATE_WRITE) failed");
-                    }
-                    if (random) {
-                        advise(madvise, slice, MADV_NORMAL);
-                    }
+                    faultIn(madvise, mapping.asSlice(done, SLICE), random);
                     done += SLICE;
                 } else {
                     Thread.sleep(1);
@@ -155,6 +137,19 @@ public final class ReadAheadProbe {
             }
         } catch (Throwable e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** One slice, as cq's background thread faults it in: with {@code random}, without read-ahead. */
+    private static void faultIn(MethodHandle madvise, MemorySegment slice, boolean random) throws Throwable {
+        if (random) {
+            advise(madvise, slice, MADV_RANDOM);
+        }
+        if (advise(madvise, slice, MADV_POPULATE_WRITE) != 0) {
+            throw new IllegalStateException("madvise(MADV_POPULATE_WRITE) failed");
+        }
+        if (random) {
+            advise(madvise, slice, MADV_NORMAL);
         }
     }
 
