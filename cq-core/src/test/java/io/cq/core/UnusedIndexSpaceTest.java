@@ -216,9 +216,7 @@ class UnusedIndexSpaceTest {
     void shouldKeepTheIndexOfAFinishedCycleWhoseRecordsOutweighItWithoutNativeAccess() throws Exception {
         // 5,000 records of 64 B are 340 KB: more than four times the unused index, so copying is not worth it.
         Path queueDir = dir.resolve("plain-java-jar-large");
-        assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "1", "5000", "64"))
-                .contains("written=5001");
-        Path finished = cycleFiles(queueDir).getFirst();
+        Path finished = oneFinishedCycleWithoutNativeAccess(queueDir, 5000, 64);
         assertThat(UnusedIndexSpace.sparseCopy(finished)).isNull();
         assertThat(DiskUsage.allocatedBytes(finished)).as("%s keeps its index", finished.getFileName())
                 .isGreaterThanOrEqualTo(2L * RollCycle.MINUTELY.indexCount() * Long.BYTES);
@@ -339,9 +337,7 @@ class UnusedIndexSpaceTest {
     @Test
     void shouldGiveTheCopyTheFilesPermissionsGroupAndModificationTime() throws Exception {
         Path queueDir = dir.resolve("attributes");
-        assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "1", "10", "40"))
-                .contains("written=11");
-        Path file = cycleFiles(queueDir).getFirst();
+        Path file = oneFinishedCycleWithoutNativeAccess(queueDir, 10, 40);
         WrittenWhole.again(file);
         Set<PosixFilePermission> mode = PosixFilePermissions.fromString("rw-r-----");
         Files.setPosixFilePermissions(file, mode);
@@ -389,5 +385,12 @@ class UnusedIndexSpaceTest {
         try (Stream<Path> files = Files.list(queueDir)) {
             return files.filter(p -> p.getFileName().toString().endsWith(".cq4")).sorted().toList();
         }
+    }
+
+    /** One MINUTELY cycle of {@code excerpts} excerpts, finished by one more, by a child JVM without the flag. */
+    private static Path oneFinishedCycleWithoutNativeAccess(Path queueDir, int excerpts, int length) throws Exception {
+        assertThat(ChildJvm.runToEnd(false, FinishedCyclesWriter.class, queueDir.toString(), "1",
+                String.valueOf(excerpts), String.valueOf(length))).contains("written=" + (excerpts + 1));
+        return cycleFiles(queueDir).getFirst();
     }
 }

@@ -45,8 +45,8 @@ public final class CycleFile {
         this.cycle = cycle;
         // The header and the primary index only (the file's length was checked against them): mapping no more
         // keeps a reader from needing the records, and a writer's reading from growing a finished file.
-        long headerEnd = Memory.getLong(file.readableChunkAt(0, CycleHeaderDescriptor.HEADER_LENGTH),
-                CycleHeaderDescriptor.DATA_START_OFFSET);
+        // Read, not mapped: a writing process maps the header read-write below, and maps for reading only when read.
+        long headerEnd = file.readLongAt(CycleHeaderDescriptor.DATA_START_OFFSET);
         this.header = file.headerChunk(headerEnd);
         this.dataStart = headerEnd;
         this.index = new CycleIndex(file, header, Memory.getInt(header, CycleHeaderDescriptor.INDEX_COUNT_OFFSET),

@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -398,6 +399,21 @@ public final class MappedFile implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map the header of " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A little-endian long read through the channel (no mapping), as the file holds it now. */
+    public long readLongAt(long position) {
+        ByteBuffer buffer = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        try {
+            while (buffer.hasRemaining()) {
+                if (channel.read(buffer, position + buffer.position()) < 0) {
+                    throw new QueueException(path + " is too short to hold 8 bytes at position " + position);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path + " at " + position + ": " + e.getMessage(), e);
+        }
+        return buffer.getLong(0);
     }
 
     /** The header word at a position, acquired; 0 (free) where the file does not reach yet. */

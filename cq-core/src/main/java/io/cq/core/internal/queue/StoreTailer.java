@@ -333,10 +333,10 @@ public final class StoreTailer implements ExcerptTailer {
         boolean finished = queue.tableStore().maxCycle() > cycle;
         // A writer lengthens its file before it publishes a record there, and a newer cycle only after this one's
         // last record and mark: read after both, the length covers what they vouch for.
-        if (mapChunkFor(position)) {
+        long length = file.mapped().size();
+        if (length >= position + ExcerptHeaderDescriptor.SIZE && mapChunkFor(position)) {
             return null;
         }
-        long length = file.mapped().size();
         if (written > length) {
             // A writer lengthens its file before it writes there, and a closing one cuts it after its records.
             throw new CorruptQueueException(file.path(), length, "the file ends at " + length + " bytes but records "
