@@ -30,6 +30,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class DiskFullTest {
     private static final long MIB = 1L << 20;
     private static final Pattern ACCEPTED = Pattern.compile("accepted=(\\d+) refusal=(\\S+) cause=(\\S+) message=(.*)");
+    private static final Pattern REFUSED_RANGE = Pattern.compile("from (\\d+) to (\\d+)");
+    private static final long PAGE = 4096;
 
     @TempDir
     Path dir;
@@ -91,6 +93,11 @@ class DiskFullTest {
         assertThat(accepted.group(2)).isEqualTo("java.io.UncheckedIOException");
         assertThat(accepted.group(3)).isEqualTo("java.io.IOException");
         assertThat(accepted.group(4)).contains(queue.toString()).containsIgnoringCase("space");
+        // Refused for the append's own bytes: the step reserved ahead shrinks to them when it no longer fits.
+        Matcher refused = REFUSED_RANGE.matcher(accepted.group(4));
+        assertThat(refused.find()).as("the refused range in: " + accepted.group(4)).isTrue();
+        assertThat(Long.parseLong(refused.group(2)) - Long.parseLong(refused.group(1))).as("bytes refused")
+                .isLessThanOrEqualTo(DiskFillingProcess.PAYLOAD + 2 * PAGE);
         assertThat(writer).contains("resumed total=" + (count + 10), "closed");
 
         List<String> reader = ChildJvm.runToEnd(nativeAccess, QueueCheckingProcess.class, queue.toString(),

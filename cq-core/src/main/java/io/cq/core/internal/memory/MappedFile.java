@@ -144,11 +144,12 @@ public final class MappedFile implements AutoCloseable {
      * this call once a step. Only the write-lock holder calls it: without native access the blocks are allocated
      * by writing zeros through the channel, which must never land on a record, so it writes only from
      * {@code freeFrom}, where nothing has been written yet (the free space after the last record), and above what
-     * it reserved before.
+     * it reserved before. On a disk too full for the step beyond, only the pages up to {@code end} are allocated:
+     * a nearly full disk refuses an append when that append's own bytes do not fit, not a step earlier.
      *
      * @return the new reserved end
-     * @throws UncheckedIOException when the file system cannot allocate the blocks (a full disk), naming the
-     *                              file and the range; what was written before is intact
+     * @throws UncheckedIOException when the file system cannot allocate the blocks up to {@code end} (a full
+     *                              disk), naming the file and the range; what was written before is intact
      */
     public synchronized long reserve(long freeFrom, long end) {
         if (end <= reservedEnd) {
@@ -157,8 +158,17 @@ public final class MappedFile implements AutoCloseable {
         if (closed) {
             throw new QueueException(path + " is already closed");
         }
-        return reserveTo(freeFrom, reservedEnd == 0 ? BlockDescriptor.firstReservationEnd(end, reserveStep)
-                : BlockDescriptor.reservationEnd(end, reserveStep));
+        long target = reservedEnd == 0 ? BlockDescriptor.firstReservationEnd(end, reserveStep)
+                : BlockDescriptor.reservationEnd(end, reserveStep);
+        try {
+            return reserveTo(freeFrom, target);
+        } catch (UncheckedIOException stepTooLarge) {
+            if (pageEnd(end) >= target) {
+                throw stepTooLarge;
+            }
+            // The next append asks for a whole step again, so space freed meanwhile is used as before.
+            return reserveTo(freeFrom, pageEnd(end));
+        }
     }
 
     /**
@@ -172,7 +182,11 @@ public final class MappedFile implements AutoCloseable {
         if (closed) {
             throw new QueueException(path + " is already closed");
         }
-        return reserveTo(freeFrom, (end + BlockDescriptor.PAGE - 1) & -BlockDescriptor.PAGE);
+        return reserveTo(freeFrom, pageEnd(end));
+    }
+
+    private static long pageEnd(long end) {
+        return (end + BlockDescriptor.PAGE - 1) & -BlockDescriptor.PAGE;
     }
 
     private long reserveTo(long freeFrom, long target) {
