@@ -51,13 +51,10 @@ class NativeIoTest {
         assumeTrue(NativeIo.canReserveBlocks(), "native access is needed");
         Path file = dir.resolve("sparse");
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); Arena arena = Arena.ofShared()) {
-            raf.setLength(32 << 20);
-            MemorySegment mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, 32 << 20, arena);
+            MemorySegment mapping = sparseMapping(raf, 32 << 20, arena);
 
-            NativeIo.Populated populated = NativeIo.populateForWrite(mapping.asSlice(1 << 20, 1 << 20));
+            faultInOrSkip(mapping.asSlice(1 << 20, 1 << 20));
 
-            assumeTrue(populated != NativeIo.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
-            assertThat(populated).isEqualTo(NativeIo.Populated.DONE);
             assertThat(mapping.asSlice(1 << 20, 1 << 20).isLoaded()).isTrue();
             assertThat(pagesInMemory(mapping.asSlice(2 << 20, 30 << 20))).isZero();
             assertThat(pagesInMemory(mapping.asSlice(0, 1 << 20))).isZero();
@@ -70,16 +67,27 @@ class NativeIoTest {
         assumeTrue(NativeIo.canReserveBlocks(), "native access is needed");
         Path file = dir.resolve("whole");
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); Arena arena = Arena.ofShared()) {
-            raf.setLength(8 << 20);
-            MemorySegment mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, 8 << 20, arena);
+            MemorySegment mapping = sparseMapping(raf, 8 << 20, arena);
 
-            NativeIo.Populated populated = NativeIo.populateForWrite(mapping.asSlice(2 << 20, 1 << 20));
+            faultInOrSkip(mapping.asSlice(2 << 20, 1 << 20));
 
-            assumeTrue(populated != NativeIo.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
             List<String> flags = vmFlagsOfMappings(file);
             assertThat(flags).as("one mapping of the file, as before").hasSize(1);
             assertThat(flags.getFirst().split(" ")).as("VmFlags").contains("sh").doesNotContain("rr");
         }
+    }
+
+    /** A read-write shared mapping of the whole file, made {@code length} bytes long and sparse. */
+    private static MemorySegment sparseMapping(RandomAccessFile raf, long length, Arena arena) throws IOException {
+        raf.setLength(length);
+        return raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, length, arena);
+    }
+
+    /** Faults the slice in; skips the test on a kernel without MADV_POPULATE_WRITE. */
+    private static void faultInOrSkip(MemorySegment slice) {
+        NativeIo.Populated populated = NativeIo.populateForWrite(slice);
+        assumeTrue(populated != NativeIo.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
+        assertThat(populated).isEqualTo(NativeIo.Populated.DONE);
     }
 
     private static int pagesInMemory(MemorySegment range) {

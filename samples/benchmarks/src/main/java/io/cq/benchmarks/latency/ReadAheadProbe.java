@@ -132,6 +132,8 @@ public final class ReadAheadProbe {
                     faultIn(madvise, mapping.asSlice(done, SLICE), random);
                     done += SLICE;
                 } else {
+                    // Eight slices ahead is as far as cq's background goes; waiting for the writer to use them must
+                    // not spin, or this thread takes the second core the probe measures the first one against.
                     Thread.sleep(1);
                 }
             }
