@@ -28,6 +28,8 @@ public final class BlockDescriptor {
      */
     public static final long DEFAULT_RESERVE_STEP = 512L << 10;
     public static final long MIN_RESERVE_STEP = 64 * 1024;
+    /** The page cache's largest folio on x86-64 and aarch64 with 4 KiB pages (mapped by one PMD entry). */
+    public static final long LARGE_FOLIO = 2L << 20;
     /** Slack each chunk maps beyond the largest record: the header word after it and alignment. */
     private static final long OVERLAP_SLACK = 64;
 
@@ -39,9 +41,18 @@ public final class BlockDescriptor {
         return Math.min(blockSize / 4, ExcerptHeaderDescriptor.MAX_LENGTH);
     }
 
-    /** Bytes each chunk maps beyond its block: a whole record, the word after it, and alignment slack. */
+    /**
+     * Bytes each chunk maps beyond its block: a whole record, the word after it and alignment slack, rounded up so
+     * that the mapping ends on a {@link #LARGE_FOLIO} boundary where the block size is a multiple of it (else on a
+     * page boundary). A writer's mapping sets the file's length, and ext4 zeroes the partial block at the old end of
+     * a file that grows, through a 4 KiB page-cache page: left at a 2 MiB boundary, that page kept the page cache
+     * from reading the next 2 MiB in as one large folio and restarted its folio sizes from 4 KiB, so that an appender
+     * met a page fault every few pages instead of one per 2 MiB (docs/file-format.md, "Mapping").
+     */
     public static long overlap(long blockSize) {
-        return maxExcerptSize(blockSize) + OVERLAP_SLACK;
+        long alignment = blockSize % LARGE_FOLIO == 0 ? LARGE_FOLIO : PAGE;
+        long mappingEnd = blockSize + maxExcerptSize(blockSize) + OVERLAP_SLACK;
+        return (mappingEnd + alignment - 1) / alignment * alignment - blockSize;
     }
 
     /**
