@@ -86,8 +86,11 @@ class RequestReplyGatewayTest {
             assertThat(reply.getHeaders()).containsEntry("desk", "rates").containsKey(CqHeaders.CORRELATION_ID);
             assertThat(priced).containsExactly(new Trade("AAPL", 100, 189.25));
             QueueAdapterRegistry registry = new QueueAdapterRegistry(context);
-            assertThat(registry.adapter("pricer")).get().extracting(QueueAdapterInfo::kind, QueueAdapterInfo::lag)
-                    .containsExactly(QueueAdapterInfo.Kind.INBOUND_GATEWAY, 0L);
+            assertThat(registry.adapter("pricer")).get().extracting(QueueAdapterInfo::kind)
+                    .isEqualTo(QueueAdapterInfo.Kind.INBOUND_GATEWAY);
+            // The pricer's named tailer persists its position when its read closes, which may be just after the
+            // requester has the reply in hand.
+            await().atMost(Duration.ofSeconds(20)).until(() -> registry.adapter("pricer").orElseThrow().lag() == 0);
             assertThat(registry.adapter("price-requests")).get().extracting(QueueAdapterInfo::processedCount)
                     .isEqualTo(1L);
         }
