@@ -9,7 +9,7 @@ import io.cq.core.RollCycle;
  *
  * <pre>
  *  file   |<---- block 0 ---->|<---- block 1 ---->|<---- block 2 ---->|
- *  chunk 0 |==================|=====|                                      overlap = maxExcerpt + 64
+ *  chunk 0 |==================|=====|                  overlap = maxExcerpt + 64, to a 2 MiB (or page) end
  *  chunk 1                    |==================|=====|
  *  chunk 2                                       |==================|=====|
  * </pre>
