@@ -1,5 +1,6 @@
 package io.cq.benchmarks;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -16,9 +17,10 @@ import java.util.Locale;
  * touched (and takes freed memory back), the first costs several times the second, and an append rate that falls
  * to the same few hundred MB/s for both libraries once past what the round before freed is that cost, not theirs.
  *
- * <p>Arguments: {@code cq|chronicle size rounds [seconds|MiB-per-round] [touch-GiB]}; for example
- * {@code chronicle 1024 8 1s 0} or {@code cq 1024 8 1024}. Run with the forked JVM flags of the suite
- * ({@link ChronicleDriver#JVM_ARGS}, and {@code --enable-native-access=ALL-UNNAMED} for cq).
+ * <p>Arguments: {@code cq|chronicle size rounds [<n>s|MiB-per-round] [touch-GiB]}, a round of {@code 1s} by
+ * default; for example {@code chronicle 1024 8 1s 8} (8 GiB touched first) or {@code cq 1024 8 1024}. Run with
+ * the forked JVM flags of the suite ({@link ChronicleDriver#JVM_ARGS}, and {@code --enable-native-access=ALL-UNNAMED}
+ * for cq).
  */
 public final class AppendTimeline {
     private static final int SLOTS = 10;
@@ -29,7 +31,7 @@ public final class AppendTimeline {
 
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
-            System.err.println("usage: AppendTimeline cq|chronicle size rounds [1s|MiB-per-round] [touch-GiB]");
+            System.err.println("usage: AppendTimeline cq|chronicle size rounds [<n>s|MiB-per-round] [touch-GiB]");
             System.exit(2);
         }
         String implementation = args[0];
@@ -88,7 +90,7 @@ public final class AppendTimeline {
             // Field 10 (minflt); the fields after the command name, which is in parentheses, start at field 3.
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Long.parseLong(fields[7]);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return -1;
         }
     }
