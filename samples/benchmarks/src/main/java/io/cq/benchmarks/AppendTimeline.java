@@ -20,7 +20,9 @@ import java.util.Locale;
  * <p>Arguments: {@code cq|chronicle size rounds [<n>s|MiB-per-round] [touch-GiB]}, a round of {@code 1s} by
  * default; for example {@code chronicle 1024 8 1s 8} (8 GiB touched first) or {@code cq 1024 8 1024}. Run with
  * the forked JVM flags of the suite ({@link ChronicleDriver#JVM_ARGS}, and {@code --enable-native-access=ALL-UNNAMED}
- * for cq).
+ * for cq). Each round's line ends with how long closing the queue and deleting its directory took, the time between
+ * two JMH iterations; {@code -Dtimeline.pauseMillis=<n>} waits that much longer before the next round, to show what
+ * that time costs the next round (docs/performance.md, "What a C writer reaches in the same rounds").
  */
 public final class AppendTimeline {
     private static final int SLOTS = 10;
@@ -46,6 +48,7 @@ public final class AppendTimeline {
             System.out.printf(Locale.ROOT, "anonymous memory, %d GiB: first touch %.2f us/page, second %.2f us/page%n",
                     bytes >> 30, touchMicrosPerPage(bytes), touchMicrosPerPage(bytes));
         }
+        long pauseMillis = Long.getLong("timeline.pauseMillis", 0);
         byte[] payload = new byte[size];
         for (int i = 0; i < size; i++) {
             payload[i] = (byte) ('a' + i % 26);
@@ -68,8 +71,11 @@ public final class AppendTimeline {
                 }
             }
             long faults = minorFaultsOfThisThread() - faultsBefore;
+            long closing = System.nanoTime();
             driver.close();
+            long deleting = System.nanoTime();
             Directories.delete(directory);
+            long deleted = System.nanoTime();
             StringBuilder tenths = new StringBuilder();
             for (long count : perTenth) {
                 tenths.append(String.format(Locale.ROOT, " %.2f", count * SLOTS * 1e3 / nanos));
@@ -77,9 +83,13 @@ public final class AppendTimeline {
             double mebibytes = appended * (double) size / (1 << 20);
             String faultsPerMebibyte = faults < 0 ? "?" : String.format(Locale.ROOT, "%.1f", faults / mebibytes);
             System.out.printf(Locale.ROOT, "%s %d B round %d: %.2fM excerpts/s, %.2f GB in %.3f s, %s page faults "
-                    + "of the appending thread per MiB%s%n", implementation, size, round, appended * 1e3 / elapsed,
-                    appended * (double) size / 1e9, elapsed / 1e9, faultsPerMebibyte,
-                    volume > 0 ? "" : "; per tenth (M/s):" + tenths);
+                    + "of the appending thread per MiB%s; then closed in %.1f ms and deleted in %.1f ms%n",
+                    implementation, size, round, appended * 1e3 / elapsed, appended * (double) size / 1e9,
+                    elapsed / 1e9, faultsPerMebibyte, volume > 0 ? "" : "; per tenth (M/s):" + tenths,
+                    (deleting - closing) / 1e6, (deleted - deleting) / 1e6);
+            if (pauseMillis > 0) {
+                Thread.sleep(pauseMillis);
+            }
         }
     }
 
