@@ -1,6 +1,6 @@
 /*
  * append-rounds: the ceiling of a 1 KiB appender on this machine, outside any JVM and any queue
- * (docs/performance.md, "1 KiB appends: what a C writer reaches in the same rounds").
+ * (docs/performance.md, "what a C writer reaches in the same rounds").
  *
  * Each round does what one JMH AppendBenchmark iteration does to memory: a fresh file mapped shared, 1 KiB records
  * (an 8-byte sequence, then 1016 bytes) written one after the other for one second, the blocks reserved with
