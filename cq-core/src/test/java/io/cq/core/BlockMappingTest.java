@@ -69,6 +69,7 @@ class BlockMappingTest {
 
         assertReadBack(BLOCK, written);
     }
+
     @ParameterizedTest(name = "native access: {0}, block {1} B")
     @CsvSource({"true, 4194304, 2097152", "false, 4194304, 2097152", "true, 3145728, 4096", "false, 3145728, 4096"})
     void shouldEndTheFileOnAnAlignedBoundaryEachTimeItGrowsAndReadTheLargestExcerptsBack(boolean nativeAccess,

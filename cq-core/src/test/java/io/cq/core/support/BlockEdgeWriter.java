@@ -3,6 +3,7 @@ package io.cq.core.support;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
+import io.cq.core.internal.layout.BlockDescriptor;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -44,9 +45,9 @@ public final class BlockEdgeWriter {
         return excerpts;
     }
 
-    /** The largest excerpt a queue of this block size takes (a quarter of a block, docs/file-format.md). */
+    /** The largest excerpt a queue of this block size takes ({@link BlockDescriptor#maxExcerptSize}). */
     public static int largest(long blockSize) {
-        return (int) (blockSize / 4);
+        return Math.toIntExact(BlockDescriptor.maxExcerptSize(blockSize));
     }
 
     /**
