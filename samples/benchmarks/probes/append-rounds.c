@@ -13,9 +13,13 @@
  *      (the design of cq's run-way for a fast appender, docs/operations.md, "Disk usage");
  *   2  two more threads faulting in alternate 4 MiB stripes from 8 MiB to 40 MiB ahead of the writer.
  *
+ * With a fourth argument, a number of milliseconds, a round does not unmap its file before deleting it: another
+ * thread unmaps it that long after, during the next round, as Chronicle Queue releases its mappings later on a thread
+ * of its own. The file's pages are then freed while the next round writes.
+ *
  * Build and run (Linux 5.14 or later):
  *   cc -O2 -pthread -o /tmp/append-rounds samples/benchmarks/probes/append-rounds.c
- *   /tmp/append-rounds <mode> <rounds> <directory on the disk to measure>
+ *   /tmp/append-rounds <mode> <rounds> <directory on the disk to measure> [unmap after, ms]
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -97,11 +101,25 @@ static void *stripes(void *parity) {
     return NULL;
 }
 
+struct late_unmap {
+    char *mapping;
+    int millis;
+};
+
+static void *unmap_later(void *arg) {
+    struct late_unmap *late = arg;
+    usleep((useconds_t) late->millis * 1000);
+    munmap(late->mapping, FILE_BYTES);
+    free(late);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     if (argc < 4) {
-        fprintf(stderr, "usage: append-rounds <0|1|2> <rounds> <directory>\n");
+        fprintf(stderr, "usage: append-rounds <0|1|2> <rounds> <directory> [unmap after, ms]\n");
         return 2;
     }
+    int unmap_after = argc > 4 ? atoi(argv[4]) : -1;
     mode = atoi(argv[1]);
     int rounds = atoi(argv[2]);
     char path[4096];
@@ -156,7 +174,16 @@ int main(int argc, char **argv) {
         for (int k = 0; k < helper_count; k++) {
             pthread_join(helpers[k], NULL);
         }
-        munmap(mapping, FILE_BYTES);
+        if (unmap_after < 0) {
+            munmap(mapping, FILE_BYTES);
+        } else {
+            struct late_unmap *late = malloc(sizeof *late);
+            late->mapping = mapping;
+            late->millis = unmap_after;
+            pthread_t unmapper;
+            pthread_create(&unmapper, NULL, unmap_later, late);
+            pthread_detach(unmapper);
+        }
         if (ftruncate(fd, (off_t) position) != 0) {
             perror("ftruncate");
         }

@@ -23,6 +23,7 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
     private final Map<String, MappedQueue> queues;
     private final ListenerContainerRegistry registry;
     private final QueueAdapters adapters;
+    private final boolean showPaths;
 
     public QueuesHealthIndicator(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry) {
         this(queues, registry, null);
@@ -31,10 +32,20 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
     /** @param adapters the Spring Integration adapters whose states the details list, or null */
     public QueuesHealthIndicator(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry,
                                  @Nullable QueueAdapters adapters) {
+        this(queues, registry, adapters, true);
+    }
+
+    /**
+     * @param adapters  the Spring Integration adapters whose states the details list, or null
+     * @param showPaths whether the details name each queue's directory ("******" otherwise)
+     */
+    public QueuesHealthIndicator(Map<String, MappedQueue> queues, @Nullable ListenerContainerRegistry registry,
+                                 @Nullable QueueAdapters adapters, boolean showPaths) {
         super("Queue health check failed");
         this.queues = new TreeMap<>(queues);
         this.registry = registry;
         this.adapters = adapters;
+        this.showPaths = showPaths;
     }
 
     @Override
@@ -45,7 +56,7 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
             DiskSpace disk = queue.diskSpace();
             boolean writable = queue.isReadOnly() || Files.isWritable(queue.path());
             Map<String, Object> details = new LinkedHashMap<>();
-            details.put("path", queue.path().toString());
+            details.put("path", showPaths ? queue.path().toString() : QueueDescriptor.HIDDEN);
             details.put("diskFreeBytes", disk.usableBytes());
             details.put("diskTotalBytes", disk.totalBytes());
             details.put("diskThresholdBytes", disk.warningBytes());

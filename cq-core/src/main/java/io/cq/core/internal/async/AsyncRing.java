@@ -125,7 +125,13 @@ public final class AsyncRing {
                 return ring;
             }
         } catch (NoSuchFileException e) {
-            return null;
+            if (!writable) {
+                return null;
+            }
+            // A writer that cannot create the buffer (its directory cannot be made) must not go on without it.
+            throw new UncheckedIOException("cannot open the async buffer " + path + " of queue "
+                    + store.path().getParent() + ": " + e.getMessage() + " does not exist and cannot be created. "
+                    + "Every process of an async queue must be able to read and write its buffer's directory", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open the async buffer " + path + " of queue "
                     + store.path().getParent() + ": " + e.getMessage() + ". Every process of an async queue must be "

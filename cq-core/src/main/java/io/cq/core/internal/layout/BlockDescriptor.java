@@ -86,13 +86,18 @@ public final class BlockDescriptor {
         return blockSize >= MIN_BLOCK_SIZE && blockSize % PAGE == 0 && blockSize <= MAX_BLOCK_SIZE;
     }
 
+    /** The smallest block of a roll cycle: whole pages that hold four of its index blocks, and at least 64 KiB. */
+    public static long smallestBlockSize(RollCycle rollCycle) {
+        long indexBlock = IndexDescriptor.indexBlockLength(rollCycle.indexCount()) + OVERLAP_SLACK;
+        return Math.max(MIN_BLOCK_SIZE, (indexBlock * 4 + PAGE - 1) / PAGE * PAGE);
+    }
+
     /**
      * Checked by the builder and again once an existing queue's roll cycle is known, which may differ from the
      * requested one: a block must hold four index blocks of the roll cycle.
      */
     public static void requireBlockSizeFits(long blockSize, RollCycle rollCycle) {
-        long indexBlock = IndexDescriptor.indexBlockLength(rollCycle.indexCount()) + OVERLAP_SLACK;
-        long smallestBlock = Math.max(MIN_BLOCK_SIZE, (indexBlock * 4 + PAGE - 1) / PAGE * PAGE);
+        long smallestBlock = smallestBlockSize(rollCycle);
         if (blockSize < smallestBlock || blockSize % PAGE != 0 || blockSize > MAX_BLOCK_SIZE) {
             throw new IllegalArgumentException("blockSize=" + blockSize + " must be a multiple of " + PAGE
                     + " from " + smallestBlock + " (for rollCycle=" + rollCycle + ") to 2^40");

@@ -8,6 +8,7 @@ import io.cq.spring.actuate.QueuesHealthIndicator;
 import io.cq.spring.config.ListenerContainerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -49,14 +50,18 @@ public final class CqActuatorAutoConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(AbstractHealthIndicator.class)
+    @EnableConfigurationProperties(QueuesEndpointProperties.class)
     static class HealthConfiguration {
+        /** Health has no user to authorize: a queue's directory is shown there only when show-values is always. */
         @Bean
         @ConditionalOnMissingBean
         @ConditionalOnEnabledHealthIndicator("queues")
         QueuesHealthIndicator queuesHealthIndicator(Map<String, MappedQueue> queues,
                                                     ObjectProvider<ListenerContainerRegistry> registry,
-                                                    ObjectProvider<QueueAdapters> adapters) {
-            return new QueuesHealthIndicator(queues, registry.getIfAvailable(), adapters.getIfAvailable());
+                                                    ObjectProvider<QueueAdapters> adapters,
+                                                    QueuesEndpointProperties properties) {
+            return new QueuesHealthIndicator(queues, registry.getIfAvailable(), adapters.getIfAvailable(),
+                    properties.getShowValues() == Show.ALWAYS);
         }
     }
 }

@@ -56,6 +56,9 @@ public final class CqListenerAutoConfiguration {
     }
 
     private static ListenerErrorHandler deadLetter(String queue, QueueTemplate template) {
+        if (queue != null && queue.isBlank()) {
+            queue = null;
+        }
         if (queue == null || !template.queueNames().contains(queue)) {
             throw new InvalidQueuePropertyException("cq.listener.dead-letter-queue", queue,
                     "cq.listener.recoverer=dead-letter needs a configured queue to move failed excerpts to, and "

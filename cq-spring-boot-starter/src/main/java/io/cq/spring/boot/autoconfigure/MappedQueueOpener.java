@@ -4,9 +4,11 @@ import io.cq.core.AsyncModeMismatchException;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.QueueException;
+import io.cq.core.RollCycle;
 import io.cq.core.RollTimeMismatchException;
 import io.cq.spring.support.InvalidQueuePropertyException;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -24,7 +26,7 @@ import java.util.Objects;
  */
 public final class MappedQueueOpener {
     private static final long PAGE = 4096;
-    private static final long MIN_BLOCK_SIZE = 64 * 1024;
+    private static final long MIN_RESERVE_STEP = 64 * 1024;
 
     private final CqProperties properties;
     private final List<MappedQueueBuilderCustomizer> customizers;
@@ -48,6 +50,7 @@ public final class MappedQueueOpener {
         String prefix = "cq.queues." + name + ".";
         Path path = properties.pathOf(name, queue);
         checkPath(prefix, path, queue.isReadOnly());
+        checkNotShared(name, path);
         checkSettings(prefix, queue);
         MappedQueueBuilder builder = MappedQueue.builder(path)
                 .blockSize(queue.getBlockSize().toBytes())
@@ -87,7 +90,7 @@ public final class MappedQueueOpener {
         customizers.forEach(customizer -> customizer.customize(name, builder));
         MappedQueue opened;
         try {
-            opened = build(prefix, path, builder);
+            opened = build(prefix, path, queue, builder);
         } catch (InvalidQueuePropertyException e) {
             if (e.getCause() instanceof AsyncModeMismatchException mismatch) {
                 throw new InvalidQueuePropertyException(prefix + "async-mode", queue.getAsyncMode(),
@@ -124,19 +127,43 @@ public final class MappedQueueOpener {
         return opened;
     }
 
-    private static MappedQueue build(String prefix, Path path, MappedQueueBuilder builder) {
+    private static MappedQueue build(String prefix, Path path, QueueProperties queue, MappedQueueBuilder builder) {
         try {
             return builder.build();
         } catch (QueueException e) {
             throw new InvalidQueuePropertyException(prefix + "path", path, e.getMessage(),
                     "Point " + prefix + "path (or cq.base-path) at a directory this process can read and write, "
                             + "or fix the directory's permissions.", e);
+        } catch (UncheckedIOException e) {
+            // The checks above cover the usual causes; what is left is found by trying (a directory the file system
+            // refuses to create, a buffer file of another kind). The async buffer's failures say so first.
+            if (String.valueOf(e.getMessage()).startsWith("cannot open the async buffer")) {
+                throw new InvalidQueuePropertyException(prefix + "async-buffer-directory",
+                        queue.getAsyncBufferDirectory() == null ? "(default)" : queue.getAsyncBufferDirectory(),
+                        e.getMessage(), "Point " + prefix + "async-buffer-directory at a directory, or at a place "
+                                + "where one can be created, that every process of the queue can read and write.", e);
+            }
+            throw new InvalidQueuePropertyException(prefix + "path", path, e.getMessage(),
+                    "Point " + prefix + "path (or cq.base-path) at a directory, or at a place where one can be "
+                            + "created, that this process can read and write.", e);
         } catch (IllegalArgumentException e) {
-            // What the checks above cannot know before opening, such as the smallest block size of the roll cycle.
-            // The builder's messages start with "<setting>=<value>", and its setting names are the properties' names
-            // in camel case.
-            String property = prefix + settingOf(e.getMessage());
-            throw new InvalidQueuePropertyException(property, valueOf(e.getMessage()), e.getMessage(),
+            String message = String.valueOf(e.getMessage());
+            if (message.startsWith("rollTime ")) {
+                // The builder names the roll time, its zone and the cycle together: the zone is what cannot work
+                // with a cycle shorter than a day (and a fraction of a millisecond is the time's own fault).
+                boolean zone = message.contains("zone");
+                String property = prefix + (zone ? "roll-time-zone" : "roll-time");
+                Object value = zone ? Objects.requireNonNullElse(queue.getRollTimeZone(), ZoneOffset.UTC).getId()
+                        : queue.getRollTime();
+                throw new InvalidQueuePropertyException(property, value, message, zone
+                        ? "Set " + property + " to a fixed offset such as +05:30 or UTC, or set " + prefix
+                                + "roll-cycle to daily or weekly, whose cycles follow the zone's calendar."
+                        : "Set " + property + " to whole milliseconds.", e);
+            }
+            // What the checks above cannot know before opening. The builder's other messages start with
+            // "<setting>=<value>", and its setting names are the properties' names in camel case.
+            String property = prefix + settingOf(message);
+            throw new InvalidQueuePropertyException(property, valueOf(message), message,
                     "Change " + property + " as the message says.", e);
         }
     }
@@ -157,13 +184,11 @@ public final class MappedQueueOpener {
     }
 
     private static void checkPath(String prefix, Path path, boolean readOnly) {
-        String fix = "Point " + prefix + "path (or cq.base-path) at a directory, or at a place where one can be "
-                + "created, that this process can read and write.";
-        if (Files.exists(path) && !Files.isDirectory(path)) {
-            throw new InvalidQueuePropertyException(prefix + "path", path, "it exists and is not a directory", fix,
-                    null);
-        }
         if (readOnly) {
+            if (Files.exists(path) && !Files.isDirectory(path)) {
+                throw new InvalidQueuePropertyException(prefix + "path", path, "it exists and is not a directory",
+                        "Point " + prefix + "path at an existing queue's directory.", null);
+            }
             if (!Files.isDirectory(path)) {
                 throw new InvalidQueuePropertyException(prefix + "path", path,
                         "the queue is read-only but the directory does not exist",
@@ -171,31 +196,67 @@ public final class MappedQueueOpener {
             }
             return;
         }
+        checkWritableDirectory(prefix + "path", path, "Point " + prefix + "path (or cq.base-path) at a directory, or "
+                + "at a place where one can be created, that this process can read and write.");
+    }
+
+    /**
+     * Two queue beans over one directory would be one queue under two names, each with its own settings: a listener
+     * on one and a dead-letter queue on the other would feed its failures back to itself.
+     */
+    private void checkNotShared(String name, Path path) {
+        Path normalized = path.toAbsolutePath().normalize();
+        properties.getQueues().forEach((other, queue) -> {
+            Path otherPath = properties.pathOf(other, queue).toAbsolutePath().normalize();
+            if (!other.equals(name) && otherPath.equals(normalized)) {
+                throw new InvalidQueuePropertyException("cq.queues." + name + ".path", path, "the queue '" + other
+                        + "' has the same directory, so the two names would be one queue",
+                        "Give cq.queues." + name + ".path and cq.queues." + other + ".path different directories, "
+                                + "or remove one of the queues and use the other's bean.", null);
+            }
+        });
+    }
+
+    /** A directory that exists, or can be made, and can be written: a writer creates its files there. */
+    private static void checkWritableDirectory(String property, Path path, String fix) {
+        if (Files.exists(path) && !Files.isDirectory(path)) {
+            throw new InvalidQueuePropertyException(property, path, "it exists and is not a directory", fix, null);
+        }
         Path existing = path.toAbsolutePath();
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();
         }
         if (existing == null || !Files.isDirectory(existing)) {
-            throw new InvalidQueuePropertyException(prefix + "path", path,
+            throw new InvalidQueuePropertyException(property, path,
                     "it cannot be created: " + existing + " is not a directory", fix, null);
         }
         if (!Files.isWritable(existing)) {
-            throw new InvalidQueuePropertyException(prefix + "path", path,
-                    "this process may not write to " + existing, fix, null);
+            throw new InvalidQueuePropertyException(property, path, "this process may not write to " + existing, fix,
+                    null);
         }
     }
 
     private static void checkSettings(String prefix, QueueProperties queue) {
         long blockSize = queue.getBlockSize().toBytes();
-        if (blockSize % PAGE != 0 || blockSize < MIN_BLOCK_SIZE) {
+        // An existing queue keeps its own roll cycle; the builder checks the block size against it again.
+        RollCycle rollCycle = Objects.requireNonNullElse(queue.getRollCycle(), MappedQueueBuilder.DEFAULT_ROLL_CYCLE);
+        long smallest = rollCycle.smallestBlockSize();
+        if (blockSize % PAGE != 0 || blockSize < smallest) {
             throw new InvalidQueuePropertyException(prefix + "block-size", queue.getBlockSize(),
-                    "a block size must be a multiple of 4096 bytes and at least 64KB",
-                    "Set " + prefix + "block-size to a multiple of 4KB, e.g. " + suggestBlockSize(blockSize) + ".",
-                    null);
+                    "a block size must be a multiple of 4096 bytes and at least " + sizeText(smallest)
+                            + " for roll cycle " + rollCycle + " (the default is 64MB)",
+                    "Set " + prefix + "block-size to a multiple of 4KB of at least " + sizeText(smallest) + ", e.g. "
+                            + suggestBlockSize(blockSize, smallest) + ".", null);
+        }
+        if (queue.getAsyncBufferDirectory() != null && !queue.isReadOnly()) {
+            checkWritableDirectory(prefix + "async-buffer-directory", queue.getAsyncBufferDirectory(),
+                    "Point " + prefix + "async-buffer-directory at a directory, or at a place where one can be "
+                            + "created, that every process of the queue can read and write (e.g. /dev/shm), or "
+                            + "remove it to use the default.");
         }
         if (queue.getReserveStep() != null) {
             long step = queue.getReserveStep().toBytes();
-            if (step % PAGE != 0 || step < MIN_BLOCK_SIZE || step > blockSize) {
+            if (step % PAGE != 0 || step < MIN_RESERVE_STEP || step > blockSize) {
                 throw new InvalidQueuePropertyException(prefix + "reserve-step", queue.getReserveStep(),
                         "a reservation step must be a multiple of 4096 bytes from 64KB to the block size ("
                                 + queue.getBlockSize() + ")",
@@ -265,8 +326,15 @@ public final class MappedQueueOpener {
         }
     }
 
-    private static String suggestBlockSize(long bytes) {
-        long rounded = Math.max(MIN_BLOCK_SIZE, (bytes + PAGE - 1) / PAGE * PAGE);
-        return rounded % (1024 * 1024) == 0 ? rounded / (1024 * 1024) + "MB" : rounded / 1024 + "KB";
+    private static String suggestBlockSize(long bytes, long smallest) {
+        return sizeText(Math.max(smallest, (bytes + PAGE - 1) / PAGE * PAGE));
+    }
+
+    /** Whole pages in the units Spring's DataSize reads back: 64MB, 260KB, or bytes. */
+    private static String sizeText(long bytes) {
+        if (bytes % (1024 * 1024) == 0) {
+            return bytes / (1024 * 1024) + "MB";
+        }
+        return bytes % 1024 == 0 ? bytes / 1024 + "KB" : bytes + "B";
     }
 }

@@ -32,7 +32,9 @@ final class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar {
 
     @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-        // Only the names are needed here; the values are bound (and checked) with CqProperties.
+        // Only the names are needed here; the values are bound (and checked) with CqProperties, which drops what it
+        // does not know: a misspelt property is refused here instead.
+        UnknownCqProperties.check(environment);
         Map<String, Object> queues = Binder.get(environment)
                 .bind("cq.queues", Bindable.mapOf(String.class, Object.class))
                 .orElse(Map.of());
@@ -46,6 +48,12 @@ final class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar {
             definition.setDestroyMethodName("close");
             registry.registerBeanDefinition(name, definition);
         }
+    }
+
+    /** Whether the bean is one of cq's auto-configurations' own, which the application cannot rename. */
+    private static boolean isStarters(BeanDefinition definition) {
+        String factory = definition.getFactoryBeanName();
+        return factory != null && factory.matches("io\\.cq\\.spring\\..*AutoConfiguration(\\$.*)?");
     }
 
     /**
@@ -70,8 +78,12 @@ final class QueueBeanRegistrar implements ImportBeanDefinitionRegistrar {
             throw new InvalidQueuePropertyException("cq.queues." + name, name, "the application already has a bean "
                     + "named '" + name + "' of type " + type.getName() + origin + ", and the queue '" + name
                     + "' would be the MappedQueue bean of the same name: one would hide the other",
-                    "Rename the bean (e.g. @Bean(\"" + name + "Service\") or @Component(\"" + name + "Service\")), or "
-                            + "the queue: cq.queues.<other-name>.path=<its directory> keeps the same files.", null);
+                    isStarters(existing)
+                            ? "The name is taken by cq's own bean: rename the queue; cq.queues.<other-name>.path=<its "
+                                    + "directory> keeps the same files."
+                            : "Rename the bean (e.g. @Bean(\"" + name + "Service\") or @Component(\"" + name
+                                    + "Service\")), or the queue: cq.queues.<other-name>.path=<its directory> keeps "
+                                    + "the same files.", null);
         }
     }
 }

@@ -33,13 +33,14 @@ public final class QueueListenerContainerFactoryConfigurer {
     /**
      * Checks the properties at once, so that a wrong value fails start-up with a failure analysis naming it.
      *
-     * @throws InvalidQueuePropertyException for idle or retry settings that cannot work
+     * @throws InvalidQueuePropertyException for idle, retry or timing settings that cannot work
      */
     QueueListenerContainerFactoryConfigurer(ListenerProperties properties, ListenerErrorHandler errorHandler) {
         this.properties = properties;
         this.errorHandler = errorHandler;
         this.idle = idleSettings(properties.getIdle());
         this.retryPolicy = retryPolicy(properties.getRetry());
+        checkTimings(properties);
     }
 
     /** Sets every {@code cq.listener.*} setting and the default error handler on the factory. */
@@ -52,27 +53,72 @@ public final class QueueListenerContainerFactoryConfigurer {
         factory.setShutdownTimeout(properties.getShutdownTimeout());
     }
 
+    // Each check names the one property that is wrong: the records below check all their values together and could
+    // only say that one of them is.
     private static ListenerIdleSettings idleSettings(Idle idle) {
-        try {
-            return new ListenerIdleSettings(idle.getStrategy(), idle.getMaxSpins(), idle.getMaxYields(),
-                    idle.getMinPark(), idle.getMaxPark());
-        } catch (IllegalArgumentException e) {
-            throw new InvalidQueuePropertyException("cq.listener.idle.max-park", idle.getMaxPark(), e.getMessage(),
-                    "Set cq.listener.idle.max-spins and cq.listener.idle.max-yields to 0 or more and "
-                            + "cq.listener.idle.max-park to at least cq.listener.idle.min-park ("
-                            + idle.getMinPark() + ").", e);
+        String prefix = "cq.listener.idle.";
+        requireNotNegative(prefix + "max-spins", idle.getMaxSpins());
+        requireNotNegative(prefix + "max-yields", idle.getMaxYields());
+        if (idle.getMinPark().isNegative()) {
+            throw new InvalidQueuePropertyException(prefix + "min-park", idle.getMinPark(),
+                    "the first park must not be negative", "Set " + prefix + "min-park to 0 or more, e.g. 1us.", null);
         }
+        if (!idle.getMaxPark().isPositive() || idle.getMaxPark().compareTo(idle.getMinPark()) < 0) {
+            throw new InvalidQueuePropertyException(prefix + "max-park", idle.getMaxPark(),
+                    "the longest park must be positive (it is the sleeping strategy's period) and at least "
+                            + prefix + "min-park (" + idle.getMinPark() + ")",
+                    "Set " + prefix + "max-park to at least " + prefix + "min-park (" + idle.getMinPark()
+                            + ") and above 0, e.g. 1ms (the default).", null);
+        }
+        return new ListenerIdleSettings(idle.getStrategy(), idle.getMaxSpins(), idle.getMaxYields(),
+                idle.getMinPark(), idle.getMaxPark());
     }
 
     private static RetryPolicy retryPolicy(Retry retry) {
-        try {
-            return new RetryPolicy(retry.getMaxAttempts(), retry.getInterval(), retry.getMultiplier(),
-                    retry.getMaxInterval());
-        } catch (IllegalArgumentException e) {
-            throw new InvalidQueuePropertyException("cq.listener.retry.max-attempts", retry.getMaxAttempts(),
-                    e.getMessage(), "Set cq.listener.retry.max-attempts to 1 or more, cq.listener.retry.multiplier to "
-                            + "1 or more and cq.listener.retry.max-interval to at least cq.listener.retry.interval.",
-                    e);
+        String prefix = "cq.listener.retry.";
+        if (retry.getMaxAttempts() < 1) {
+            throw new InvalidQueuePropertyException(prefix + "max-attempts", retry.getMaxAttempts(),
+                    "an excerpt is handed to its listener at least once",
+                    "Set " + prefix + "max-attempts to 1 or more (1: no retry).", null);
+        }
+        if (retry.getInterval().isNegative()) {
+            throw new InvalidQueuePropertyException(prefix + "interval", retry.getInterval(),
+                    "the pause before the first retry must not be negative",
+                    "Set " + prefix + "interval to 0 or more, e.g. 100ms (the default).", null);
+        }
+        if (!(retry.getMultiplier() >= 1) || Double.isInfinite(retry.getMultiplier())) {
+            throw new InvalidQueuePropertyException(prefix + "multiplier", retry.getMultiplier(),
+                    "the pause may only grow from one retry to the next",
+                    "Set " + prefix + "multiplier to 1 (a fixed pause) or more, e.g. 2.", null);
+        }
+        if (retry.getMaxInterval().compareTo(retry.getInterval()) < 0) {
+            throw new InvalidQueuePropertyException(prefix + "max-interval", retry.getMaxInterval(),
+                    "the longest pause must be at least " + prefix + "interval (" + retry.getInterval() + ")",
+                    "Set " + prefix + "max-interval to " + retry.getInterval() + " or more, or lower " + prefix
+                            + "interval.", null);
+        }
+        return new RetryPolicy(retry.getMaxAttempts(), retry.getInterval(), retry.getMultiplier(),
+                retry.getMaxInterval());
+    }
+
+    private static void checkTimings(ListenerProperties properties) {
+        if (properties.getShutdownTimeout().isNegative()) {
+            throw new InvalidQueuePropertyException("cq.listener.shutdown-timeout", properties.getShutdownTimeout(),
+                    "stopping a listener cannot wait a negative time for the excerpt in hand",
+                    "Set cq.listener.shutdown-timeout to 0 (do not wait) or more, e.g. 10s (the default).", null);
+        }
+        if (properties.getIdleEventInterval() != null && !properties.getIdleEventInterval().isPositive()) {
+            throw new InvalidQueuePropertyException("cq.listener.idle-event-interval",
+                    properties.getIdleEventInterval(), "a listener would announce it is idle on every empty poll",
+                    "Set cq.listener.idle-event-interval to a positive duration such as 30s, or remove it to publish "
+                            + "no ListenerIdleEvent.", null);
+        }
+    }
+
+    private static void requireNotNegative(String property, int count) {
+        if (count < 0) {
+            throw new InvalidQueuePropertyException(property, count, "a count must not be negative",
+                    "Set " + property + " to 0 or more.", null);
         }
     }
 }

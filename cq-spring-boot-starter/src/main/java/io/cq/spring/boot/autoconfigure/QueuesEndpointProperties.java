@@ -15,7 +15,8 @@ public class QueuesEndpointProperties {
 
     /**
      * When to show the queues' directories, and the process ids and host names of writers and named-tailer holders:
-     * never, when-authorized (to an authenticated user in one of the roles) or always. Hidden values read "******".
+     * never, when-authorized (to an authenticated user in one of the roles) or always. Hidden values read "******"
+     * (a writer's pid, a number, reads null).
      */
     private Show showValues = Show.NEVER;
 

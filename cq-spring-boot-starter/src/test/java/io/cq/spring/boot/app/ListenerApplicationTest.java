@@ -95,7 +95,7 @@ class ListenerApplicationTest {
         assertThatThrownBy(() -> start("cq.queues.orders.block-size=5000B")).isNotNull();
         assertThat(output).contains("APPLICATION FAILED TO START")
                 .contains("The cq property 'cq.queues.orders.block-size' has the value '5000B': a block size must be a "
-                        + "multiple of 4096 bytes and at least 64KB")
-                .contains("Set cq.queues.orders.block-size to a multiple of 4KB, e.g. 64KB.");
+                        + "multiple of 4096 bytes and at least 132KB for roll cycle HOURLY (the default is 64MB)")
+                .contains("Set cq.queues.orders.block-size to a multiple of 4KB of at least 132KB, e.g. 132KB.");
     }
 }

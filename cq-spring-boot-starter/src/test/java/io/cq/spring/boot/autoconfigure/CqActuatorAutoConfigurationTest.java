@@ -111,6 +111,21 @@ class CqActuatorAutoConfigurationTest {
 
     @Test
     @SuppressWarnings("unchecked")
+    void shouldHideQueueDirectoriesInHealthDetailsUnlessValuesAreAlwaysShown() {
+        runner().run(context -> assertThat((java.util.Map<String, Object>) context.getBean(QueuesHealthIndicator.class)
+                .health(true).getDetails().get("orders")).containsEntry("path", "******"));
+        runner().withPropertyValues("management.endpoint.queues.show-values=when-authorized")
+                .run(context -> assertThat((java.util.Map<String, Object>) context
+                        .getBean(QueuesHealthIndicator.class).health(true).getDetails().get("orders"))
+                        .containsEntry("path", "******"));
+        runner().withPropertyValues("management.endpoint.queues.show-values=always")
+                .run(context -> assertThat((java.util.Map<String, Object>) context
+                        .getBean(QueuesHealthIndicator.class).health(true).getDetails().get("orders"))
+                        .containsEntry("path", dir.resolve("orders").toString()));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
     void shouldReportHealthDownWhenFreeSpaceIsBelowTheThreshold() {
         runner().withPropertyValues("cq.queues.full.disk-space-warning-percent=100").run(context -> {
             QueuesHealthIndicator health = context.getBean(QueuesHealthIndicator.class);
