@@ -11,6 +11,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 
 /**
  * The {@code cq} command line (docs/cli.md). Exit codes: 0 done, 1 {@code verify} found damage, 2 bad usage or
@@ -19,7 +20,8 @@ import java.io.UncheckedIOException;
  */
 @Command(name = "cq", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Look into and use cq queues: dump, tail, write, stats, verify, repair.%n"
-                + "Every command opens queues read-only (except write) and works while other processes append.")
+                + "Every command opens queues read-only (except write and repair --skip-damaged) and works while "
+                + "other processes append.")
 public final class CqCli implements Runnable {
     /**
      * The commands, by the names their {@code @Command} annotations give (CqCliTest checks that they agree). They are
@@ -36,6 +38,8 @@ public final class CqCli implements Runnable {
     static final int EXIT_FAILURE = 3;
     static final int EXIT_CORRUPT = 4;
 
+    private static final String LOG_FORMAT = "java.util.logging.SimpleFormatter.format";
+
     @Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
             description = "On a failure, print its stack trace as well.")
     boolean debug;
@@ -45,8 +49,28 @@ public final class CqCli implements Runnable {
 
     public static void main(String[] args) {
         // Every command opens a queue, after picocli has read the arguments: the JDK's part of that overlaps.
+        boolean debug = Arrays.asList(args).contains("--debug");
+        // cq's warnings (a damaged queue met while closing, a repair's skipped range) go through System.Logger to
+        // java.util.logging: one line each, as a failure is, the stack trace only with --debug.
+        if (System.getProperty(LOG_FORMAT) == null) {
+            System.setProperty(LOG_FORMAT, debug ? "cq: %4$s: %5$s%6$s%n" : "cq: %4$s: %5$s%n");
+        }
         MappedQueue.warmUp();
-        System.exit(commandLine(args).execute(args));
+        int exit;
+        try {
+            exit = commandLine(args).execute(args);
+        } catch (InternalError e) {
+            // A mapped page the file no longer holds: the JVM turns the fault (SIGBUS) into this error, which
+            // picocli does not hand to the failure handler, being no Exception. The file was cut short under the
+            // command by something other than cq, which never cuts what a reader may still read.
+            System.err.println("cq: damaged queue: a file of the queue ended before the data being read: it was cut "
+                    + "short while this command read it (" + e.getMessage() + "); cq verify names the file");
+            if (debug) {
+                e.printStackTrace();
+            }
+            exit = EXIT_CORRUPT;
+        }
+        System.exit(exit);
     }
 
     /** The command line with every command and cq's error handling, ready to {@code execute}. */
@@ -72,6 +96,7 @@ public final class CqCli implements Runnable {
         // Both apply to the commands added so far: so they are set after adding them.
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setExecutionExceptionHandler(new FailureHandler());
+        commandLine.setParameterExceptionHandler(new UsageErrorHandler());
         return commandLine;
     }
 
@@ -91,6 +116,25 @@ public final class CqCli implements Runnable {
         return null;
     }
 
+    /**
+     * A mistyped option or argument is one line too, naming the help to read, rather than picocli's whole usage text
+     * after it; a mistyped command name keeps picocli's suggestions.
+     */
+    private static final class UsageErrorHandler implements CommandLine.IParameterExceptionHandler {
+        @Override
+        public int handleParseException(CommandLine.ParameterException failure, String[] args) {
+            CommandLine command = failure.getCommandLine();
+            PrintWriter err = command.getErr();
+            String name = command.getCommandSpec().qualifiedName();
+            err.println(command.getColorScheme().errorText(name + ": " + failure.getMessage()));
+            if (!CommandLine.UnmatchedArgumentException.printSuggestions(failure, err)) {
+                err.println(name + " --help lists what it takes");
+            }
+            err.flush();
+            return EXIT_USAGE;
+        }
+    }
+
     /** A class, not a method reference: the first of those in a JVM generates code on the start-up path. */
     private static final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
         @Override
@@ -103,7 +147,7 @@ public final class CqCli implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "Missing command: one of dump, tail, write, stats, verify");
+                "Missing command: one of " + String.join(", ", COMMAND_NAMES));
     }
 
     /**

@@ -13,8 +13,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code cq dump}: the table store, then every cycle file (or one) record by record. */
-@Command(name = "dump", mixinStandardHelpOptions = true,
-        description = "Show a whole queue, or one cycle file, as text: the queue's settings and named tailers, then "
+@Command(name = "dump", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
+        description = "Show a whole queue, or one cycle file, as text: the queue's roll cycle and named tailers, then "
                 + "each file's header and every record (excerpts, index blocks, end-of-cycle marks) with its index and "
                 + "byte position.")
 final class DumpCommand implements Callable<Integer> {
@@ -36,10 +36,58 @@ final class DumpCommand implements Callable<Integer> {
         try (MappedQueue queue = Queues.openReadOnly(directory)) {
             long cycle = cycleFileName == null ? -1 : cycleOf(queue.cycleCalendar(), cycleFileName);
             ExcerptRenderer renderer = new ExcerptRenderer();
-            queue.dumpCycle(cycle, out, (excerpt, text) -> text.append(renderer.quoted(excerpt)));
+            queue.dumpCycle(cycle, new ReadOutput(out), (excerpt, text) -> text.append(renderer.quoted(excerpt)));
+        } catch (OutputClosed closed) {
+            return 0;
+        } finally {
+            out.flush();
         }
-        out.flush();
         return 0;
+    }
+
+    /** Thrown when nobody reads the output any more (cq dump | head): the dump stops there. */
+    private static final class OutputClosed extends RuntimeException {
+        OutputClosed() {
+            super(null, null, false, false);
+        }
+    }
+
+    /**
+     * The output, asked every few thousand appends whether its reader is still there: a PrintWriter keeps a failed
+     * write to itself, so the dump would otherwise render the whole queue into a closed pipe.
+     */
+    private static final class ReadOutput implements Appendable {
+        private final PrintWriter out;
+        private int appends;
+
+        ReadOutput(PrintWriter out) {
+            this.out = out;
+        }
+
+        @Override
+        public Appendable append(CharSequence text) {
+            out.append(text);
+            return checked();
+        }
+
+        @Override
+        public Appendable append(CharSequence text, int start, int end) {
+            out.append(text, start, end);
+            return checked();
+        }
+
+        @Override
+        public Appendable append(char c) {
+            out.append(c);
+            return checked();
+        }
+
+        private Appendable checked() {
+            if ((++appends & 4095) == 0 && Queues.outputClosed(out)) {
+                throw new OutputClosed();
+            }
+            return this;
+        }
     }
 
     private static long cycleOf(CycleCalendar calendar, String fileName) {

@@ -70,7 +70,10 @@ class ExcerptRenderer {
     static String messageText(ObjectNode message) {
         StringBuilder text = new StringBuilder();
         String method = message.path("method").asString("");
-        text.append(method.isEmpty() ? "(object)" : method).append(' ')
+        // A name is shown as it is only when it cannot move the terminal's cursor or pass for something else: any
+        // other (control characters, spaces) is shown as a JSON string, escaped.
+        text.append(method.isEmpty() ? "(object)" : isPlainName(method) ? method : JsonText.of(message.path("method")))
+                .append(' ')
                 .append(JsonText.of(message.path("arguments")));
         if (message.has("history")) {
             text.append(" history=").append(JsonText.of(message.get("history")));
@@ -79,6 +82,11 @@ class ExcerptRenderer {
             text.append(" (").append(message.get("malformed").asString()).append(')');
         }
         return text.toString();
+    }
+
+    static boolean isPlainName(String name) {
+        return !name.isEmpty() && name.codePoints().allMatch(c -> !Character.isISOControl(c)
+                && !Character.isWhitespace(c) && Character.getType(c) != Character.FORMAT);
     }
 
     /**

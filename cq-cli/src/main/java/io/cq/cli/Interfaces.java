@@ -4,6 +4,7 @@ import java.io.File;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,12 @@ final class Interfaces {
         }
         List<URL> urls = new ArrayList<>();
         for (String entry : classPath.split(File.pathSeparator)) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            if (!Files.exists(Path.of(entry))) {
+                throw new UserInputException("--classpath entry " + entry + " does not exist");
+            }
             try {
                 urls.add(Path.of(entry).toUri().toURL());
             } catch (MalformedURLException e) {

@@ -2,6 +2,7 @@ package io.cq.cli;
 
 import io.cq.core.MappedQueue;
 
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -47,6 +48,14 @@ final class Queues {
             throw new UserInputException("'" + text
                     + "' is not an index: give it in decimal or as 0x followed by hex digits");
         }
+    }
+
+    /**
+     * Whether nobody reads the output any more (cq tail | head). A PrintWriter keeps a failed write to itself, and
+     * picocli's wraps System.out, a PrintStream that keeps it to itself too: both are asked (asking flushes them).
+     */
+    static boolean outputClosed(PrintWriter out) {
+        return out.checkError() || System.out.checkError();
     }
 
     static String hex(long index) {

@@ -1,5 +1,6 @@
 package io.cq.cli;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueRepair;
 import io.cq.core.QueueVerification;
@@ -17,7 +18,7 @@ import java.util.concurrent.Callable;
  * {@code cq repair}: shows the damage that repairing would skip, and skips it only when asked with
  * {@code --skip-damaged} ({@link MappedQueue#repair()}).
  */
-@Command(name = "repair", mixinStandardHelpOptions = true,
+@Command(name = "repair", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = {"Make a damaged queue readable again by cutting each damaged cycle at its first unreadable "
                 + "record: the excerpts after it are lost. Without --skip-damaged, only shows the damage (as verify "
                 + "does) and changes nothing. Stop the queue's readers and writers first, and keep a copy of the "
@@ -41,6 +42,13 @@ final class RepairCommand implements Callable<Integer> {
             QueueVerification verification;
             try (MappedQueue queue = Queues.openReadOnly(directory)) {
                 verification = queue.verify();
+            } catch (CorruptQueueException e) {
+                // The table store itself is damaged, as cq verify reports it: no cycle can be cut to mend that.
+                out.println("DAMAGE " + e.file() + " at " + e.position() + ": " + e.problem());
+                out.println(directory + ": damaged; --skip-damaged cannot mend the table store (" + Queues.TABLE_STORE
+                        + "): docs/operations.md, \"Damaged files\", says what to do");
+                out.flush();
+                return CqCli.EXIT_DAMAGED;
             }
             verification.findings().forEach(out::println);
             if (verification.isIntact()) {

@@ -23,7 +23,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 /** {@code cq stats}: what a queue holds, how far its named tailers are behind, and how large its excerpts are. */
-@Command(name = "stats", mixinStandardHelpOptions = true,
+@Command(name = "stats", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Summarise a queue: roll cycle, cycles and files with their sizes, first and last index, number "
                 + "of excerpts, each named tailer with its next index, lag (excerpts behind the end) and holder, and "
                 + "a histogram of excerpt sizes in power-of-two ranges.")

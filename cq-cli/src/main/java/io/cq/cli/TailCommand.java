@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 /** {@code cq tail}: excerpts in order, from a chosen start, optionally following the end. */
-@Command(name = "tail", mixinStandardHelpOptions = true,
+@Command(name = "tail", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Print a queue's excerpts in order, from the start, an index or the last few, and with -f keep "
                 + "printing new ones as they are appended. Stop following with Ctrl-C.")
 final class TailCommand implements Callable<Integer> {
@@ -74,10 +74,16 @@ final class TailCommand implements Callable<Integer> {
             description = "JARs and class directories holding the -r interfaces and their argument types.")
     String classPath;
 
+    /** Lines between two checks that the output is still read (a mask: one check per 256 lines). */
+    private static final long CHECK_OUTPUT_EVERY = 255;
+
     @Override
     public Integer call() {
         if (fromIndex != null && last != null) {
             throw new UserInputException("-n and -m both choose the start: give one of them");
+        }
+        if (limit != null && limit < 0) {
+            throw new UserInputException("--limit takes a count of 0 or more, not " + limit);
         }
         PrintWriter out = spec.commandLine().getOut();
         IdleStrategy idle = IdleStrategy.backoff();
@@ -90,17 +96,21 @@ final class TailCommand implements Callable<Integer> {
             while (limit == null || printed < limit) {
                 ExcerptLines.Line line = lines.next();
                 if (line != null) {
-                    String text = format == Format.text && showIndex ? Queues.hex(line.index()) + " " + line.text()
-                            : line.text();
-                    if (shown(text)) {
-                        out.println(text);
+                    // -i and -e match what the excerpt says, not the index -s puts before it.
+                    if (shown(line.text())) {
+                        out.println(format == Format.text && showIndex ? Queues.hex(line.index()) + " " + line.text()
+                                : line.text());
                         printed++;
+                        // A PrintWriter keeps a failed write to itself: without asking, a reader that went away
+                        // (cq tail | head) would leave this rendering the whole queue, or following it for ever.
+                        if ((printed & CHECK_OUTPUT_EVERY) == 0 && Queues.outputClosed(out)) {
+                            return 0;
+                        }
                     }
                     idle.reset();
                     continue;
                 }
-                out.flush();
-                if (!follow || Thread.currentThread().isInterrupted()) {
+                if (Queues.outputClosed(out) || !follow || Thread.currentThread().isInterrupted()) {
                     break;
                 }
                 idle.idle();

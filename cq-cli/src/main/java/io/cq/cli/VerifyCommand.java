@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code cq verify}: checks every file; exit code 0 when intact, 1 when damaged. */
-@Command(name = "verify", mixinStandardHelpOptions = true,
+@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Check every file of a queue against the format (record headers and lengths, end-of-cycle marks, "
                 + "file sizes, index entries) and report damage with its file and byte position. Exit code 0 when "
                 + "the queue is intact, 1 when something is damaged, 2 when the directory is not a queue.")
@@ -33,7 +33,7 @@ final class VerifyCommand implements Callable<Integer> {
             verification = queue.verify();
         } catch (CorruptQueueException e) {
             // The table store itself is damaged: the queue cannot even be opened.
-            out.println("DAMAGE " + e.file() + " at " + e.position() + ": " + e.getMessage());
+            out.println("DAMAGE " + e.file() + " at " + e.position() + ": " + e.problem());
             out.println(directory + ": damaged");
             out.flush();
             return CqCli.EXIT_DAMAGED;

@@ -15,6 +15,7 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.dataformat.yaml.YAMLMapper;
 import tools.jackson.dataformat.yaml.YAMLParser;
 
@@ -32,7 +33,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
 /** {@code cq write}: method calls from YAML or JSON documents, one excerpt per document. */
-@Command(name = "write", mixinStandardHelpOptions = true,
+@Command(name = "write", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = {"Append method calls to a queue, one per YAML or JSON document read from the files (or from "
                 + "stdin when none is given). A document that is an array holds the call's arguments; any other "
                 + "document is its single argument; an empty document is a call without arguments. YAML files may hold "
@@ -72,6 +73,10 @@ final class WriteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (!ExcerptRenderer.isPlainName(method)) {
+            throw new UserInputException("the method name " + JsonText.of(JsonNodeFactory.instance.stringNode(method))
+                    + " is empty or holds spaces or control characters; give a name such as onOrder");
+        }
         if (!create) {
             Queues.checkQueueDirectory(directory);
         }

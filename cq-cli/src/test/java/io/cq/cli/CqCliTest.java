@@ -281,11 +281,7 @@ class CqCliTest {
 
     @Test
     void shouldRepairADamagedQueueOnlyWhenAskedAndSayWhatWasSkipped() throws IOException {
-        String[] texts = new String[3_000];
-        for (int i = 0; i < texts.length; i++) {
-            texts[i] = "excerpt " + i + " " + "r".repeat(60);
-        }
-        Path queue = queueOf(texts);
+        Path queue = queueOf(numbered(3_000, "r".repeat(60)));
         Path cycleFile;
         try (Stream<Path> files = Files.list(queue)) {
             cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
@@ -405,5 +401,161 @@ class CqCliTest {
         Run unknown = cq("tial", queue.toString());
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.err()).contains("tial");
+    }
+
+    /** Texts "excerpt 0 ..." to "excerpt count-1 ...", each followed by the padding: a dump line is found by one. */
+    private static String[] numbered(int count, String padding) {
+        String[] texts = new String[count];
+        for (int i = 0; i < count; i++) {
+            texts[i] = "excerpt " + i + " " + padding;
+        }
+        return texts;
+    }
+
+    private static Path cycleFileOf(Path queue) throws IOException {
+        try (Stream<Path> files = Files.list(queue)) {
+            return files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+    }
+
+    private static long positionOf(Path queue, String text) {
+        return Long.parseLong(cq("dump", queue.toString()).out().lines().filter(line -> line.contains(text))
+                .findFirst().orElseThrow().replaceAll("^0x[0-9a-f]+ @(\\d+) .*", "$1"));
+    }
+
+    @Test
+    void shouldMatchIncludeAndExcludeAgainstTheExcerptNotTheIndexBeforeIt() {
+        Path queue = queueOf("order 1", "cancel 2", "order 3");
+
+        Run run = cq("tail", "-s", "-i", "^order", "-e", "3$", queue.toString());
+
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.lines()).singleElement().asString().matches("0x[0-9a-f]+ order 1");
+    }
+
+    @Test
+    void shouldRefuseANegativeLimit() {
+        Path queue = queueOf("first");
+
+        Run run = cq("tail", "--limit", "-1", queue.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("cq tail: --limit takes a count of 0 or more, not -1\n");
+    }
+
+    @Test
+    void shouldRefuseToWriteAMethodNameThatHoldsControlCharactersOrIsEmpty() {
+        Path queue = queueOf("first");
+        for (String name : new String[] {"ev\u001b[2J\rX", "", "on order"}) {
+            Run run = cq("write", queue.toString(), name, "-");
+            assertThat(run.exitCode()).as(name).isEqualTo(2);
+            assertThat(run.err()).as(name).startsWith("cq write: the method name \"")
+                    .contains("is empty or holds spaces or control characters");
+        }
+        assertThat(indexesOf(queue)).hasSize(1);
+    }
+
+    @Test
+    void shouldShowAMethodNameThatCouldMoveTheTerminalsCursorEscaped() {
+        Path queue = dir.resolve("q");
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            io.cq.core.message.Messages.write(appender, "ev\u001b[2J\rX", List.of());
+        }
+
+        Run tail = cq("tail", queue.toString());
+        Run dump = cq("dump", queue.toString());
+
+        assertThat(tail.out()).isEqualTo("\"ev\\u001B[2J\\rX\" []\n").doesNotContain("\u001b");
+        assertThat(dump.out()).contains("\"ev\\u001B[2J\\rX\" []").doesNotContain("\u001b");
+    }
+
+    @Test
+    void shouldDumpEverythingThenExitFourWhenRecordsFollowAZeroedPage() throws IOException {
+        Path queue = queueOf(numbered(3_000, "z".repeat(60)));
+        Path cycleFile = cycleFileOf(queue);
+        long zeroed = (positionOf(queue, "excerpt 1500 ") + 4096) & -4096L;
+        try (RandomAccessFile raf = new RandomAccessFile(cycleFile.toFile(), "rw")) {
+            raf.seek(zeroed);
+            raf.write(new byte[4096]);
+        }
+
+        Run dump = cq("dump", queue.toString());
+
+        assertThat(dump.exitCode()).isEqualTo(4);
+        assertThat(dump.out()).contains("excerpt 1500 ").contains("non-zero bytes after the end of the data")
+                .doesNotContain("(end of written data)");
+        assertThat(dump.err()).startsWith("cq dump: damaged queue: " + cycleFile + " at position ")
+                .contains("records after a zeroed stretch").endsWith("cq verify lists every damage\n");
+    }
+
+    @Test
+    void shouldDumpEverythingThenExitFourOnAHeaderThatIsNoRecords() throws IOException {
+        Path queue = queueOf("alpha", "beta", "gamma");
+        long beta = positionOf(queue, "\"beta\"");
+        try (RandomAccessFile raf = new RandomAccessFile(cycleFileOf(queue).toFile(), "rw")) {
+            raf.seek(beta);
+            raf.writeInt(0x0BADF00D);
+        }
+
+        Run dump = cq("dump", queue.toString());
+
+        assertThat(dump.exitCode()).isEqualTo(4);
+        assertThat(dump.out()).contains("\"alpha\"").contains("@" + beta + " invalid header");
+        assertThat(dump.err()).contains("at position " + beta + ": expected a record header, found invalid header");
+    }
+
+    @Test
+    void shouldDumpARecordCutShortByTheEndOfTheFileAsDamage() throws IOException {
+        Path queue = queueOf(numbered(2_000, "c".repeat(200)));
+        Path cycleFile = cycleFileOf(queue);
+        long cut = positionOf(queue, "excerpt 1000 ") + 100;
+        try (RandomAccessFile raf = new RandomAccessFile(cycleFile.toFile(), "rw")) {
+            raf.setLength(cut);
+        }
+
+        Run dump = cq("dump", queue.toString());
+
+        assertThat(dump.exitCode()).isEqualTo(4);
+        assertThat(dump.out()).contains("excerpt 999 ").contains("(cut short: the file ends first)");
+        assertThat(dump.err()).contains("ends past the end of the file (" + cut + " bytes): it was cut short");
+    }
+
+    @Test
+    void shouldPrintTheVersionFromEveryCommand() {
+        for (String command : CqCli.COMMAND_NAMES) {
+            Run run = cq(command, "--version");
+            assertThat(run.exitCode()).as(command).isZero();
+            assertThat(run.out()).as(command).startsWith("cq ");
+        }
+    }
+
+    @Test
+    void shouldReportAUsageErrorInOneLineAndNameTheHelp() {
+        Run run = cq("tail", "--last");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("cq tail: Missing required parameter for option '--last' (<n>)\n"
+                + "cq tail --help lists what it takes\n");
+        assertThat(cq().err()).startsWith("cq: Missing command: one of dump, tail, write, stats, verify, repair\n");
+    }
+
+    @Test
+    void shouldReportADamagedTableStoreOnceAndTheSameWayFromVerifyAndRepair() throws IOException {
+        Path queue = queueOf("alpha");
+        try (RandomAccessFile raf = new RandomAccessFile(queue.resolve("metadata.cq4t").toFile(), "rw")) {
+            raf.seek(0);
+            raf.writeLong(0x0102030405060708L);
+        }
+
+        Run verify = cq("verify", queue.toString());
+        Run repair = cq("repair", queue.toString());
+
+        assertThat(verify.exitCode()).isEqualTo(1);
+        assertThat(repair.exitCode()).isEqualTo(1);
+        String damage = verify.lines().getFirst();
+        assertThat(damage).startsWith("DAMAGE " + queue.resolve("metadata.cq4t") + " at ");
+        assertThat(damage.split(queue.resolve("metadata.cq4t").toString(), -1)).hasSize(2);
+        assertThat(repair.lines().getFirst()).isEqualTo(damage);
+        assertThat(repair.lines().get(1)).contains("--skip-damaged cannot mend the table store");
     }
 }

@@ -5,11 +5,16 @@ import io.cq.core.MappedQueue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -19,6 +24,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The packaged {@code target/cq.jar}, run as {@code java -jar} in its own process against a queue this JVM writes. */
 class CqJarIT {
@@ -126,5 +132,64 @@ class CqJarIT {
         String out = outputOf(wrong);
         assertThat(wrong.exitValue()).isEqualTo(2);
         assertThat(out).contains("Unknown option: '--no-such-option'");
+    }
+
+    /** A reader that goes away ({@code cq tail -f | head -1}) ends the tail, as it ends tail(1). */
+    @Test
+    void shouldStopFollowingWhenNobodyReadsTheOutputAnyMore() throws Exception {
+        Path queue = dir.resolve("q");
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            appender.writeText("first");
+            Process tail = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-jar",
+                    JAR.toAbsolutePath().toString(), "tail", "-f", queue.toString())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            BufferedReader out = new BufferedReader(new InputStreamReader(tail.getInputStream(),
+                    StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("first");
+            out.close();
+            // Each append is a line the tail tries to write into the closed pipe.
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                appender.writeText("more");
+                return !tail.isAlive();
+            });
+            assertThat(tail.exitValue()).isZero();
+        }
+    }
+
+    /**
+     * A cycle file cut short by something other than cq while the tail maps it: the JVM's InternalError for the
+     * fault is reported as a damaged queue (exit 4), in one line.
+     */
+    @Test
+    void shouldReportAFileCutShortUnderAFollowingTailAsDamage() throws Exception {
+        Path queue = dir.resolve("q");
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            for (int i = 0; i < 20_000; i++) {
+                appender.writeText("excerpt " + i + " padded to a length that fills pages quickly");
+            }
+        }
+        Path cycleFile;
+        try (Stream<Path> files = Files.list(queue)) {
+            cycleFile = files.filter(file -> file.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        Process tail = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-jar",
+                JAR.toAbsolutePath().toString(), "tail", "-f", queue.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        // Let it map the records it reads before the file is cut under it.
+        await().atMost(Duration.ofSeconds(60)).until(() -> Files.size(cycleFile) > 0 && tailHasRead(tail));
+        try (FileChannel channel = FileChannel.open(cycleFile, StandardOpenOption.WRITE)) {
+            channel.truncate(100_000);
+        }
+        assertThat(tail.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String err = new String(tail.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(tail.exitValue()).isEqualTo(CqCli.EXIT_CORRUPT);
+        assertThat(err).startsWith("cq: damaged queue: a file of the queue ended before the data being read")
+                .doesNotContain("\tat ");
+    }
+
+    /** The tail has opened the queue once its JVM maps a cycle file, which /proc shows. */
+    private static boolean tailHasRead(Process tail) throws IOException {
+        Path maps = Path.of("/proc", String.valueOf(tail.pid()), "maps");
+        return !Files.exists(maps) || Files.readString(maps).contains(".cq4");
     }
 }

@@ -7,6 +7,7 @@ import io.cq.core.message.Messages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static io.cq.cli.CqCliTest.cq;
@@ -81,13 +82,26 @@ class MessagesInTheCliTest {
     }
 
     @Test
-    void shouldSayWhereToFindAnInterfaceItCannotLoad() {
+    void shouldSayWhereToFindAnInterfaceItCannotLoad() throws Exception {
         Path queue = queueWithCalls();
+        Path emptyClasses = Files.createDirectories(dir.resolve("classes"));
 
-        CqCliTest.Run run = cq("tail", "-r", "com.example.Missing", "--classpath", dir.resolve("none.jar").toString(),
+        CqCliTest.Run run = cq("tail", "-r", "com.example.Missing", "--classpath", emptyClasses.toString(),
                 queue.toString());
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("cannot load interface com.example.Missing").contains("--classpath");
+    }
+
+    @Test
+    void shouldRefuseAClassPathEntryThatDoesNotExist() {
+        Path queue = queueWithCalls();
+        Path missing = dir.resolve("none.jar");
+
+        CqCliTest.Run run = cq("tail", "-r", "com.example.Missing", "--classpath", missing.toString(),
+                queue.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("cq tail: --classpath entry " + missing + " does not exist\n");
     }
 }

@@ -6,11 +6,18 @@ import java.nio.file.Path;
 public final class CorruptQueueException extends QueueException {
     private final transient Path file;
     private final long position;
+    private final String problem;
 
     public CorruptQueueException(Path file, long position, String problem) {
         super(file + " at position " + position + ": " + problem);
         this.file = file;
         this.position = position;
+        this.problem = problem;
+    }
+
+    /** What is wrong there, without the file and position the message starts with. */
+    public String problem() {
+        return problem;
     }
 
     /** The damaged file. */

@@ -226,7 +226,10 @@ public interface MappedQueue extends AutoCloseable {
      * Writes the table store and one cycle's file (every cycle when {@code cycle} is negative) to {@code out}, each
      * excerpt rendered by {@code formatter}.
      *
-     * @throws UncheckedIOException when {@code out} fails ({@link IOException} as its cause)
+     * @throws UncheckedIOException  when {@code out} fails ({@link IOException} as its cause)
+     * @throws CorruptQueueException after writing all it could, naming the first damage it met: a header that is no
+     *                               record's, records after a zeroed stretch, a record cut short, a damaged file
+     *                               header
      */
     void dumpCycle(long cycle, Appendable out, ExcerptFormatter formatter);
 

@@ -135,6 +135,15 @@ public final class MappedQueueBuilder {
     }
 
     /**
+     * The smallest {@link #blockSize(long)} a queue of this roll cycle accepts: a block holds four of the cycle's
+     * index blocks (docs/file-format.md, "Mapping"), so cycles with a larger index need larger blocks, from 64 KiB
+     * ({@code TEST_SECONDLY}) to 516 KiB ({@code XLARGE_DAILY}). Block sizes are also whole multiples of 4096.
+     */
+    public static long smallestBlockSize(RollCycle rollCycle) {
+        return BlockDescriptor.smallestBlockSize(Objects.requireNonNull(rollCycle, "rollCycle"));
+    }
+
+    /**
      * Bytes mapped at a time and by which cycle files grow (default 64 MiB); a multiple of 4096, at least
      * 64 KiB. The largest excerpt is a quarter of it. Applies to cycle files created from now on.
      */

@@ -1,7 +1,5 @@
 package io.cq.core;
 
-import io.cq.core.internal.layout.BlockDescriptor;
-
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -71,15 +69,6 @@ public enum RollCycle {
             formatter = current;
         }
         return current;
-    }
-
-    /**
-     * The smallest block size ({@link MappedQueueBuilder#blockSize(long)}) a queue of this roll cycle accepts: a block
-     * holds four of the cycle's index blocks (docs/file-format.md, "Mapping"), so cycles with a larger
-     * {@code indexCount} need larger blocks. Block sizes are also whole multiples of 4096.
-     */
-    public long smallestBlockSize() {
-        return BlockDescriptor.smallestBlockSize(this);
     }
 
     /** Length of one cycle in milliseconds. */

@@ -1,7 +1,9 @@
 package io.cq.core.internal.inspect;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.ExcerptFormatter;
 import io.cq.core.NamedTailerPosition;
+import io.cq.core.QueueException;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
@@ -22,6 +24,7 @@ public final class QueueDumper {
     private final Appendable out;
     private final ExcerptFormatter formatter;
     private final SegmentCursor cursor = new SegmentCursor();
+    private CorruptQueueException damage;
 
     public QueueDumper(CycleFiles files, Appendable out, ExcerptFormatter formatter) {
         this.files = files;
@@ -34,7 +37,12 @@ public final class QueueDumper {
         dumpQueue(-1);
     }
 
-    /** The table store, then one cycle ({@code -1}: every cycle). */
+    /**
+     * The table store, then one cycle ({@code -1}: every cycle).
+     *
+     * @throws CorruptQueueException once everything readable is written, naming the first damage the dump met (a
+     *                               header that is no record's, records after a zeroed stretch, a record cut short)
+     */
     public void dumpQueue(long onlyCycle) throws IOException {
         out.append("# queue ").append(files.directory().toString()).append('\n');
         out.append("roll cycle: ").append(files.rollCycle().name())
@@ -50,7 +58,17 @@ public final class QueueDumper {
             if (onlyCycle >= 0 && cycle != onlyCycle) {
                 continue;
             }
-            CycleFile file = files.acquire(cycle);
+            CycleFile file;
+            try {
+                file = files.acquire(cycle);
+            } catch (CorruptQueueException e) {
+                out.append("\n## cycle ").append(String.valueOf(cycle)).append(": ").append(e.getMessage())
+                        .append('\n');
+                if (damage == null) {
+                    damage = e;
+                }
+                continue;
+            }
             if (file != null) {
                 try {
                     dumpCycle(file);
@@ -58,6 +76,9 @@ public final class QueueDumper {
                     files.release(file);
                 }
             }
+        }
+        if (damage != null) {
+            throw damage;
         }
     }
 
@@ -79,8 +100,11 @@ public final class QueueDumper {
                 out.append(hex(files.rollCycle().toIndex(file.cycle(), sequence)))
                         .append(" @").append(String.valueOf(position))
                         .append(" (").append(String.valueOf(length)).append(" bytes) ");
-                appendPayload(file, position + ExcerptHeaderDescriptor.SIZE, length);
+                boolean whole = appendPayload(file, position + ExcerptHeaderDescriptor.SIZE, length);
                 out.append('\n');
+                if (!whole) {
+                    return;
+                }
                 sequence++;
                 position = file.next(position, header);
             } else if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
@@ -91,18 +115,51 @@ public final class QueueDumper {
                         .append(String.valueOf(ExcerptHeaderDescriptor.length(header))).append(" bytes)\n");
                 position = file.next(position, header);
             } else {
+                boolean free = header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isFree(header);
+                if (!free && ExcerptHeaderDescriptor.isWorking(header)) {
+                    out.append("@").append(String.valueOf(position)).append(' ')
+                            .append(ExcerptHeaderDescriptor.describe(header))
+                            .append(" (or left unfinished by a writer that stopped)\n");
+                    return;
+                }
+                long nonZero = free ? UnwrittenArea.firstNonZero(file, position + ExcerptHeaderDescriptor.SIZE,
+                        file.mapped().size()) : -1;
                 out.append("@").append(String.valueOf(position)).append(' ')
                         .append(ExcerptHeaderDescriptor.describe(header))
-                        .append(header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isFree(header)
-                                ? " (end of written data)" : "").append('\n');
+                        .append(free && nonZero < 0 ? " (end of written data)" : "").append('\n');
+                if (!free) {
+                    damage(file, position, "expected a record header, found "
+                            + ExcerptHeaderDescriptor.describe(header));
+                } else if (nonZero >= 0 && file.headerAt(position) == header) {
+                    out.append("@").append(String.valueOf(nonZero))
+                            .append(" non-zero bytes after the end of the data\n");
+                    damage(file, nonZero, "non-zero bytes at position " + nonZero + " after the free header at "
+                            + position + ": records after a zeroed stretch, which readers take for the end");
+                }
                 return;
             }
         }
     }
 
-    private void appendPayload(CycleFile file, long offsetInFile, int length) throws IOException {
-        MemorySegment chunk = file.mapped().readableChunkAt(offsetInFile - ExcerptHeaderDescriptor.SIZE,
-                ExcerptHeaderDescriptor.SIZE + length);
+    /** The first damage met, kept so that the dump goes on to the other cycles and reports it at the end. */
+    private void damage(CycleFile file, long position, String problem) {
+        if (damage == null) {
+            damage = new CorruptQueueException(file.path(), position, problem + "; cq verify lists every damage");
+        }
+    }
+
+    /** False when the excerpt runs past the file's end, which is then damage. */
+    private boolean appendPayload(CycleFile file, long offsetInFile, int length) throws IOException {
+        long headerAt = offsetInFile - ExcerptHeaderDescriptor.SIZE;
+        MemorySegment chunk;
+        try {
+            chunk = file.mapped().readableChunkAt(headerAt, ExcerptHeaderDescriptor.SIZE + length);
+        } catch (QueueException e) {
+            out.append("(cut short: the file ends first)");
+            damage(file, headerAt, "the record of " + length + " bytes at " + headerAt + " ends past the end of the "
+                    + "file (" + file.mapped().size() + " bytes): it was cut short");
+            return false;
+        }
         long offset = (offsetInFile - ExcerptHeaderDescriptor.SIZE) % file.blockSize() + ExcerptHeaderDescriptor.SIZE;
         cursor.bindForRead(chunk, offset, length);
         try {
@@ -110,6 +167,7 @@ public final class QueueDumper {
         } finally {
             cursor.unbind();
         }
+        return true;
     }
 
     private static String hex(long index) {

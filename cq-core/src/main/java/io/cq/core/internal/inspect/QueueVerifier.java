@@ -1,7 +1,6 @@
 package io.cq.core.internal.inspect;
 
 import io.cq.core.CorruptQueueException;
-import io.cq.core.QueueException;
 import io.cq.core.QueueVerification;
 import io.cq.core.QueueVerification.Finding;
 import io.cq.core.QueueVerification.Severity;
@@ -14,8 +13,6 @@ import io.cq.core.internal.lock.WriteLockWord;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +28,6 @@ import java.util.NavigableSet;
 public final class QueueVerifier {
     private final CycleFiles files;
     /** Compared against the unwritten area, a megabyte at a time. */
-    private static final MemorySegment ZEROS = Arena.global().allocate(1 << 20);
 
     private final List<Finding> findings = new ArrayList<>();
     private final Position cursor = new Position();
@@ -189,28 +185,11 @@ public final class QueueVerifier {
      * that starts a record at {@code position} meanwhile is not damage: the header is read again first.
      */
     private void checkUnwrittenArea(CycleFile file, long position, int header, long from, long size) {
-        long at = from;
-        while (at < size) {
-            long chunkStart = file.mapped().chunkStart(file.mapped().chunkIndex(at));
-            // Within one chunk's mapping, and within what the file holds.
-            long length = Math.min(Math.min(ZEROS.byteSize(), size - at), chunkStart + file.blockSize() - at);
-            MemorySegment chunk;
-            try {
-                chunk = file.mapped().readableChunkAt(at, length);
-            } catch (QueueException e) {
-                return; // cut meanwhile by a last writer closing: what is gone was never written
-            }
-            long offset = at - chunkStart;
-            long mismatch = MemorySegment.mismatch(chunk, offset, offset + length, ZEROS, 0, length);
-            if (mismatch >= 0) {
-                if (file.headerAt(position) == header) {
-                    damage(file.path(), at + mismatch, "non-zero bytes at position " + (at + mismatch) + " after the "
-                            + "last record (which ends at " + position + "): nothing was written there, and an "
-                            + "appender would write over them or a reader take them for records");
-                }
-                return;
-            }
-            at += length;
+        long nonZero = UnwrittenArea.firstNonZero(file, from, size);
+        if (nonZero >= 0 && file.headerAt(position) == header) {
+            damage(file.path(), nonZero, "non-zero bytes at position " + nonZero + " after the last record (which "
+                    + "ends at " + position + "): nothing was written there, and an appender would write over them "
+                    + "or a reader take them for records");
         }
     }
 

@@ -240,7 +240,7 @@ public final class MappedQueueOpener {
         long blockSize = queue.getBlockSize().toBytes();
         // An existing queue keeps its own roll cycle; the builder checks the block size against it again.
         RollCycle rollCycle = Objects.requireNonNullElse(queue.getRollCycle(), MappedQueueBuilder.DEFAULT_ROLL_CYCLE);
-        long smallest = rollCycle.smallestBlockSize();
+        long smallest = MappedQueueBuilder.smallestBlockSize(rollCycle);
         if (blockSize % PAGE != 0 || blockSize < smallest) {
             throw new InvalidQueuePropertyException(prefix + "block-size", queue.getBlockSize(),
                     "a block size must be a multiple of 4096 bytes and at least " + sizeText(smallest)

@@ -41,8 +41,8 @@ public class QueueProperties {
     private @Nullable ZoneId rollTimeZone;
 
     /**
-     * Bytes mapped at a time; a multiple of 4 KiB, at least the roll cycle's RollCycle.smallestBlockSize() (64 KiB to
-     * 516 KiB). The largest excerpt is a quarter of it.
+     * Bytes mapped at a time; a multiple of 4 KiB, at least MappedQueueBuilder.smallestBlockSize(rollCycle) (64
+     * KiB to 516 KiB). The largest excerpt is a quarter of it.
      */
     private DataSize blockSize = DataSize.ofBytes(MappedQueueBuilder.DEFAULT_BLOCK_SIZE);
 
