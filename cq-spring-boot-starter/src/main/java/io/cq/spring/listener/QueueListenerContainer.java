@@ -147,12 +147,22 @@ public final class QueueListenerContainer implements SmartLifecycle {
         }
     }
 
-    /** Reads again after {@link #pause()}. */
+    /**
+     * Reads again after {@link #pause()}. When the container runs, waits (up to the shutdown timeout) until its thread
+     * has left the pause, so that the state reads {@link ListenerState#RUNNING} when this returns, as the actuator's
+     * answer to a resume reports it.
+     */
     public void resume() {
         paused = false;
         Thread current = thread;
-        if (current != null) {
+        if (current == null || current == Thread.currentThread()) {
+            return;
+        }
+        LockSupport.unpark(current);
+        long deadline = System.nanoTime() + settings.shutdownTimeout().toNanos();
+        while (current.isAlive() && !paused && state == ListenerState.PAUSED && System.nanoTime() - deadline < 0) {
             LockSupport.unpark(current);
+            LockSupport.parkNanos(PAUSE_CHECK_NANOS);
         }
     }
 

@@ -207,6 +207,7 @@ class QueueListenerTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> registry.container("billing").lag() == 1);
 
             registry.resume("billing");
+            assertThat(registry.container("billing").state()).isEqualTo(ListenerState.RUNNING);
             await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 2);
 
             assertThat(registry.seekToIndex("billing", first).get(10, TimeUnit.SECONDS)).isTrue();

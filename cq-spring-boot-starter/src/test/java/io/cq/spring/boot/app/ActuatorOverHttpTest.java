@@ -101,7 +101,8 @@ class ActuatorOverHttpTest {
                 .until(() -> get("/actuator/queues/orders").at("/listeners/0/lag").asLong() == 1);
         assertThat(get("/actuator/metrics/cq.listener.lag?tag=listener:billing").at("/measurements/0/value").asDouble())
                 .isEqualTo(1.0);
-        post("/actuator/queues/orders/billing", "{\"action\":\"resume\"}");
+        JsonNode resumed = post("/actuator/queues/orders/billing", "{\"action\":\"resume\"}");
+        assertThat(resumed.get("state").asString()).isEqualTo("RUNNING");
         assertThat(status("/actuator/queues/orders/no-such-listener", "{\"action\":\"pause\"}"))
                 .as("an unknown listener").isEqualTo(404);
         assertThat(status("/actuator/queues/no-such-queue/billing", "{\"action\":\"pause\"}"))

@@ -1,10 +1,13 @@
 package io.cq.samples.orders;
 
+import io.cq.core.MappedQueue;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
+
+import java.nio.file.Path;
 
 /**
  * A REST service whose orders go through a cq queue: {@code POST /orders} appends an {@link OrderEvents#onOrder}
@@ -21,6 +24,8 @@ public class OrdersApplication {
     void sayHowToUseIt(ApplicationReadyEvent event) {
         Environment environment = event.getApplicationContext().getEnvironment();
         String base = "http://localhost:" + environment.getProperty("local.server.port", "8080");
+        // Where the queue really is: cq.base-path or cq.queues.orders.path may have moved it.
+        Path orders = event.getApplicationContext().getBean("orders", MappedQueue.class).path();
         System.out.println("""
 
                 Orders service ready. Try:
@@ -29,8 +34,8 @@ public class OrdersApplication {
                   curl %1$s/billing
                   curl %1$s/actuator/queues/orders
                   curl %1$s/actuator/health
-                  bin/cq tail -f data/orders-service/orders      (in another terminal)
-                Ctrl-C stops it; the queue and billing's position stay in data/orders-service.
-                """.formatted(base));
+                  bin/cq tail -f %2$s      (in another terminal)
+                Ctrl-C stops it; the queue and billing's position stay in %2$s.
+                """.formatted(base, orders));
     }
 }
