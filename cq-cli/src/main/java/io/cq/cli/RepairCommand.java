@@ -12,6 +12,8 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -61,16 +63,32 @@ final class RepairCommand implements Callable<Integer> {
             out.flush();
             return CqCli.EXIT_DAMAGED;
         }
-        QueueRepair repair;
-        try (MappedQueue queue = Queues.openForWriting(directory)) {
-            repair = queue.repair();
+        Queues.checkQueueDirectory(directory);
+        // Through the builder, which also opens a queue no writer would open, its newest cycle's file being gone.
+        QueueRepair repair = MappedQueue.builder(directory).repair();
+        if (repair.cycleRangeReset() != null) {
+            QueueRepair.CycleRangeReset reset = repair.cycleRangeReset();
+            out.println("RESET " + reset.tableStore() + ": its newest cycle " + reset.storedNewest()
+                    + " had no file; now " + reset.newest());
+        }
+        for (QueueRepair.SetAside aside : repair.setAside()) {
+            out.println("SET ASIDE " + aside.file() + " as " + aside.renamed() + ": " + aside.problem());
         }
         for (QueueRepair.Skipped range : repair.skipped()) {
             out.println("SKIPPED " + range.file() + " from " + range.from() + " to " + range.to() + ": "
                     + range.excerptsSkipped() + " excerpts");
         }
-        out.println(directory + ": " + (repair.repairedAnything() ? repair.skipped().size() + " cycle files repaired"
-                : "nothing was damaged"));
+        List<String> done = new ArrayList<>();
+        if (!repair.skipped().isEmpty()) {
+            done.add(repair.skipped().size() + " cycle files repaired");
+        }
+        if (!repair.setAside().isEmpty()) {
+            done.add(repair.setAside().size() + " cycle files set aside");
+        }
+        if (repair.cycleRangeReset() != null) {
+            done.add("the table store's cycle range reset");
+        }
+        out.println(directory + ": " + (done.isEmpty() ? "nothing was damaged" : String.join(", ", done)));
         out.flush();
         return 0;
     }

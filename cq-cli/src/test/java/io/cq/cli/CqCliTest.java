@@ -558,4 +558,43 @@ class CqCliTest {
         assertThat(repair.lines().getFirst()).isEqualTo(damage);
         assertThat(repair.lines().get(1)).contains("--skip-damaged cannot mend the table store");
     }
+
+    @Test
+    void shouldRepairAQueueWhoseNewestCycleFileWasDeletedAndOneWhoseCycleHeaderIsCut() throws IOException {
+        Path queue = dir.resolve("q");
+        Instant start = Instant.parse("2026-11-22T10:00:00Z");
+        for (int hour = 0; hour < 3; hour++) {
+            Clock clock = Clock.fixed(start.plusSeconds(3_600L * hour), ZoneOffset.UTC);
+            try (MappedQueue q = MappedQueue.builder(queue).rollCycle(RollCycle.HOURLY).clock(clock).build();
+                 ExcerptAppender appender = q.acquireAppender()) {
+                appender.writeText("hour " + hour);
+            }
+        }
+        List<Path> cycles;
+        try (Stream<Path> files = Files.list(queue)) {
+            cycles = files.filter(path -> path.toString().endsWith(".cq4")).sorted().toList();
+        }
+        Files.delete(cycles.get(2));
+        try (RandomAccessFile raf = new RandomAccessFile(cycles.get(0).toFile(), "rw")) {
+            raf.setLength(100);
+        }
+
+        Run verify = cq("verify", queue.toString());
+        Path document = Files.writeString(dir.resolve("one.yaml"), "1\n");
+        Run refused = cq("write", queue.toString(), "onX", document.toString());
+        Run repair = cq("repair", "--skip-damaged", queue.toString());
+        Run after = cq("verify", queue.toString());
+
+        assertThat(verify.exitCode()).isEqualTo(1);
+        assertThat(verify.out()).contains("shorter than its 256-byte header")
+                .contains("no writer can open the queue until cq repair --skip-damaged");
+        assertThat(refused.exitCode()).isEqualTo(4);
+        assertThat(repair.exitCode()).isZero();
+        assertThat(repair.out()).contains("SET ASIDE " + cycles.get(0) + " as " + cycles.get(0) + ".damaged")
+                .contains("RESET " + queue.resolve("metadata.cq4t"))
+                .endsWith(": 1 cycle files set aside, the table store's cycle range reset\n");
+        assertThat(after.exitCode()).isZero();
+        assertThat(after.out()).contains("NOTE " + cycles.get(0) + ".damaged");
+        assertThat(cq("tail", queue.toString()).lines()).containsExactly("hour 1");
+    }
 }

@@ -362,6 +362,28 @@ public final class MappedQueueBuilder {
      * @throws QueueException           when the directory cannot be used as a queue, saying why
      */
     public MappedQueue build() {
+        return open(false);
+    }
+
+    /**
+     * Repairs the queue in this directory as {@link MappedQueue#repair()} does, and also a table store whose newest
+     * cycle names a file that is gone, which no writer opens: its cycle range is set to the cycle files there are
+     * ({@link QueueRepair#cycleRangeReset()}). Opens the queue for writing, with no pretoucher and no async drain,
+     * repairs it under the write lock, and closes it. Stop the queue's readers and writers first (docs/operations.md,
+     * "Repairing"); the settings that matter are the ones a writer would give (file permissions, say).
+     *
+     * @throws IllegalStateException when read-only was set: a repair writes
+     */
+    public QueueRepair repair() {
+        if (readOnly) {
+            throw new IllegalStateException("a repair writes to the queue: do not set readOnly");
+        }
+        try (MappedQueue queue = open(true)) {
+            return queue.repair();
+        }
+    }
+
+    private MappedQueue open(boolean repairing) {
         BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
         CycleCalendar.of(rollCycle, rollTime, rollZone);
         long step = reserveStep == 0 ? Math.min(BlockDescriptor.DEFAULT_RESERVE_STEP, blockSize) : reserveStep;
@@ -412,11 +434,12 @@ public final class MappedQueueBuilder {
         Path bufferDirectory = asyncBufferDirectory != null ? asyncBufferDirectory.toAbsolutePath().normalize()
                 : Files.isDirectory(DEFAULT_ASYNC_BUFFER_DIRECTORY) && Files.isWritable(DEFAULT_ASYNC_BUFFER_DIRECTORY)
                 ? DEFAULT_ASYNC_BUFFER_DIRECTORY : directory.toAbsolutePath().normalize();
+        // A repair opens the queue only to mend it: nothing runs in the background meanwhile.
         QueueSettings settings = new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, step, readOnly,
-                writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch, retainCycles, retainFor,
-                retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
-                diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime,
-                rollZone, doubleBuffer, asyncMode, asyncBufferSize, bufferDirectory, asyncDrain);
-        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen, asyncModeChosen);
+                writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch && !repairing,
+                retainCycles, retainFor, retentionKeepsUnread, storeFileListener, filePermissions,
+                diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime,
+                rollZone, doubleBuffer, asyncMode, asyncBufferSize, bufferDirectory, asyncDrain && !repairing);
+        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen, asyncModeChosen, repairing);
     }
 }

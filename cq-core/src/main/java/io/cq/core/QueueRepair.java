@@ -7,11 +7,42 @@ import java.util.List;
  * What {@link MappedQueue#repair()} skipped: in each damaged cycle file, the range from the first damaged record to
  * where records were written, and the excerpts in it, which are gone. Empty when nothing was damaged.
  *
- * @param skipped one entry per repaired cycle file
+ * @param skipped         one entry per repaired cycle file
+ * @param setAside        cycle files whose header was damaged, renamed out of the queue
+ * @param cycleRangeReset the table store's cycle range set back to the cycle files there are, or null when it was
+ *                        valid
  */
-public record QueueRepair(List<Skipped> skipped) {
+public record QueueRepair(List<Skipped> skipped, List<SetAside> setAside, CycleRangeReset cycleRangeReset) {
     public QueueRepair {
         skipped = List.copyOf(skipped);
+        setAside = List.copyOf(setAside);
+    }
+
+    /** A repair that skipped these ranges, set no file aside and found the table store's cycle range valid. */
+    public QueueRepair(List<Skipped> skipped) {
+        this(skipped, List.of(), null);
+    }
+
+    /**
+     * A cycle file whose own header could not be read, so that no record of it could be: renamed out of the queue,
+     * its bytes kept. Its excerpts are gone from the queue.
+     *
+     * @param file    the cycle file as it was named
+     * @param renamed its name now ({@code <name>.cq4.damaged})
+     * @param problem what was wrong with its header
+     */
+    public record SetAside(Path file, Path renamed, String problem) {
+    }
+
+    /**
+     * The table store's newest cycle named a file that is gone (or the range was out of bounds), so no writer could
+     * open the queue; the range was set to the cycle files there are.
+     *
+     * @param tableStore   the table store
+     * @param storedNewest the newest cycle it named
+     * @param newest       the newest cycle with a file, now named ({@code -1}: there are no cycle files)
+     */
+    public record CycleRangeReset(Path tableStore, long storedNewest, long newest) {
     }
 
     /**
@@ -25,8 +56,8 @@ public record QueueRepair(List<Skipped> skipped) {
     public record Skipped(Path file, long from, long to, long excerptsSkipped) {
     }
 
-    /** Whether anything was skipped. */
+    /** Whether anything was skipped, set aside or reset. */
     public boolean repairedAnything() {
-        return !skipped.isEmpty();
+        return !skipped.isEmpty() || !setAside.isEmpty() || cycleRangeReset != null;
     }
 }

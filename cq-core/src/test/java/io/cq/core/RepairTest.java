@@ -73,6 +73,106 @@ class RepairTest {
         }
     }
 
+    /** Three hourly cycles of 100 excerpts each, "h&lt;hour&gt; e&lt;n&gt;"; the clock is left in the fourth hour. */
+    private List<Path> threeCycles(MutableClock clock) throws IOException {
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            for (int hour = 0; hour < 3; hour++) {
+                for (int i = 0; i < 100; i++) {
+                    appender.writeText("h" + hour + " e" + i);
+                }
+                clock.advance(Duration.ofHours(1));
+            }
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(path -> path.toString().endsWith(".cq4")).sorted().toList();
+        }
+    }
+
+    @Test
+    void shouldSetTheNewestCycleBackToAFileThatExistsSoThatWritersOpenTheQueueAgain() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        List<Path> cycles = threeCycles(clock);
+        Files.delete(cycles.getLast());
+
+        assertThatThrownBy(() -> MappedQueue.builder(dir).clock(clock).build())
+                .isInstanceOf(CorruptQueueException.class).hasMessageContaining("which does not exist");
+        try (MappedQueue reader = MappedQueue.builder(dir).readOnly(true).build()) {
+            QueueVerification verification = reader.verify();
+            assertThat(verification.isIntact()).isFalse();
+            assertThat(verification.findings()).anySatisfy(finding -> assertThat(finding.description())
+                    .contains("no writer can open the queue until cq repair --skip-damaged"));
+        }
+
+        QueueRepair repair = MappedQueue.builder(dir).clock(clock).repair();
+
+        assertThat(repair.cycleRangeReset()).isNotNull();
+        assertThat(repair.cycleRangeReset().newest()).isEqualTo(repair.cycleRangeReset().storedNewest() - 1);
+        assertThat(repair.skipped()).isEmpty();
+        assertThat(repair.repairedAnything()).isTrue();
+        try (MappedQueue queue = MappedQueue.builder(dir).clock(clock).build()) {
+            queue.acquireAppender().writeText("after the repair");
+            List<String> texts = readAll(queue);
+            assertThat(texts).hasSize(201);
+            assertThat(texts.get(199)).isEqualTo("h1 e99");
+            assertThat(texts.getLast()).isEqualTo("after the repair");
+            assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
+        }
+        assertThat(MappedQueue.builder(dir).clock(clock).repair().repairedAnything()).isFalse();
+    }
+
+    @Test
+    void shouldSetAsideACycleFileWhoseHeaderIsDamagedAndKeepItsBytes() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        List<Path> cycles = threeCycles(clock);
+        Path middle = cycles.get(1);
+        try (FileChannel channel = FileChannel.open(middle, StandardOpenOption.WRITE)) {
+            channel.truncate(100);
+        }
+
+        QueueRepair repair = MappedQueue.builder(dir).clock(clock).repair();
+
+        Path aside = middle.resolveSibling(middle.getFileName() + ".damaged");
+        assertThat(repair.setAside()).singleElement().satisfies(file -> {
+            assertThat(file.file()).isEqualTo(middle);
+            assertThat(file.renamed()).isEqualTo(aside);
+            assertThat(file.problem()).contains("shorter than its 256-byte header");
+        });
+        assertThat(repair.cycleRangeReset()).as("the newest file is still there").isNull();
+        assertThat(aside).hasSize(100);
+        assertThat(middle).doesNotExist();
+        try (MappedQueue queue = MappedQueue.builder(dir).clock(clock).build()) {
+            List<String> texts = readAll(queue);
+            assertThat(texts).hasSize(200);
+            assertThat(texts.get(99)).isEqualTo("h0 e99");
+            assertThat(texts.get(100)).isEqualTo("h2 e0");
+            QueueVerification verification = queue.verify();
+            assertThat(verification.isIntact()).as(verification.toString()).isTrue();
+            assertThat(verification.findings()).anySatisfy(finding -> assertThat(finding.file()).isEqualTo(aside));
+        }
+    }
+
+    @Test
+    void shouldSetAsideADamagedNewestFileAndResetTheCycleRangeToTheOneBefore() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        List<Path> cycles = threeCycles(clock);
+        try (FileChannel channel = FileChannel.open(cycles.getLast(), StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}), 0);
+        }
+
+        QueueRepair repair = MappedQueue.builder(dir).clock(clock).repair();
+
+        assertThat(repair.setAside()).singleElement().extracting(QueueRepair.SetAside::file)
+                .isEqualTo(cycles.getLast());
+        assertThat(repair.cycleRangeReset()).isNotNull();
+        try (MappedQueue queue = MappedQueue.builder(dir).clock(clock).build()) {
+            queue.acquireAppender().writeText("after the repair");
+            List<String> texts = readAll(queue);
+            assertThat(texts).hasSize(201).endsWith("h1 e99", "after the repair");
+            assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
+        }
+    }
+
     private static List<String> readAll(MappedQueue queue) {
         List<String> texts = new ArrayList<>();
         try (ExcerptTailer tailer = queue.createTailer()) {

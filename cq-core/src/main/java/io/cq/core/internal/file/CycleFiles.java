@@ -27,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,6 +44,8 @@ import java.util.function.Consumer;
  * once per queue and unmapped when no appender or tailer uses it. Thread-safe.
  */
 public final class CycleFiles implements AutoCloseable {
+    /** Appended to the name of a cycle file a repair set aside ({@link #setAside(long)}). */
+    public static final String DAMAGED_SUFFIX = ".damaged";
     public static final String SUFFIX = ".cq4";
     public static final long NO_CYCLE = TableStore.NO_CYCLE;
 
@@ -255,6 +258,50 @@ public final class CycleFiles implements AutoCloseable {
                     + pathOf(max).getFileName() + ", which does not exist (" + (newest == null ? "no cycle files"
                     : "the newest cycle file is " + pathOf(newest).getFileName()) + "); refusing to write from it");
         }
+    }
+
+    /**
+     * Under the write lock, by a repair: when the table store's cycle range is one a writer refuses
+     * ({@link #requireValidCycleRange()}), sets it to the cycle files there are, the newest being the newest one not
+     * after {@code currentCycle} (a later one is a file made ahead of time, with nothing in it yet).
+     *
+     * @return the newest cycle as it was stored, or {@code null} when the range was valid and is left as it is
+     */
+    public synchronized Long resetInvalidCycleRange(long currentCycle) {
+        try {
+            requireValidCycleRange();
+            return null;
+        } catch (CorruptQueueException e) {
+            long stored = tableStore.maxCycle();
+            refresh();
+            Long newest = listed.floor(currentCycle);
+            if (newest == null && !listed.isEmpty()) {
+                newest = listed.first();
+            }
+            tableStore.resetCycleRange(newest == null ? NO_CYCLE : listed.first(),
+                    newest == null ? NO_CYCLE : newest);
+            refresh();
+            return stored;
+        }
+    }
+
+    /**
+     * Under the write lock, by a repair: renames a cycle file whose header cannot be read to
+     * {@code <name>.cq4.damaged}, so readers and writers go on without it, and keeps its bytes for whoever wants
+     * them. Readers ignore the new name; {@code cq verify} notes the file.
+     *
+     * @return the new path
+     */
+    public synchronized Path setAside(long cycle) {
+        Path file = pathOf(cycle);
+        Path aside = file.resolveSibling(file.getFileName() + DAMAGED_SUFFIX);
+        try {
+            Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot rename " + file + " to " + aside + ": " + e.getMessage(), e);
+        }
+        refresh();
+        return aside;
     }
 
     /** The last cycle before {@code cycle} that has a file, or {@link #NO_CYCLE}. */

@@ -47,7 +47,7 @@ public final class QueueVerifier {
                 file = files.acquire(cycle);
             } catch (CorruptQueueException e) {
                 filesChecked++;
-                damage(e.file(), e.position(), e.getMessage());
+                damage(e.file(), e.position(), e.problem());
                 continue;
             }
             if (file == null) {
@@ -57,13 +57,28 @@ public final class QueueVerifier {
             try {
                 checkRecords(file, cycle == cycles.last(), sizeOf(file));
             } catch (CorruptQueueException e) {
-                damage(e.file(), e.position(), e.getMessage());
+                damage(e.file(), e.position(), e.problem());
             } finally {
                 files.release(file);
             }
         }
+        checkCycleRange();
         checkStrayFiles(files.directory());
         return new QueueVerification(files.directory(), filesChecked, excerpts, findings);
+    }
+
+    /**
+     * The table store's cycle range, as a writer checks it before trusting it: a newest cycle whose file is gone
+     * (deleted by hand, say) lets readers read on, but no writer opens the queue. A writer creates a cycle's file
+     * before it publishes the cycle, so a live writer cannot make this fail.
+     */
+    private void checkCycleRange() {
+        try {
+            files.requireValidCycleRange();
+        } catch (CorruptQueueException e) {
+            damage(e.file(), e.position(), e.problem().replace("; refusing to write from it", "")
+                    + "; no writer can open the queue until cq repair --skip-damaged sets it to the newest file");
+        }
     }
 
     private static long sizeOf(CycleFile file) {
@@ -206,6 +221,15 @@ public final class QueueVerifier {
             for (Path stray : stream) {
                 note(stray, -1, "a temporary file, left by a process that died while creating or copying a file "
                         + "(or being made now); deleting it loses nothing");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + directory, e);
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory,
+                "*" + CycleFiles.SUFFIX + CycleFiles.DAMAGED_SUFFIX)) {
+            for (Path aside : stream) {
+                note(aside, -1, "a cycle file a repair set aside, its header being damaged: its excerpts are not in "
+                        + "the queue; move it elsewhere once nobody needs its bytes");
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list " + directory, e);

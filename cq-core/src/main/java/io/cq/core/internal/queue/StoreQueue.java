@@ -1,5 +1,6 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.CycleCalendar;
 import io.cq.core.DiskSpace;
 import io.cq.core.Durability;
@@ -98,6 +99,15 @@ public final class StoreQueue implements MappedQueue {
      * @param asyncChosen     whether the caller chose async mode on or off: a queue of the other mode is then refused
      */
     public StoreQueue(QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen, boolean asyncChosen) {
+        this(requested, rollCycleChosen, rollTimeChosen, asyncChosen, false);
+    }
+
+    /**
+     * @param repairing opened only to be repaired: a cycle range a writer would refuse is left for {@link #repair()}
+     *                  to reset, instead of refusing to open
+     */
+    public StoreQueue(QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen, boolean asyncChosen,
+                      boolean repairing) {
         this.directory = requested.directory();
         this.readOnly = requested.readOnly();
         this.blockSize = requested.blockSize();
@@ -160,7 +170,7 @@ public final class StoreQueue implements MappedQueue {
         this.settings = inForce;
         this.files = new CycleFiles(directory, calendar, tableStore, !readOnly, blockSize, settings.indexSpacing(),
                 settings.reserveStep(), permissions, diskSpace, settings.storeFileListener(), filesystem);
-        if (!readOnly) {
+        if (!readOnly && !repairing) {
             try {
                 files.requireValidCycleRange();
             } catch (RuntimeException e) {
@@ -415,20 +425,42 @@ public final class StoreQueue implements MappedQueue {
         ensureOpen();
         requireWritable("repairing");
         List<QueueRepair.Skipped> skipped = new ArrayList<>();
+        List<QueueRepair.SetAside> setAside = new ArrayList<>();
+        QueueRepair.CycleRangeReset reset = null;
         try (WriteLock lock = context.newWriteLock()) {
             lock.acquire();
             try {
+                long currentCycle = tableStore.calendar().cycleAt(settings.clock().millis());
+                Long storedNewest = files.resetInvalidCycleRange(currentCycle);
                 long newest = tableStore.maxCycle();
+                // After a reset the newest file may be of a cycle the clock has left: finished, end mark and all.
+                boolean newestOver = storedNewest != null && newest < currentCycle;
                 for (long cycle : files.cycles()) {
                     if (cycle > newest) {
                         continue; // created early by a pretoucher: nothing written yet
                     }
-                    files.withFile(cycle, file -> {
-                        QueueRepair.Skipped range = CycleRepair.repair(file, cycle < newest);
-                        if (range != null) {
-                            skipped.add(range);
+                    try {
+                        files.withFile(cycle, file -> {
+                            QueueRepair.Skipped range = CycleRepair.repair(file, cycle < newest || newestOver);
+                            if (range != null) {
+                                skipped.add(range);
+                            }
+                        });
+                    } catch (CorruptQueueException e) {
+                        // The file's own header: there is no first record to cut at. Out of the queue it goes.
+                        if (!e.file().equals(files.pathOf(cycle))) {
+                            throw e;
                         }
-                    });
+                        setAside.add(new QueueRepair.SetAside(e.file(), files.setAside(cycle), e.problem()));
+                    }
+                }
+                if (!setAside.isEmpty()) {
+                    // The newest file may have been one of them.
+                    Long before = files.resetInvalidCycleRange(currentCycle);
+                    storedNewest = storedNewest != null ? storedNewest : before;
+                }
+                if (storedNewest != null) {
+                    reset = new QueueRepair.CycleRangeReset(tableStore.path(), storedNewest, tableStore.maxCycle());
                 }
             } finally {
                 lock.release();
@@ -440,7 +472,16 @@ public final class StoreQueue implements MappedQueue {
                     directory, String.valueOf(range.excerptsSkipped()), String.valueOf(range.from()),
                     String.valueOf(range.to()), range.file());
         }
-        return new QueueRepair(skipped);
+        for (QueueRepair.SetAside file : setAside) {
+            Log.warning(MappedQueue.class, "repair of {0}: set {1} aside as {2}, its header being damaged: {3}",
+                    directory, file.file(), file.renamed(), file.problem());
+        }
+        if (reset != null) {
+            Log.warning(MappedQueue.class, "repair of {0}: the newest cycle {1} named in {2} had no file; set to {3}",
+                    directory, String.valueOf(reset.storedNewest()), reset.tableStore(),
+                    String.valueOf(reset.newest()));
+        }
+        return new QueueRepair(skipped, setAside, reset);
     }
 
     @Override

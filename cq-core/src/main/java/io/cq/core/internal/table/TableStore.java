@@ -443,6 +443,15 @@ public final class TableStore {
         }
     }
 
+    /**
+     * Under the write lock, by a repair only: sets the cycle range to what the directory holds, where a newest cycle
+     * whose file is gone would make every writer refuse the queue ({@code NO_CYCLE} twice: no cycle files at all).
+     */
+    public void resetCycleRange(long minCycle, long maxCycle) {
+        Memory.putLongRelease(memory, TableStoreDescriptor.MIN_CYCLE_OFFSET, minCycle);
+        Memory.putLongRelease(memory, TableStoreDescriptor.MAX_CYCLE_OFFSET, maxCycle);
+    }
+
     /** How many times a closing last writer has shrunk the newest cycle file; read by appenders each append. */
     public long shrinks() {
         return Memory.getLongAcquire(memory, TableStoreDescriptor.SHRINKS_OFFSET);
