@@ -35,7 +35,7 @@ public interface QueueAdapterInfo {
     /** Excerpts after the named tailer's persisted position, not yet processed; 0 for adapters that write. */
     long lag();
 
-    /** Whether the adapter is running, paused or stopped. */
+    /** Whether the adapter is running, paused, stopped, or stopped by a failure. */
     State state();
 
     /** Messages handled successfully: delivered downstream (readers) or appended (writers). */
@@ -82,6 +82,12 @@ public interface QueueAdapterInfo {
         /** Started, but paused: it reads nothing until resumed. */
         PAUSED,
         /** Not started, or stopped. */
-        STOPPED
+        STOPPED,
+        /**
+         * Its reading thread ended on an unexpected failure (an {@code Error} from the flow or from converting an
+         * excerpt, the queue closed under it): it reads nothing until started again, from the excerpt it failed
+         * on, which was not committed. Health is DOWN meanwhile.
+         */
+        FAILED
     }
 }

@@ -182,4 +182,26 @@ class RequestReplyGatewayTest {
             assertThat(replies.lastIndex()).as("no reply written").isEqualTo(-1);
         }
     }
+
+    /** No requester waits for an excerpt that is no request: the gateway does not wait out a reply timeout on it. */
+    @Test
+    void shouldRunAOneWayFlowOverExcerptsThatAreNoRequestsWithoutWaitingForReplies() {
+        IntegrationFlow oneWay = IntegrationFlow.from(Cq.inboundGateway(pricing).id("pricer").payloadType(Trade.class)
+                        .replyQueues(replies).replyTimeout(30_000L))
+                .handle(Trade.class, (trade, headers) -> {
+                    priced.add(trade);
+                    return null;
+                })
+                .get();
+        try (AbstractApplicationContext context = Flows.run(oneWay)) {
+            for (int i = 0; i < 3; i++) {
+                Messages.writeObject(pricing.acquireAppender(), new Trade("PLAIN", i, 1.5));
+            }
+            QueueAdapterInfo gateway = new QueueAdapterRegistry(context).adapter("pricer").orElseThrow();
+            // Waiting out the reply timeout would take 30 s per excerpt.
+            await().atMost(Duration.ofSeconds(20)).until(() -> gateway.processedCount() == 3);
+            assertThat(priced).hasSize(3);
+            assertThat(gateway.state()).isEqualTo(QueueAdapterInfo.State.RUNNING);
+        }
+    }
 }

@@ -17,9 +17,12 @@ import java.util.TreeMap;
 /**
  * Health {@code queues}: DOWN when a queue's file system has less free space than its warning threshold
  * ({@code cq.queues.<name>.disk-space-warning-*}), when a writable queue's directory is no longer writable, or when
- * a listener was stopped by an error (FAILED). Details give the figures per queue.
+ * a listener or a Spring Integration adapter was stopped by an error (FAILED). Details give the figures per queue.
  */
 public final class QueuesHealthIndicator extends AbstractHealthIndicator {
+    /** The state a listener or a Spring Integration adapter stopped by a failure reports. */
+    private static final String FAILED = "FAILED";
+
     private final Map<String, MappedQueue> queues;
     private final ListenerContainerRegistry registry;
     private final QueueAdapters adapters;
@@ -75,12 +78,14 @@ public final class QueuesHealthIndicator extends AbstractHealthIndicator {
                 }
             }
             details.put("listeners", listeners);
+            boolean adapterFailed = false;
             if (adapters != null) {
                 Map<String, String> adapterStates = new TreeMap<>();
                 adapters.adaptersOf(queue.path()).forEach(adapter -> adapterStates.put(adapter.id(), adapter.state()));
                 details.put("adapters", adapterStates);
+                adapterFailed = adapterStates.containsValue(FAILED);
             }
-            up &= !disk.low() && writable && !listenerFailed;
+            up &= !disk.low() && writable && !listenerFailed && !adapterFailed;
             builder.withDetail(entry.getKey(), details);
         }
         if (up) {

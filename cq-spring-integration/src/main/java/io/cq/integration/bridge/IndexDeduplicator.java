@@ -1,7 +1,7 @@
 package io.cq.integration.bridge;
 
 import io.cq.integration.CqHeaders;
-import org.springframework.integration.core.MessageSelector;
+import org.springframework.integration.handler.advice.AbstractRequestHandlerAdvice;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHeaders;
 
@@ -10,50 +10,68 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Accepts a message only if its {@link CqHeaders#INDEX} is higher than every index already accepted from the
- * same source queue ({@link CqHeaders#QUEUE}): the receiving end of an at-least-once bridge drops the
- * duplicates that a redelivery (a producer retry, a consumer rebalance, a restart of the sending adapter)
- * brings. It relies on what a bridge keeps: the excerpts of one queue arrive in index order (one partition, or
- * one key). Messages without the headers are accepted.
+ * Drops a message whose {@link CqHeaders#INDEX} is not higher than every index already delivered from the same
+ * source queue ({@link CqHeaders#QUEUE}): on the receiving end of an at-least-once bridge, the duplicates that a
+ * redelivery (a producer retry, a consumer rebalance, a restart of the sending adapter) brings. It relies on what a
+ * bridge keeps: the excerpts of one queue arrive in index order (one partition, or one key). Messages without the
+ * headers pass.
  *
- * <p>It remembers in memory, so after a restart seed it with {@link #seed(String, long)} from what the
- * destination already holds (e.g. the last index kept in the destination queue). Thread-safe.
+ * <p>It is an advice on the handler that appends the message
+ * ({@code .handle(Cq.outboundAdapter(copy), e -> e.advice(deduplicator))}), not a filter in front of it: an index
+ * counts as delivered only once that handler returned. A filter would count it when it let the message through, so
+ * a failed append, redelivered by Kafka's error handler, would then be dropped as a duplicate and lost.
+ *
+ * <p>It remembers in memory: after a restart it knows nothing, so what Kafka delivers again (what the consumer
+ * group had not committed) is appended again unless it is seeded with {@link #seed(String, long)}.
+ * Thread-safe.
  */
-public final class IndexDeduplicator implements MessageSelector {
+public final class IndexDeduplicator extends AbstractRequestHandlerAdvice {
     private final Map<String, Long> highest = new ConcurrentHashMap<>();
     private final AtomicLong duplicates = new AtomicLong();
 
     @Override
-    public boolean accept(Message<?> message) {
+    protected Object doInvoke(ExecutionCallback callback, Object target, Message<?> message) {
+        if (isDuplicate(message)) {
+            duplicates.incrementAndGet();
+            return null;
+        }
+        Object result = callback.execute();
+        delivered(message);
+        return result;
+    }
+
+    /** Whether the message's index was delivered already (or is below one that was). */
+    public boolean isDuplicate(Message<?> message) {
         MessageHeaders headers = message.getHeaders();
         Object queue = headers.get(CqHeaders.QUEUE);
         Object index = headers.get(CqHeaders.INDEX);
         if (queue == null || !(index instanceof Number number)) {
-            return true;
+            return false;
         }
-        long candidate = number.longValue();
-        boolean[] accepted = new boolean[1];
-        highest.compute(queue.toString(), (name, seen) -> {
-            accepted[0] = seen == null || candidate > seen;
-            return accepted[0] ? candidate : seen;
-        });
-        if (!accepted[0]) {
-            duplicates.incrementAndGet();
-        }
-        return accepted[0];
+        Long seen = highest.get(queue.toString());
+        return seen != null && number.longValue() <= seen;
     }
 
-    /** Treats every index up to {@code index} of {@code queue} as already accepted. */
+    /** Counts the message's index as delivered: called once the advised handler returned. */
+    public void delivered(Message<?> message) {
+        MessageHeaders headers = message.getHeaders();
+        Object queue = headers.get(CqHeaders.QUEUE);
+        if (queue != null && headers.get(CqHeaders.INDEX) instanceof Number index) {
+            seed(queue.toString(), index.longValue());
+        }
+    }
+
+    /** Treats every index up to {@code index} of {@code queue} as already delivered. */
     public void seed(String queue, long index) {
         highest.merge(queue, index, Math::max);
     }
 
-    /** The highest index accepted from {@code queue}, or -1. */
+    /** The highest index delivered from {@code queue}, or -1. */
     public long highestIndex(String queue) {
         return highest.getOrDefault(queue, -1L);
     }
 
-    /** Messages rejected as duplicates so far. */
+    /** Messages dropped as duplicates so far. */
     public long duplicatesDropped() {
         return duplicates.get();
     }

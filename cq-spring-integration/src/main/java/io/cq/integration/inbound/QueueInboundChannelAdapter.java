@@ -137,7 +137,7 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
     @Override
     protected void doStart() {
         worker.start(queue, adapterId(), startPosition, idleStrategy, "cq-inbound-" + adapterId(),
-                tailer -> paused ? 0 : readOne(tailer));
+                tailer -> paused ? 0 : readOne(tailer), this::stop);
     }
 
     @Override
@@ -145,36 +145,50 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
         worker.stop(shutdownTimeout);
     }
 
-    /** One excerpt: 1 when one was there (handled, skipped or rolled back), 0 when the queue had none. */
+    /**
+     * One excerpt: 1 when one was there (handled, skipped or rolled back), 0 when the queue had none. An
+     * {@code Error} from the conversion or the flow rolls the excerpt back and ends the reading thread (FAILED):
+     * closing the context would otherwise commit an excerpt nobody handled.
+     */
     private int readOne(ExcerptTailer tailer) {
         try (ReadContext context = tailer.readingDocument()) {
             if (!context.isPresent()) {
                 return 0;
             }
-            Message<?> message;
             try {
-                message = converter.toMessage(context, carried);
-            } catch (ExcerptConversionException e) {
-                failed.incrementAndGet();
-                reportUnconvertible(e);
-                return 1;
-            }
-            try {
-                if (observationRegistry == null) {
-                    sendMessage(message);
-                } else {
-                    sendObserved(message, context.index());
-                }
-                processed.incrementAndGet();
-            } catch (RuntimeException e) {
+                return handle(context);
+            } catch (Error e) {
                 failed.incrementAndGet();
                 context.rollbackOnClose();
-                logger.warn(e, () -> "flow of cq inbound channel adapter '" + adapterId() + "' failed on excerpt 0x"
-                        + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
-                worker.waitBeforeRedelivery(redeliveryDelay);
+                throw e;
             }
+        }
+    }
+
+    private int handle(ReadContext context) {
+        Message<?> message;
+        try {
+            message = converter.toMessage(context, carried);
+        } catch (ExcerptConversionException e) {
+            failed.incrementAndGet();
+            reportUnconvertible(e);
             return 1;
         }
+        try {
+            if (observationRegistry == null) {
+                sendMessage(message);
+            } else {
+                sendObserved(message, context.index());
+            }
+            processed.incrementAndGet();
+        } catch (RuntimeException e) {
+            failed.incrementAndGet();
+            context.rollbackOnClose();
+            logger.warn(e, () -> "flow of cq inbound channel adapter '" + adapterId() + "' failed on excerpt 0x"
+                    + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
+            worker.waitBeforeRedelivery(redeliveryDelay);
+        }
+        return 1;
     }
 
     private void sendObserved(Message<?> message, long index) {
@@ -239,8 +253,11 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
 
     @Override
     public State state() {
+        if (worker.failure() != null) {
+            return State.FAILED;
+        }
         if (!isRunning() || !worker.running()) {
-            return State.STOPPED;                       // stopped, or its thread ended after an unexpected failure
+            return State.STOPPED;
         }
         return paused ? State.PAUSED : State.RUNNING;
     }

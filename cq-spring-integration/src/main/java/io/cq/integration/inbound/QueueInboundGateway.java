@@ -116,7 +116,7 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
         // The reading thread's: the headers of the excerpt in hand.
         TextHeaders headers = new TextHeaders();
         worker.start(queue, adapterId(), startPosition, idleStrategy, "cq-inbound-gateway-" + adapterId(),
-                tailer -> readOne(tailer, headers));
+                tailer -> readOne(tailer, headers), this::stop);
     }
 
     @Override
@@ -125,47 +125,70 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
         super.doStop();
     }
 
-    /** One excerpt: 1 when one was there (answered, skipped or rolled back), 0 when the queue had none. */
+    /**
+     * One excerpt: 1 when one was there (answered, skipped or rolled back), 0 when the queue had none. An
+     * {@code Error} rolls the excerpt back and ends the reading thread (FAILED), as for the inbound channel adapter.
+     */
     private int readOne(ExcerptTailer tailer, TextHeaders headers) {
         try (ReadContext context = tailer.readingDocument()) {
             if (!context.isPresent()) {
                 return 0;
             }
-            readRequestHeaders(context, headers);
-            String correlationId = headers.get(RequestReply.CORRELATION_ID);
-            String replyTo = headers.get(RequestReply.REPLY_TO);
-            Message<?> request;
             try {
-                request = withRequestHeaders(converter.toMessage(context), correlationId, replyTo);
-            } catch (ExcerptConversionException e) {
+                return serve(context, headers);
+            } catch (Error e) {
                 failed.incrementAndGet();
-                logger.error(e, () -> "cq inbound gateway '" + adapterId() + "' skipped an excerpt: " + e.getMessage());
-                replyError(correlationId, replyTo, e);
-                return 1;
+                context.rollbackOnClose();
+                throw e;
             }
+        }
+    }
+
+    private int serve(ReadContext context, TextHeaders headers) {
+        readRequestHeaders(context, headers);
+        String correlationId = headers.get(RequestReply.CORRELATION_ID);
+        String replyTo = headers.get(RequestReply.REPLY_TO);
+        Message<?> request;
+        try {
+            request = withRequestHeaders(converter.toMessage(context), correlationId, replyTo);
+        } catch (ExcerptConversionException e) {
+            failed.incrementAndGet();
+            logger.error(e, () -> "cq inbound gateway '" + adapterId() + "' skipped an excerpt: " + e.getMessage());
+            replyError(correlationId, replyTo, e);
+            return 1;
+        }
+        if (correlationId == null) {
+            // No requester waits: the flow runs one way (sendAndReceive would wait the whole reply timeout for a
+            // reply that never comes), and a reply it makes anyway has nowhere to go.
+            long index = context.index();
             try {
-                Message<?> reply = sendAndReceiveMessage(request);
-                if (reply != null && correlationId != null) {
-                    reply(replyTo, reply.getPayload(), RequestReply.replyHeaders(correlationId));
-                } else if (reply != null) {
-                    warnOnce("(none)", "excerpt 0x" + Long.toHexString(context.index()) + " names no reply queue");
-                }
+                send(MessageBuilder.fromMessage(request).setReplyChannel((reply, timeout) -> {
+                    warnOnce("(none)", "excerpt 0x" + Long.toHexString(index) + " names no reply queue");
+                    return true;
+                }).build());
                 processed.incrementAndGet();
             } catch (RuntimeException e) {
                 failed.incrementAndGet();
-                if (correlationId != null) {
-                    logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on request "
-                            + correlationId + "; answering it with an error reply");
-                    replyError(correlationId, replyTo, cause(e));
-                } else {
-                    context.rollbackOnClose();
-                    logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on excerpt 0x"
-                            + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
-                    worker.waitBeforeRedelivery(redeliveryDelay);
-                }
+                context.rollbackOnClose();
+                logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on excerpt 0x"
+                        + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
+                worker.waitBeforeRedelivery(redeliveryDelay);
             }
             return 1;
         }
+        try {
+            Message<?> reply = sendAndReceiveMessage(request);
+            if (reply != null) {
+                reply(replyTo, reply.getPayload(), RequestReply.replyHeaders(correlationId));
+            }
+            processed.incrementAndGet();
+        } catch (RuntimeException e) {
+            failed.incrementAndGet();
+            logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on request "
+                    + correlationId + "; answering it with an error reply");
+            replyError(correlationId, replyTo, cause(e));
+        }
+        return 1;
     }
 
     private static Message<?> withRequestHeaders(Message<?> message, String correlationId, String replyTo) {
@@ -260,6 +283,9 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
 
     @Override
     public State state() {
+        if (worker.failure() != null) {
+            return State.FAILED;
+        }
         return isRunning() && worker.running() ? State.RUNNING : State.STOPPED;
     }
 

@@ -25,6 +25,8 @@ final class TailerWorker {
     private volatile String name;
     private volatile boolean running;
     private volatile Thread thread;
+    /** What ended the thread, until the next start: the endpoint then reports FAILED. */
+    private volatile Throwable failure;
 
     /** @param kind the endpoint's kind as log lines name it, e.g. {@code cq inbound gateway} */
     TailerWorker(String kind, LogAccessor logger) {
@@ -41,7 +43,17 @@ final class TailerWorker {
      */
     void start(MappedQueue queue, String tailerName, StartPosition startPosition, Supplier<IdleStrategy> idleStrategy,
                String threadName, ToIntFunction<ExcerptTailer> readOne) {
+        start(queue, tailerName, startPosition, idleStrategy, threadName, readOne, () -> { });
+    }
+
+    /**
+     * @param onFailure run on the reading thread after an unexpected failure ended it (the endpoint stops itself,
+     *                  so that {@code start()} starts it again)
+     */
+    void start(MappedQueue queue, String tailerName, StartPosition startPosition, Supplier<IdleStrategy> idleStrategy,
+               String threadName, ToIntFunction<ExcerptTailer> readOne, Runnable onFailure) {
         name = kind + " '" + tailerName + "'";
+        failure = null;
         ExcerptTailer tailer = queue.createTailer(tailerName);
         try {
             NamedTailers.moveToStart(tailer, startPosition);
@@ -51,23 +63,35 @@ final class TailerWorker {
         }
         running = true;
         Thread started = Thread.ofPlatform().name(threadName).daemon(true)
-                .unstarted(() -> readUntilStopped(queue, tailer, idleStrategy.get(), readOne));
+                .unstarted(() -> readUntilStopped(queue, tailer, idleStrategy.get(), readOne, onFailure));
         thread = started;
         started.start();
     }
 
     private void readUntilStopped(MappedQueue queue, ExcerptTailer tailer, IdleStrategy idle,
-                                  ToIntFunction<ExcerptTailer> readOne) {
+                                  ToIntFunction<ExcerptTailer> readOne, Runnable onFailure) {
+        Throwable failed = null;
         try {
             while (running) {
                 idle.idle(readOne.applyAsInt(tailer));
             }
         } catch (RuntimeException | Error e) {
-            logger.error(e, () -> name + " stopped reading queue " + queue.path() + " after an unexpected failure");
+            failed = e;
+            failure = e;
             running = false;
+            logger.error(e, () -> name + " stopped reading queue " + queue.path() + " after an unexpected failure; "
+                    + "it is FAILED until started again, from the excerpt it failed on");
         } finally {
             tailer.close();
         }
+        if (failed != null) {
+            onFailure.run();
+        }
+    }
+
+    /** What ended the reading thread, or null: it runs, was stopped, or was started again since. */
+    Throwable failure() {
+        return failure;
     }
 
     /**

@@ -217,8 +217,7 @@ class KafkaBridgeRecipeTest {
         @Bean
         IntegrationFlow tradesFromKafka(ConsumerFactory<String, byte[]> consumerFactory, MappedQueue tradesCopy) {
             return IntegrationFlow.from(Kafka.messageDrivenChannelAdapter(consumerFactory, "cq-trades"))
-                    .filter(new IndexDeduplicator())
-                    .handle(Cq.outboundAdapter(tradesCopy))
+                    .handle(Cq.outboundAdapter(tradesCopy), e -> e.advice(new IndexDeduplicator()))
                     .get();
         }
         // End of the guide's code.

@@ -76,8 +76,7 @@ final class KafkaBridgeScenario {
             IntegrationFlow fromKafka = IntegrationFlow
                     .from(Kafka.messageDrivenChannelAdapter(consumers, TOPIC))
                     .wireTap(flow -> flow.handle((MessageHandler) arrived::add))
-                    .filter(deduplicator)
-                    .handle(Cq.outboundAdapter(copy))
+                    .handle(Cq.outboundAdapter(copy), endpoint -> endpoint.advice(deduplicator))
                     .get();
             try (AbstractApplicationContext context = Flows.run(toKafka, fromKafka)) {
                 await().atMost(Duration.ofSeconds(60)).until(() -> copy.lastIndex() >= 0

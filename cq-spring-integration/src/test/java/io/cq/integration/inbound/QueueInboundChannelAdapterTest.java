@@ -90,6 +90,51 @@ class QueueInboundChannelAdapterTest {
     }
 
     @Test
+    void shouldStopFailedWithoutCommittingWhenTheFlowThrowsAnErrorAndResumeFromThatExcerptWhenStarted() {
+        AtomicInteger attempts = new AtomicInteger();
+        MessageHandler errorOnce = message -> {
+            if ("a".equals(message.getPayload()) && attempts.incrementAndGet() == 1) {
+                throw new AssertionError("a flow's Error");
+            }
+            received.add(message);
+        };
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            long a = appender.writeText("a");
+            appender.writeText("b");
+            try (AbstractApplicationContext context = Flows.run(IntegrationFlow
+                    .from(Cq.inboundAdapter(queue).id("orders")).handle(errorOnce).get())) {
+                QueueAdapterInfo info = context.getBean("orders", QueueAdapterInfo.class);
+                QueueInboundChannelAdapter adapter = context.getBean("orders", QueueInboundChannelAdapter.class);
+                // Stopped, so that start() starts it again.
+                await().until(() -> info.state() == QueueAdapterInfo.State.FAILED && !adapter.isRunning());
+                assertThat(received).isEmpty();
+                assertThat(info.failedCount()).isEqualTo(1);
+                assertThat(info.namedTailerIndex()).as("the excerpt was not committed").isIn(-1L, a);
+
+                adapter.start();
+
+                await().until(() -> received.size() == 2);
+                assertThat(received).extracting(message -> (Object) message.getPayload()).containsExactly("a", "b");
+                assertThat(info.state()).isEqualTo(QueueAdapterInfo.State.RUNNING);
+            }
+        }
+    }
+
+    @Test
+    void shouldStopFailedWhenTheQueueIsClosedUnderIt() {
+        MappedQueue queue = MappedQueue.builder(dir).build();
+        queue.acquireAppender().writeText("a");
+        try (AbstractApplicationContext context = Flows.run(IntegrationFlow
+                .from(Cq.inboundAdapter(queue).id("orders")).handle(collect).get())) {
+            QueueAdapterInfo info = context.getBean("orders", QueueAdapterInfo.class);
+            await().until(() -> received.size() == 1);
+            queue.close();
+            await().until(() -> info.state() == QueueAdapterInfo.State.FAILED);
+        }
+    }
+
+    @Test
     void shouldLetTheErrorFlowDecideBetweenCommitAndRedelivery() {
         AtomicInteger errorFlowCalls = new AtomicInteger();
         MessageHandler errorFlow = error -> {

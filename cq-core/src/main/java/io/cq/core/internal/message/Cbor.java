@@ -1,7 +1,6 @@
 package io.cq.core.internal.message;
 
 import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.SerializationFeature;
 import tools.jackson.dataformat.cbor.CBORMapper;
 
 /**
@@ -31,6 +30,11 @@ final class Cbor {
     private Cbor() {
     }
 
+    /**
+     * A mapper for messages. An object with nothing Jackson can see in it (private fields without getters) fails
+     * to write, rather than being written as an empty document and read back as something else; a record with no
+     * components is still written, as the empty document it is.
+     */
     static CBORMapper mapper(AllowList allowList) {
         return CBORMapper.builder()
                 .polymorphicTypeValidator(allowList)
@@ -38,7 +42,6 @@ final class Cbor {
                 .deactivateDefaultTyping()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 .build();
     }
 }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -47,6 +48,9 @@ class AdaptersInActuatorTest {
         IntegrationFlow riskFlow(MappedQueue trades) {
             return IntegrationFlow.from(Cq.inboundAdapter(trades).id("risk").payloadType(String.class))
                     .handle(String.class, (trade, headers) -> {
+                        if (trade.equals("an error")) {
+                            throw new AssertionError("a flow's Error");
+                        }
                         received.add(trade);
                         return null;
                     })
@@ -91,6 +95,13 @@ class AdaptersInActuatorTest {
                     MeterRegistry meters = context.getBean(MeterRegistry.class);
                     assertThat(meters.get("cq.adapter.processed").tag("adapter", "risk").tag("queue", "trades")
                             .functionCounter().count()).isEqualTo(2.0);
+                    assertThat(health.getStatus()).isEqualTo(Status.UP);
+
+                    context.getBean(QueueTemplate.class).appendText("trades", "an error");
+                    await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(QueuesHealthIndicator.class)
+                            .health(true).getStatus().equals(Status.DOWN));
+                    assertThat(context.getBean(QueuesHealthIndicator.class).health(true).getDetails().get("trades")
+                            .toString()).contains("adapters={risk=FAILED}");
                 });
     }
 }

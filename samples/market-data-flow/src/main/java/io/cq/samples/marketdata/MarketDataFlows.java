@@ -142,8 +142,8 @@ class MarketDataFlows {
                                    MarketDataProperties properties) {
         return IntegrationFlow
                 .from(Kafka.messageDrivenChannelAdapter(consumers, properties.topic()))
-                .filter(remoteDeduplicator)
-                .handle(Cq.outboundAdapter(remoteCopy).adapterId("remote-writer"))
+                .handle(Cq.outboundAdapter(remoteCopy).adapterId("remote-writer"),
+                        endpoint -> endpoint.advice(remoteDeduplicator))
                 .get();
     }
 }
