@@ -3,6 +3,7 @@ package io.cq.core.support;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.MappedQueueBuilder;
 import io.cq.core.ReadContext;
 import io.cq.core.WriteContext;
 
@@ -38,6 +39,24 @@ public final class AsyncQueueProcess {
                     System.out.println("ready " + queue.lastIndex());
                     LockSupport.parkNanos(Duration.ofMinutes(5).toNanos());
                 }
+            }
+            case "append-and-close" -> {
+                // Closes at once: the drainer thread may not have taken the drain lock yet.
+                // The default buffer size: creating it takes the time in which the drainer thread starts.
+                long index;
+                MappedQueueBuilder builder = MappedQueue.builder(dir).asyncMode(true);
+                if (!args[1].equals("default")) {
+                    builder.asyncBufferDirectory(buffers);
+                }
+                try (MappedQueue queue = builder.build()) {
+                    try (ExcerptAppender appender = queue.createAppender()) {
+                        index = appender.writeText("appended just before the close");
+                    }
+                    try (ExcerptTailer tailer = queue.createTailer()) {
+                        System.out.println("read " + tailer.readText());
+                    }
+                }
+                System.out.println("closed " + index);
             }
             case "write" -> {
                 int writer = Integer.parseInt(args[3]);

@@ -122,12 +122,40 @@ final class AsyncDrainer {
             Thread.currentThread().interrupt();
         }
         synchronized (this) {
+            // A queue closed right after it opened may find the drainer thread not yet holding the drain lock (it had
+            // not run, or had not taken it yet): the close takes it then, unless another process drains, so that
+            // what was appended reaches the files and the buffer can be deleted.
+            if (!holding && tryTakeDrainLock(last)) {
+                holding = true;
+            }
             if (holding) {
                 finalDrain(last);
                 holding = false;
                 store.unlock(TableStoreDescriptor.ASYNC_DRAIN_LOCK);
             }
             closeTarget();
+        }
+    }
+
+    private boolean tryTakeDrainLock(QueueContext last) {
+        try {
+            if (!store.tryHold(TableStoreDescriptor.ASYNC_DRAIN_LOCK)) {
+                return false;
+            }
+        } catch (RuntimeException | Error e) {
+            Log.warning(MappedQueue.class, "could not take the drain lock of " + last.describe() + " on close; "
+                    + "what the async buffer holds stays there for the next process that opens the queue", e);
+            return false;
+        }
+        try {
+            ensureTarget();
+            recover();
+            return true;
+        } catch (RuntimeException | Error e) {
+            store.unlock(TableStoreDescriptor.ASYNC_DRAIN_LOCK);
+            Log.warning(MappedQueue.class, "could not drain the async buffer of " + last.describe() + " on close; "
+                    + "what it holds stays there for the next process that opens the queue", e);
+            return false;
         }
     }
 
