@@ -108,6 +108,23 @@ class AsyncModeTest {
         }
     }
 
+    /**
+     * Async mode in a plain {@code java -jar}: no native access, and restricted methods refused outright, as the JDK
+     * means to make the default. Nothing is printed about native access and the excerpt is drained.
+     */
+    @Test
+    void shouldWorkWithoutNativeAccessEvenWhereRestrictedMethodsAreRefused() throws Exception {
+        Path queue = dir.resolve("plain-jar");
+        List<String> lines = ChildJvm.runToEnd(false, List.of("--illegal-native-access=deny"),
+                AsyncQueueProcess.class, queue.toString(), buffers().toString(), "append-and-close");
+        assertThat(lines).contains("read appended just before the close")
+                .noneMatch(line -> line.contains("WARNING") || line.contains("restricted method")
+                        || line.contains("IllegalCallerException"));
+        try (MappedQueue reader = MappedQueue.builder(queue).readOnly(true).build()) {
+            assertThat(reader.verify().excerptsChecked()).isEqualTo(1);
+        }
+    }
+
     @Test
     void shouldReadBufferedExcerptsBeforeAnyoneDrainsThemAndNotAgainAfter() {
         try (MappedQueue writerQueue = open(false); ExcerptAppender appender = writerQueue.createAppender();

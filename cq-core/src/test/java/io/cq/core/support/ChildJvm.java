@@ -73,7 +73,13 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static List<String> runToEnd(boolean nativeAccess, Class<?> mainClass, String... args)
             throws IOException, InterruptedException {
-        try (ChildJvm child = start(nativeAccess, List.of(), mainClass, args)) {
+        return runToEnd(nativeAccess, List.of(), mainClass, args);
+    }
+
+    /** As {@link #runToEnd(boolean, Class, String...)}, with extra JVM options. */
+    public static List<String> runToEnd(boolean nativeAccess, List<String> jvmOptions, Class<?> mainClass,
+                                        String... args) throws IOException, InterruptedException {
+        try (ChildJvm child = start(nativeAccess, jvmOptions, mainClass, args)) {
             int exit = child.awaitExit(120, TimeUnit.SECONDS);
             child.reader.join(TimeUnit.SECONDS.toMillis(30)); // the last lines, after the child has gone
             if (exit != 0) {

@@ -160,7 +160,8 @@ public final class AsyncRing {
      * (the drainer's own fault on a queue page under writeback) can hold for milliseconds.
      */
     private void mapEveryPage(boolean created) {
-        MemorySegment all = records.reinterpret(capacity);
+        // The records as mapped (capacity bytes): no reinterpret, which is restricted and would need native access.
+        MemorySegment all = records;
         if (writable && NativeIo.canReserveBlocks() && NativeIo.populateForWrite(header) == NativeIo.Populated.DONE
                 && NativeIo.populateForWrite(all) == NativeIo.Populated.DONE) {
             return;
