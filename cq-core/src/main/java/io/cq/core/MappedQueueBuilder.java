@@ -373,17 +373,19 @@ public final class MappedQueueBuilder {
      * "Repairing"); the settings that matter are the ones a writer would give (file permissions, say).
      *
      * @throws IllegalStateException when read-only was set: a repair writes
+     * @throws QueueException        while another process has the queue open for writing
      */
     public QueueRepair repair() {
         if (readOnly) {
             throw new IllegalStateException("a repair writes to the queue: do not set readOnly");
         }
-        try (MappedQueue queue = open(true)) {
+        try (StoreQueue queue = open(true)) {
+            queue.requireNoOtherWriter();
             return queue.repair();
         }
     }
 
-    private MappedQueue open(boolean repairing) {
+    private StoreQueue open(boolean repairing) {
         BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
         CycleCalendar.of(rollCycle, rollTime, rollZone);
         long step = reserveStep == 0 ? Math.min(BlockDescriptor.DEFAULT_RESERVE_STEP, blockSize) : reserveStep;

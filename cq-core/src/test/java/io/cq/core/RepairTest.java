@@ -1,5 +1,7 @@
 package io.cq.core;
 
+import io.cq.core.support.AppendingProcess;
+import io.cq.core.support.ChildJvm;
 import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -170,6 +173,24 @@ class RepairTest {
             List<String> texts = readAll(queue);
             assertThat(texts).hasSize(201).endsWith("h1 e99", "after the repair");
             assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldRefuseToRepairWhileAnotherProcessHasTheQueueOpenForWriting() throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1 << 20).build()) {
+            queue.acquireAppender().writeText("before");
+        }
+        try (ChildJvm writer = ChildJvm.start(AppendingProcess.class, dir.toString(), "1", "10",
+                dir.resolve("never").toString())) {
+            String pid = writer.awaitLine("ready", 30, TimeUnit.SECONDS).substring("ready ".length());
+
+            assertThatThrownBy(() -> MappedQueue.builder(dir).repair()).isInstanceOf(QueueException.class)
+                    .hasMessageContaining("open for writing in 1 other process (pid " + pid + " on ")
+                    .hasMessageContaining("stop every writer before repairing");
+
+            writer.kill();
+            assertThat(MappedQueue.builder(dir).repair().repairedAnything()).as("a killed writer is gone").isFalse();
         }
     }
 

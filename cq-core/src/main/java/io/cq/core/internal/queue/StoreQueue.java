@@ -50,6 +50,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 /**
  * The {@link MappedQueue}: opens the table store and the cycle files of a directory, hands out appenders and
@@ -503,6 +504,25 @@ public final class StoreQueue implements MappedQueue {
     public List<WriterProcess> writerProcesses() {
         ensureOpen();
         return tableStore.writerProcesses();
+    }
+
+    /**
+     * For a repair opened by the builder: refuses while another process has the queue open for writing, whose
+     * appends a cut would lose (its next excerpt may already be past the cut).
+     *
+     * @throws QueueException naming the other writers
+     */
+    public void requireNoOtherWriter() {
+        List<WriterProcess> others = tableStore.writerProcesses().stream()
+                .filter(writer -> writer.processSlot() != tableStore.processSlot()).toList();
+        if (!others.isEmpty()) {
+            throw new QueueException(directory + " is open for writing in " + others.size() + " other process"
+                    + (others.size() == 1 ? "" : "es") + " (" + others.stream()
+                    .map(writer -> writer.pid() > 0 ? "pid " + writer.pid() + " on " + writer.host()
+                            : "process slot " + writer.processSlot())
+                    .collect(Collectors.joining(", "))
+                    + "): stop every writer before repairing, since a repair cuts where they may be writing");
+        }
     }
 
     @Override
