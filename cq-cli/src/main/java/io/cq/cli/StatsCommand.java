@@ -1,5 +1,6 @@
 package io.cq.cli;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueDiskUsage;
@@ -51,6 +52,7 @@ final class StatsCommand implements Callable<Integer> {
         long sizesLimit = sizesLimit();
         JsonMapper json = JsonMapper.builder().build();
         ObjectNode stats = json.createObjectNode();
+        CorruptQueueException damage = null;
         try (MappedQueue queue = Queues.openReadOnly(directory)) {
             stats.put("path", queue.path().toAbsolutePath().toString());
             stats.put("rollCycle", queue.rollCycle().name());
@@ -105,14 +107,19 @@ final class StatsCommand implements Callable<Integer> {
             if (sizesLimit == 0) {
                 stats.putNull("excerptSizes");
             } else {
-                ExcerptSizeReport.put(stats.putObject("excerptSizes"),
-                        ExcerptSizeHistogram.read(queue, excerpts, sizesLimit));
+                ExcerptSizeHistogram histogram = ExcerptSizeHistogram.read(queue, excerpts, sizesLimit);
+                damage = histogram.damage();
+                ExcerptSizeReport.put(stats.putObject("excerptSizes"), histogram);
             }
         }
         PrintWriter out = spec.commandLine().getOut();
         out.println(format == Format.json ? json.writerWithDefaultPrettyPrinter().writeValueAsString(stats)
                 : text(stats));
         out.flush();
+        if (damage != null) {
+            // The figures are shown, damage and all; the exit code says the queue is damaged, as dump's does.
+            throw damage;
+        }
         return 0;
     }
 

@@ -93,25 +93,28 @@ final class WriteCommand implements Callable<Integer> {
                 calls.addAll(read(mapper, in, file.toString()));
             }
         }
+        // Every call is converted before the queue is opened: bad input appends nothing, and --create makes nothing.
+        TypedCalls typed = interfaceName == null ? null : new TypedCalls();
+        List<Object[]> converted = new ArrayList<>();
+        if (typed != null) {
+            for (List<JsonNode> arguments : calls) {
+                converted.add(typed.convert(arguments));
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         try (MappedQueue queue = create ? MappedQueue.builder(directory).build() : Queues.openForWriting(directory);
              ExcerptAppender appender = queue.acquireAppender()) {
-            // Every call is converted before the first is appended: bad input appends nothing.
-            List<Runnable> writes = new ArrayList<>();
-            if (interfaceName == null) {
+            if (typed == null) {
                 for (List<JsonNode> arguments : calls) {
-                    writes.add(() -> Messages.write(appender, method, arguments));
+                    Messages.write(appender, method, arguments);
+                    out.println(Queues.hex(appender.lastIndexAppended()));
                 }
             } else {
-                TypedCalls typed = new TypedCalls(appender);
-                for (List<JsonNode> arguments : calls) {
-                    Object[] values = typed.convert(arguments);
-                    writes.add(() -> typed.write(values));
+                typed.bind(appender);
+                for (Object[] values : converted) {
+                    typed.write(values);
+                    out.println(Queues.hex(appender.lastIndexAppended()));
                 }
-            }
-            for (Runnable write : writes) {
-                write.run();
-                out.println(Queues.hex(appender.lastIndexAppended()));
             }
         }
         out.flush();
@@ -171,18 +174,18 @@ final class WriteCommand implements Callable<Integer> {
 
     /** Calls of the {@code -r} interface's method through its method writer, arguments converted to its types. */
     private final class TypedCalls {
+        private final Class<?> type;
         private final Method target;
-        private final Object writer;
+        private Object writer;
         private final JavaType[] parameterTypes;
         private final JsonMapper mapper = JsonMapper.shared();
 
-        TypedCalls(ExcerptAppender appender) {
-            Class<?> type = Interfaces.load(List.of(interfaceName), classPath).getFirst();
+        TypedCalls() {
+            type = Interfaces.load(List.of(interfaceName), classPath).getFirst();
             target = Arrays.stream(type.getMethods()).filter(m -> m.getName().equals(method)).findFirst()
                     .orElseThrow(() -> new UserInputException(type.getName() + " has no method " + method + "; it has "
                             + Arrays.stream(type.getMethods()).map(Method::getName).sorted().distinct()
                             .collect(Collectors.joining(", "))));
-            writer = Messages.methodWriter(appender, type);
             parameterTypes = Arrays.stream(target.getGenericParameterTypes())
                     .map(mapper.getTypeFactory()::constructType).toArray(JavaType[]::new);
         }
@@ -203,6 +206,11 @@ final class WriteCommand implements Callable<Integer> {
                 }
             }
             return values;
+        }
+
+        /** The method writer of the interface on this appender: calls converted before are written through it. */
+        void bind(ExcerptAppender appender) {
+            writer = Messages.methodWriter(appender, type);
         }
 
         void write(Object[] values) {

@@ -49,6 +49,11 @@ class StatsExcerptSizesTest {
     /** The text output from the histogram's first line on. */
     private static List<String> histogramLines(Run run) {
         assertThat(run.exitCode()).as(run.err()).isZero();
+        return histogramLinesOf(run);
+    }
+
+    /** As {@link #histogramLines(Run)}, whatever the exit code. */
+    private static List<String> histogramLinesOf(Run run) {
         List<String> lines = run.lines();
         return lines.subList(lines.indexOf(lines.stream().filter(line -> line.startsWith("excerpt sizes"))
                 .findFirst().orElseThrow()), lines.size());
@@ -59,7 +64,8 @@ class StatsExcerptSizesTest {
         Path queue = queueOfSizes(new int[] {0, 1, 15, 16, 31, 32, 100, 1000, 1000});
 
         Run text = cq("stats", queue.toString());
-        JsonNode json = sizesJson(cq("stats", "--format", "json", queue.toString()));
+        Run jsonRun = cq("stats", "--format", "json", queue.toString());
+        JsonNode json = JsonMapper.builder().build().readTree(jsonRun.out()).get("excerptSizes");
 
         assertThat(histogramLines(text)).containsExactly(
                 "excerpt sizes  9 of 9 excerpts read: 0 to 1000 bytes, 243.9 on average",
@@ -144,7 +150,8 @@ class StatsExcerptSizesTest {
         MappedQueue.builder(queue).build().close();
 
         Run text = cq("stats", queue.toString());
-        JsonNode json = sizesJson(cq("stats", "--format", "json", queue.toString()));
+        Run jsonRun = cq("stats", "--format", "json", queue.toString());
+        JsonNode json = JsonMapper.builder().build().readTree(jsonRun.out()).get("excerptSizes");
 
         assertThat(histogramLines(text)).containsExactly("excerpt sizes  0 of 0 excerpts read");
         assertThat(buckets(json)).isEmpty();
@@ -167,13 +174,18 @@ class StatsExcerptSizesTest {
         }
 
         Run text = cq("stats", queue.toString());
-        JsonNode json = sizesJson(cq("stats", "--format", "json", queue.toString()));
+        Run jsonRun = cq("stats", "--format", "json", queue.toString());
+        JsonNode json = JsonMapper.builder().build().readTree(jsonRun.out()).get("excerptSizes");
 
-        assertThat(histogramLines(text)).containsExactly(
+        assertThat(histogramLinesOf(text)).containsExactly(
                 "excerpt sizes  1 of 40 excerpts read: 20 to 20 bytes, 20.0 on average",
                 "  stopped by damage in " + cycleFile + " at " + secondPosition + " (cq verify lists the damage)",
                 "  16-31 B  1  ########################################");
         assertThat(json.get("damage").get("position").asLong()).isEqualTo(secondPosition);
         assertThat(buckets(json)).containsExactly("16-31:1");
+        assertThat(text.exitCode()).as("the figures are shown, and the exit code says the queue is damaged")
+                .isEqualTo(4);
+        assertThat(jsonRun.exitCode()).isEqualTo(4);
+        assertThat(text.err()).startsWith("cq stats: damaged queue: " + cycleFile + " at position " + secondPosition);
     }
 }

@@ -165,4 +165,17 @@ class WriteCommandTest {
         readAll(queue);
         assertThat(received).containsExactly("cancel o-9 1");
     }
+
+    @Test
+    void shouldCreateNoQueueWhenTheInputDoesNotConvert() throws IOException {
+        Path queue = dir.resolve("not-made");
+        Path tick = Files.writeString(dir.resolve("bad-tick.yaml"), "instrument: not-a-number\n");
+
+        CqCliTest.Run run = cq("write", "--create", "-r", Trading.Events.class.getName(), queue.toString(), "onTick",
+                tick.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("does not convert to");
+        assertThat(queue).doesNotExist();
+    }
 }
