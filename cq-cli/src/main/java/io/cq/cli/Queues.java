@@ -31,6 +31,9 @@ final class Queues {
             throw new UserInputException(directory + " is a file, not a queue directory"
                     + (directory.toString().endsWith(CYCLE_FILE_SUFFIX) ? " (cq dump takes a single cycle file)" : ""));
         }
+        if (!Files.isReadable(directory) || !Files.isExecutable(directory)) {
+            throw new UserInputException("cannot read " + directory + ": permission denied");
+        }
         if (!Files.exists(directory.resolve(TABLE_STORE))) {
             throw new UserInputException(directory + " is not a cq queue: it has no " + TABLE_STORE);
         }

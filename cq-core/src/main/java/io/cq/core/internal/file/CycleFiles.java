@@ -12,6 +12,7 @@ import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.DiskSpaceMonitor;
+import io.cq.core.internal.system.Failures;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
@@ -413,7 +414,7 @@ public final class CycleFiles implements AutoCloseable {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open cycle file " + path + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot open cycle file " + path + ": " + Failures.describe(e), e);
         }
         try {
             long fileBlockSize = CycleFileHeaders.validate(path, channel, cycle);

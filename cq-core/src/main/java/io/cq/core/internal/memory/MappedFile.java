@@ -4,6 +4,7 @@ import io.cq.core.QueueException;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
+import io.cq.core.internal.system.Failures;
 import io.cq.core.internal.system.NativeIo;
 
 import java.io.IOException;
@@ -577,7 +578,7 @@ public final class MappedFile implements AutoCloseable {
                 readChannel = null;
             } catch (IOException e) {
                 // Tried again next time: mapped through the read-write channel, a reader could lengthen the file.
-                throw new UncheckedIOException("cannot open " + path + " for reading: " + e.getMessage(), e);
+                throw new UncheckedIOException("cannot open " + path + " for reading: " + Failures.describe(e), e);
             }
             readChannelOpened = true;
         }

@@ -9,9 +9,14 @@ import io.cq.core.QueueInterruptedException;
 import io.cq.core.RollTimeMismatchException;
 import io.cq.core.WriteLockTimeoutException;
 
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
-
 /**
  * Makes the exceptions that classes on the path to a first excerpt throw only when something goes wrong, typed as
  * their common {@link QueueException}. The JVM verifies a whole class when it loads it, and a {@code throw new X(...)}
@@ -21,6 +26,23 @@ import java.time.Duration;
  */
 public final class Failures {
     private Failures() {
+    }
+
+    /**
+     * What went wrong with a file, in words: the JDK's exceptions for a refused permission or a missing file carry
+     * only the path as their message, which says nothing once the path is already in the sentence.
+     */
+    public static String describe(IOException e) {
+        String reason = e instanceof AccessDeniedException ? "permission denied"
+                : e instanceof NoSuchFileException ? "no such file or directory"
+                : e instanceof FileAlreadyExistsException ? "it already exists"
+                : e instanceof NotDirectoryException ? "not a directory"
+                : null;
+        if (reason == null) {
+            return String.valueOf(e.getMessage());
+        }
+        return e instanceof FileSystemException fs && fs.getReason() != null ? reason + " (" + fs.getReason() + ")"
+                : reason;
     }
 
     /** An {@link AsyncModeMismatchException}. */

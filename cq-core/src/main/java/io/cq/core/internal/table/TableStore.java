@@ -8,6 +8,7 @@ import io.cq.core.WriterProcess;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.Memory;
+import io.cq.core.internal.system.Failures;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.ProcessIdentity;
@@ -178,7 +179,7 @@ public final class TableStore {
                 throw new QueueException("queue " + directory + " has no table store " + TableStoreDescriptor.FILE_NAME
                         + (readOnly ? "; a read-only queue must already exist" : ""), e);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot open the table store " + file + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("cannot open the table store " + file + ": " + Failures.describe(e), e);
             }
         }
     }
