@@ -33,7 +33,9 @@ public interface ExcerptAppender extends AutoCloseable {
         try (WriteContext context = writingDocument()) {
             try {
                 context.bytes().writeBytes(bytes);
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
+                // Any throwable: a checked exception thrown unchecked (Kotlin, @SneakyThrows) must not publish a
+                // half-written excerpt, or commit a read nobody finished. Rethrown precisely: nothing checked.
                 context.rollbackOnClose();
                 throw e;
             }
@@ -49,7 +51,9 @@ public interface ExcerptAppender extends AutoCloseable {
         try (WriteContext context = writingDocument()) {
             try {
                 writer.accept(context.bytes());
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
+                // Any throwable: a checked exception thrown unchecked (Kotlin, @SneakyThrows) must not publish a
+                // half-written excerpt, or commit a read nobody finished. Rethrown precisely: nothing checked.
                 context.rollbackOnClose();
                 throw e;
             }

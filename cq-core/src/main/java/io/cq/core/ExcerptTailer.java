@@ -51,7 +51,9 @@ public interface ExcerptTailer extends AutoCloseable {
             }
             try {
                 reader.accept(context.bytes());
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) {
+                // Any throwable: a checked exception thrown unchecked (Kotlin, @SneakyThrows) must not publish a
+                // half-written excerpt, or commit a read nobody finished. Rethrown precisely: nothing checked.
                 context.rollbackOnClose();
                 throw e;
             }

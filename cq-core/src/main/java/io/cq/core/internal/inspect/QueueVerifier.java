@@ -81,6 +81,11 @@ public final class QueueVerifier {
         }
     }
 
+    /** Whether the file is longer now than {@code size}: the newest one grows while its writer reserves ahead. */
+    private static boolean grew(CycleFile file, long size) {
+        return sizeOf(file) > size;
+    }
+
     private static long sizeOf(CycleFile file) {
         try {
             return Files.size(file.path());
@@ -93,7 +98,8 @@ public final class QueueVerifier {
      * Files hold their header, then records up to a last header word (free, or the end-of-cycle mark); anything
      * beyond is reserved space. A file that ends before that was cut short.
      */
-    private void checkRecords(CycleFile file, boolean newest, long size) {
+    private void checkRecords(CycleFile file, boolean newest, long sizeWhenListed) {
+        long size = sizeWhenListed;
         long position = file.dataStart();
         long sequence = 0;
         while (true) {
@@ -103,6 +109,10 @@ public final class QueueVerifier {
                 checkEndOfData(file, true, position, ExcerptHeaderDescriptor.EMPTY, sequence);
                 return;
             }
+            if (position + ExcerptHeaderDescriptor.SIZE > size && newest && grew(file, size)) {
+                size = sizeOf(file); // a live writer extended the newest file since its size was read
+                continue;
+            }
             if (position + ExcerptHeaderDescriptor.SIZE > size) {
                 damage(file.path(), position, "the file ends at " + size + " bytes, before the header word of "
                         + "the next record at " + position + ": it was cut short; the " + sequence
@@ -110,9 +120,14 @@ public final class QueueVerifier {
                 return;
             }
             int header = file.headerAt(position);
-            if ((ExcerptHeaderDescriptor.isData(header) || ExcerptHeaderDescriptor.isMeta(header))
-                    && !ExcerptHeaderDescriptor.isEndOfCycle(header)
-                    && position + ExcerptHeaderDescriptor.SIZE + ExcerptHeaderDescriptor.length(header) > size) {
+            boolean record = (ExcerptHeaderDescriptor.isData(header) || ExcerptHeaderDescriptor.isMeta(header))
+                    && !ExcerptHeaderDescriptor.isEndOfCycle(header);
+            long recordEnd = position + ExcerptHeaderDescriptor.SIZE + ExcerptHeaderDescriptor.length(header);
+            if (record && recordEnd > size && newest && grew(file, size)) {
+                size = sizeOf(file);
+                continue;
+            }
+            if (record && recordEnd > size) {
                 damage(file.path(), position, "the record of " + ExcerptHeaderDescriptor.length(header) + " bytes at "
                         + position + " ends past the end of the file (" + size + " bytes): it was cut short; the "
                         + sequence + " excerpts before it are readable");
@@ -187,7 +202,9 @@ public final class QueueVerifier {
         if (working) {
             WriteLockWord lock = new WriteLockWord(files.tableStore());
             long owner = lock.owner();
-            if (owner == LockWordDescriptor.FREE || !lock.isHolderProcessAlive(owner)) {
+            // Read again after the lock: a live writer may have finished the excerpt and let go of the lock since.
+            if ((owner == LockWordDescriptor.FREE || !lock.isHolderProcessAlive(owner))
+                    && file.headerAt(position) == header) {
                 note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
                         + "before it and the next append discards it");
             }

@@ -138,6 +138,7 @@ public final class WriteLock implements AutoCloseable {
     }
 
     private void acquireContended() {
+        requireNotHeldByThisThreadElsewhere();
         long started = System.nanoTime();
         long nextCheck = started + livenessCheckNanos;
         long park = 1_000;
@@ -199,6 +200,20 @@ public final class WriteLock implements AutoCloseable {
         // Said after the release: nothing that can block (a stalled log) runs while the lock is held.
         tookOverFrom = owner;
         return true;
+    }
+
+    /**
+     * A thread that holds the lock through one appender (an open write context) and appends through another would
+     * wait for itself until the timeout, then blame a live holder: it is told at once instead.
+     */
+    private void requireNotHeldByThisThreadElsewhere() {
+        long owner = word.owner();
+        if (owner != LockWordDescriptor.FREE && LockWordDescriptor.processSlot(owner) == word.processSlot()
+                && live.get(owner) instanceof WriteLock other && other != this
+                && other.holder == Thread.currentThread()) {
+            throw new IllegalStateException("this thread already holds the queue's write lock through another "
+                    + "appender's open write context; close that context before appending through another appender");
+        }
     }
 
     private boolean isDead(long owner) {

@@ -104,6 +104,13 @@ final class DispatchingMethodReader implements MethodReader {
                 context.rollbackOnClose(); // out of memory, stack overflow...: nothing says the excerpt is at fault
             }
             throw e;
+        } catch (Throwable e) {
+            // A checked exception a handler's interface declares, passed on unchecked by the generated invoker: the
+            // handler failed like any other, so the excerpt is read again.
+            if (rollBackOnHandlerFailure && dispatching) {
+                context.rollbackOnClose();
+            }
+            throw e;
         } finally {
             if (history) {
                 // a writer used outside a handler must not inherit this message's route

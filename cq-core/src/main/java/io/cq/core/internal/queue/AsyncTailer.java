@@ -151,14 +151,23 @@ public final class AsyncTailer implements ExcerptTailer {
 
     @Override
     public ExcerptTailer toStart() {
+        movedWhileReading();
         tailer.toStart();
         forgetBuffer();
         return this;
     }
 
+    /** As in {@link StoreTailer}: a move while a buffered excerpt's context is open cancels its commit. */
+    private void movedWhileReading() {
+        if (context.open) {
+            context.rollback = true;
+        }
+    }
+
     /** After the last excerpt added, in the buffer or in the queue. */
     @Override
     public ExcerptTailer toEnd() {
+        movedWhileReading();
         tailer.toEnd();
         forgetBuffer();
         if (tailer.direction() == TailerDirection.FORWARD) {
@@ -177,6 +186,7 @@ public final class AsyncTailer implements ExcerptTailer {
     @Override
     public boolean moveToIndex(long index) {
         if (tailer.moveToIndex(index)) {
+            movedWhileReading();
             forgetBuffer();
             return true;
         }
@@ -208,6 +218,7 @@ public final class AsyncTailer implements ExcerptTailer {
             forgetBuffer();
             return moved;
         }
+        movedWhileReading();
         ahead = true;
         next = index;
         hint = found;
@@ -228,6 +239,9 @@ public final class AsyncTailer implements ExcerptTailer {
 
     @Override
     public ExcerptTailer direction(TailerDirection direction) {
+        if (direction != tailer.direction()) {
+            movedWhileReading();
+        }
         if (ahead && direction == TailerDirection.BACKWARD) {
             // Going backward reads the queue only: start from its end, where the buffer's excerpts will follow.
             tailer.toEnd();

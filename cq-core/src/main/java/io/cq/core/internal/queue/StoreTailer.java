@@ -531,9 +531,21 @@ public final class StoreTailer implements ExcerptTailer {
         return StartPositions.apply(this, queue.queue(), start);
     }
 
+    /**
+     * A move (or a change of direction) while a read context is open: the excerpt in hand is not committed when the
+     * context closes, so the tailer stays where it was moved, as in {@link #poll}. Committing would step from the
+     * new place by the length of the excerpt read at the old one.
+     */
+    private void movedWhileReading() {
+        if (context.open) {
+            context.rollback = true;
+        }
+    }
+
     @Override
     public ExcerptTailer toStart() {
         ensureOpen();
+        movedWhileReading();
         long first = queue.files().firstCycle();
         if (first == NO_CYCLE || !switchTo(first)) {
             leaveCycles(Long.MIN_VALUE);
@@ -549,6 +561,7 @@ public final class StoreTailer implements ExcerptTailer {
     @Override
     public ExcerptTailer toEnd() {
         ensureOpen();
+        movedWhileReading();
         long last = queue.files().lastCycle();
         if (last == NO_CYCLE || !switchTo(last)) {
             leaveCycles(Long.MIN_VALUE);
@@ -581,6 +594,7 @@ public final class StoreTailer implements ExcerptTailer {
             }
             return false;
         }
+        movedWhileReading();
         if (candidate != file) {
             queue.files().release(file);
             file = candidate;
@@ -594,6 +608,9 @@ public final class StoreTailer implements ExcerptTailer {
     @Override
     public ExcerptTailer direction(TailerDirection newDirection) {
         ensureOpen();
+        if (newDirection != direction) {
+            movedWhileReading();
+        }
         if (newDirection == TailerDirection.FORWARD && direction == TailerDirection.BACKWARD && file != null) {
             // Going backward only the sequence is kept; find the record it stands for.
             long from = Math.max(sequence, 0);
