@@ -152,4 +152,17 @@ class ApiMisuseTest {
             assertThat(queue.verify().excerptsChecked()).isEqualTo(60_000);
         }
     }
+
+    @Test
+    void shouldSayAWriteContextIsClosedWhenWrittenToAfterItsClose() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender()) {
+            WriteContext context = appender.writingDocument();
+            context.bytes().writeInt(1);
+            context.close();
+
+            assertThatThrownBy(() -> context.bytes().writeInt(2)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("is closed");
+            assertThat(queue.lastIndex()).isEqualTo(queue.firstIndex());
+        }
+    }
 }

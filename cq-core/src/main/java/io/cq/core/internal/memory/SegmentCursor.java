@@ -224,6 +224,11 @@ public final class SegmentCursor implements ExcerptBytes {
     }
 
     private RuntimeException writeFailure(long required) {
+        if (segment == MemorySegment.NULL) {
+            // Unbound: its context was closed (or never opened). Not a size problem, whatever the limit of 0 says.
+            return new IllegalStateException("the context of this cursor is closed: open another with "
+                    + "writingDocument() to write an excerpt");
+        }
         if (!writing) {
             return new IllegalStateException("this excerpt is being read; it cannot be written to");
         }
