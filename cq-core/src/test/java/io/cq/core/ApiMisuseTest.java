@@ -2,11 +2,14 @@ package io.cq.core;
 
 import io.cq.core.message.Messages;
 import io.cq.core.message.MethodReader;
+import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -163,6 +166,37 @@ class ApiMisuseTest {
             assertThatThrownBy(() -> context.bytes().writeInt(2)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("is closed");
             assertThat(queue.lastIndex()).isEqualTo(queue.firstIndex());
+        }
+    }
+
+    @Test
+    void shouldNameTheLastExcerptOfTheCycleBeforeAsNextWhenReadingBackwardPastACyclesStart() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build();
+             ExcerptAppender appender = queue.acquireAppender()) {
+            for (int hour = 0; hour < 2; hour++) {
+                for (int i = 0; i < 3; i++) {
+                    appender.writeText("h" + hour + " e" + i);
+                }
+                clock.advance(Duration.ofHours(1));
+            }
+            long lastOfFirstHour;
+            try (ExcerptTailer tailer = queue.createTailer("back")) {
+                tailer.direction(TailerDirection.BACKWARD).toEnd();
+                List<String> read = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    read.add(tailer.readText());
+                }
+                assertThat(read).containsExactly("h1 e2", "h1 e1", "h1 e0");
+                lastOfFirstHour = tailer.index();
+                assertThat(queue.rollCycle().toSequenceNumber(lastOfFirstHour)).isEqualTo(2);
+                assertThat(tailer.moveToIndex(lastOfFirstHour)).as("index() names an excerpt that exists").isTrue();
+            }
+            try (ExcerptTailer resumed = queue.createTailer("back")) {
+                resumed.direction(TailerDirection.BACKWARD);
+                assertThat(resumed.readText()).as("resumes with the next one backward, not the one read last")
+                        .isEqualTo("h0 e2");
+            }
         }
     }
 }

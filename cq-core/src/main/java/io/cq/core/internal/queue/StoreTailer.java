@@ -33,6 +33,8 @@ public final class StoreTailer implements ExcerptTailer {
     private final SegmentCursor cursor = new SegmentCursor();
     private final TailContext context = new TailContext(this);
     private final Position scratch = new Position();
+    /** For {@link #lastIndexBefore(long)}: its own, as it runs while {@code scratch} may hold a read's position. */
+    private final Position lookup = new Position();
 
     private TailerDirection direction = TailerDirection.FORWARD;
     /** Without a file, the tailer waits for the first cycle at or after this one. */
@@ -218,8 +220,37 @@ public final class StoreTailer implements ExcerptTailer {
             sequence--;
             if (sequence >= 0) {
                 persist(queue.rollCycle().toIndex(cycle, sequence));
+            } else if (slot >= 0) {
+                // Past the cycle's first excerpt: the next one backward is the last of an earlier cycle.
+                long before = lastIndexBefore(cycle);
+                if (before >= 0) {
+                    persist(before);
+                }
             }
         }
+    }
+
+    /**
+     * The index of the last excerpt of the cycles before {@code current}, or -1 when they hold none. Read at a cycle's
+     * start when going backward, not per excerpt.
+     */
+    private long lastIndexBefore(long current) {
+        for (long previous = queue.files().previousCycle(current); previous != NO_CYCLE;
+             previous = queue.files().previousCycle(previous)) {
+            CycleFile candidate = queue.files().acquire(previous);
+            if (candidate == null) {
+                continue;
+            }
+            try {
+                long count = candidate.excerptCount(lookup);
+                if (count > 0) {
+                    return queue.rollCycle().toIndex(previous, count - 1);
+                }
+            } finally {
+                queue.files().release(candidate);
+            }
+        }
+        return -1;
     }
 
     private void persist(long nextIndex) {
@@ -633,7 +664,10 @@ public final class StoreTailer implements ExcerptTailer {
             return min == NO_CYCLE ? 0 : queue.rollCycle().toIndex(Math.max(min, startCycle), 0);
         }
         if (sequence < 0) {
-            return queue.rollCycle().toIndex(cycle, 0) - 1;
+            // Going backward past a cycle's first excerpt: the last excerpt of an earlier cycle is next, when there is
+            // one; toIndex(cycle, 0) - 1 would name an excerpt of the previous cycle that does not exist.
+            long before = lastIndexBefore(cycle);
+            return before >= 0 ? before : queue.rollCycle().toIndex(cycle, 0) - 1;
         }
         return queue.rollCycle().toIndex(cycle, sequence);
     }
