@@ -28,7 +28,7 @@ public record QueueRepair(List<Skipped> skipped, List<SetAside> setAside, CycleR
      * its bytes kept. Its excerpts are gone from the queue.
      *
      * @param file    the cycle file as it was named
-     * @param renamed its name now ({@code <name>.cq4.damaged})
+     * @param renamed its name now: {@code <name>.cq4.damaged}, or {@code .damaged.1} and so on when that is taken
      * @param problem what was wrong with its header
      */
     public record SetAside(Path file, Path renamed, String problem) {

@@ -10,8 +10,7 @@ package io.cq.core;
  * {@link #rollbackOnClose()} in a {@code catch} block.
  *
  * <p>Moving the tailer while the context is open ({@code toStart}, {@code toEnd}, a {@code moveToIndex} that finds
- * its excerpt, a change of {@code direction}) cancels the commit: the tailer stays where it was moved, as in
- * {@link ExcerptTailer#poll}.
+ * its excerpt) cancels the commit: the tailer stays where it was moved, as in {@link ExcerptTailer#poll}.
  *
  * <p>Reused by its tailer for the next excerpt; not thread-safe.
  */

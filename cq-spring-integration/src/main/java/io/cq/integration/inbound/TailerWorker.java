@@ -85,7 +85,15 @@ final class TailerWorker {
             tailer.close();
         }
         if (failed != null) {
-            onFailure.run();
+            // On a thread of its own: the endpoint's stop() takes its lifecycle lock, which a stop() on another thread
+            // may hold while it waits for this very thread to end. And only if this thread is still the endpoint's
+            // worker: a stop() meanwhile, or a stop() and start(), leaves nothing for it to stop.
+            Thread failedThread = Thread.currentThread();
+            Thread.ofPlatform().daemon().name(failedThread.getName() + "-stop").start(() -> {
+                if (thread == failedThread) {
+                    onFailure.run();
+                }
+            });
         }
     }
 

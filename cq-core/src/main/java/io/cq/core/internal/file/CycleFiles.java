@@ -28,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -295,14 +294,24 @@ public final class CycleFiles implements AutoCloseable {
      */
     public synchronized Path setAside(long cycle) {
         Path file = pathOf(cycle);
+        // Never over one set aside before (a cycle recreated after its file was set aside, then damaged again).
         Path aside = file.resolveSibling(file.getFileName() + DAMAGED_SUFFIX);
+        for (int n = 1; Files.exists(aside, LinkOption.NOFOLLOW_LINKS); n++) {
+            aside = file.resolveSibling(file.getFileName() + DAMAGED_SUFFIX + "." + n);
+        }
         try {
-            Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(file, aside);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot rename " + file + " to " + aside + ": " + e.getMessage(), e);
         }
         refresh();
         return aside;
+    }
+
+    /** Whether opening a cycle file failed because it is of a format this cq does not read: no damage, then. */
+    public static boolean isNewerFormat(CorruptQueueException e) {
+        return e.position() == CycleHeaderDescriptor.FORMAT_VERSION_OFFSET
+                && e.problem().startsWith("unsupported cycle file version");
     }
 
     /** The last cycle before {@code cycle} that has a file, or {@link #NO_CYCLE}. */

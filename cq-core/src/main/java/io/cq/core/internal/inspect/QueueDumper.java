@@ -72,6 +72,12 @@ public final class QueueDumper {
             if (file != null) {
                 try {
                     dumpCycle(file);
+                } catch (CorruptQueueException e) {
+                    // Met walking the records (a length past the largest): the next cycles are dumped all the same.
+                    out.append("@").append(String.valueOf(e.position())).append(' ').append(e.problem()).append('\n');
+                    if (damage == null) {
+                        damage = e;
+                    }
                 } finally {
                     files.release(file);
                 }

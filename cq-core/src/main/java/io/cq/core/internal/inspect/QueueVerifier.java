@@ -243,7 +243,7 @@ public final class QueueVerifier {
             throw new UncheckedIOException("cannot list " + directory, e);
         }
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory,
-                "*" + CycleFiles.SUFFIX + CycleFiles.DAMAGED_SUFFIX)) {
+                "*" + CycleFiles.SUFFIX + CycleFiles.DAMAGED_SUFFIX + "*")) {
             for (Path aside : stream) {
                 note(aside, -1, "a cycle file a repair set aside, its header being damaged: its excerpts are not in "
                         + "the queue; move it elsewhere once nobody needs its bytes");

@@ -138,7 +138,6 @@ public final class WriteLock implements AutoCloseable {
     }
 
     private void acquireContended() {
-        requireNotHeldByThisThreadElsewhere();
         long started = System.nanoTime();
         long nextCheck = started + livenessCheckNanos;
         long park = 1_000;
@@ -154,6 +153,10 @@ public final class WriteLock implements AutoCloseable {
             if (attempt < SPINS + YIELDS) {
                 Thread.yield();
                 continue;
+            }
+            if (attempt == SPINS + YIELDS) {
+                // Once the wait is more than brief (its lookup boxes the token: not on every contended take).
+                requireNotHeldByThisThreadElsewhere();
             }
             LockSupport.parkNanos(this, park);
             long now = System.nanoTime();

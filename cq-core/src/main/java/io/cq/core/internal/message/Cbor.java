@@ -1,6 +1,7 @@
 package io.cq.core.internal.message;
 
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.SerializationFeature;
 import tools.jackson.dataformat.cbor.CBORMapper;
 
 /**
@@ -31,9 +32,9 @@ final class Cbor {
     }
 
     /**
-     * A mapper for messages. An object with nothing Jackson can see in it (private fields without getters) fails
-     * to write, rather than being written as an empty document and read back as something else; a record with no
-     * components is still written, as the empty document it is.
+     * A mapper for messages. An object with no property Jackson can see is written as an empty document, as a marker
+     * class or a Kotlin {@code object} event must be; the other side of it, private fields without getters written as
+     * nothing, is documented (docs/messages.md).
      */
     static CBORMapper mapper(AllowList allowList) {
         return CBORMapper.builder()
@@ -42,6 +43,7 @@ final class Cbor {
                 .deactivateDefaultTyping()
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
                 .build();
     }
 }

@@ -211,6 +211,7 @@ public final class AsyncTailer implements ExcerptTailer {
         if (found < 0) {
             return false;
         }
+        movedWhileReading();
         tailer.toEnd();
         if (tailer.index() > index) {
             // The queue published it meanwhile and the end is past it: the queue has it now.
@@ -218,7 +219,6 @@ public final class AsyncTailer implements ExcerptTailer {
             forgetBuffer();
             return moved;
         }
-        movedWhileReading();
         ahead = true;
         next = index;
         hint = found;
@@ -239,9 +239,6 @@ public final class AsyncTailer implements ExcerptTailer {
 
     @Override
     public ExcerptTailer direction(TailerDirection direction) {
-        if (direction != tailer.direction()) {
-            movedWhileReading();
-        }
         if (ahead && direction == TailerDirection.BACKWARD) {
             // Going backward reads the queue only: start from its end, where the buffer's excerpts will follow.
             tailer.toEnd();

@@ -20,6 +20,7 @@ import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
 import io.cq.core.WriterProcess;
 import io.cq.core.internal.async.AsyncRing;
+import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.file.CycleRepair;
@@ -440,19 +441,28 @@ public final class StoreQueue implements MappedQueue {
                     if (cycle > newest) {
                         continue; // created early by a pretoucher: nothing written yet
                     }
+                    CycleFile file;
                     try {
-                        files.withFile(cycle, file -> {
-                            QueueRepair.Skipped range = CycleRepair.repair(file, cycle < newest || newestOver);
-                            if (range != null) {
-                                skipped.add(range);
-                            }
-                        });
+                        file = files.acquire(cycle);
                     } catch (CorruptQueueException e) {
-                        // The file's own header: there is no first record to cut at. Out of the queue it goes.
-                        if (!e.file().equals(files.pathOf(cycle))) {
+                        // Opening checks the file's own header: damaged, there is no first record to cut at, so
+                        // out of the queue it goes. A file of a newer format is no damage: the repair stops there.
+                        if (!e.file().equals(files.pathOf(cycle)) || CycleFiles.isNewerFormat(e)) {
                             throw e;
                         }
                         setAside.add(new QueueRepair.SetAside(e.file(), files.setAside(cycle), e.problem()));
+                        continue;
+                    }
+                    if (file == null) {
+                        continue;
+                    }
+                    try {
+                        QueueRepair.Skipped range = CycleRepair.repair(file, cycle < newest || newestOver);
+                        if (range != null) {
+                            skipped.add(range);
+                        }
+                    } finally {
+                        files.release(file);
                     }
                 }
                 if (!setAside.isEmpty()) {

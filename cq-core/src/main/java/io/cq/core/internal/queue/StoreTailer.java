@@ -563,9 +563,10 @@ public final class StoreTailer implements ExcerptTailer {
     }
 
     /**
-     * A move (or a change of direction) while a read context is open: the excerpt in hand is not committed when the
-     * context closes, so the tailer stays where it was moved, as in {@link #poll}. Committing would step from the
-     * new place by the length of the excerpt read at the old one.
+     * A move while a read context is open: the excerpt in hand is not committed when the context closes, so the
+     * tailer stays where it was moved, as in {@link #poll}. Committing would step from the new place by the length of
+     * the excerpt read at the old one. (A change of direction keeps the commit, which steps past the excerpt in hand
+     * in the new direction.)
      */
     private void movedWhileReading() {
         if (context.open) {
@@ -639,9 +640,6 @@ public final class StoreTailer implements ExcerptTailer {
     @Override
     public ExcerptTailer direction(TailerDirection newDirection) {
         ensureOpen();
-        if (newDirection != direction) {
-            movedWhileReading();
-        }
         if (newDirection == TailerDirection.FORWARD && direction == TailerDirection.BACKWARD && file != null) {
             // Going backward only the sequence is kept; find the record it stands for.
             long from = Math.max(sequence, 0);

@@ -50,7 +50,7 @@ public final class MappedQueueOpener {
         String prefix = "cq.queues." + name + ".";
         Path path = properties.pathOf(name, queue);
         checkPath(prefix, path, queue.isReadOnly());
-        checkNotShared(name, path);
+        checkNotShared(name, path, queue.isReadOnly());
         checkSettings(prefix, queue);
         MappedQueueBuilder builder = MappedQueue.builder(path)
                 .blockSize(queue.getBlockSize().toBytes())
@@ -201,18 +201,19 @@ public final class MappedQueueOpener {
     }
 
     /**
-     * Two queue beans over one directory would be one queue under two names, each with its own settings: a listener
-     * on one and a dead-letter queue on the other would feed its failures back to itself.
+     * Two writable queue beans over one directory would be one queue under two names, each with its own settings: a
+     * listener on one and a dead-letter queue on the other would feed its failures back to itself. A read-only view
+     * of another queue's directory is a choice, and allowed.
      */
-    private void checkNotShared(String name, Path path) {
+    private void checkNotShared(String name, Path path, boolean readOnly) {
         Path normalized = path.toAbsolutePath().normalize();
         properties.getQueues().forEach((other, queue) -> {
             Path otherPath = properties.pathOf(other, queue).toAbsolutePath().normalize();
-            if (!other.equals(name) && otherPath.equals(normalized)) {
+            if (!other.equals(name) && otherPath.equals(normalized) && !readOnly && !queue.isReadOnly()) {
                 throw new InvalidQueuePropertyException("cq.queues." + name + ".path", path, "the queue '" + other
                         + "' has the same directory, so the two names would be one queue",
                         "Give cq.queues." + name + ".path and cq.queues." + other + ".path different directories, "
-                                + "or remove one of the queues and use the other's bean.", null);
+                                + "make one of them read-only, or remove one and use the other's bean.", null);
             }
         });
     }
@@ -248,7 +249,8 @@ public final class MappedQueueOpener {
                     "Set " + prefix + "block-size to a multiple of 4KB of at least " + sizeText(smallest) + ", e.g. "
                             + suggestBlockSize(blockSize, smallest) + ".", null);
         }
-        if (queue.getAsyncBufferDirectory() != null && !queue.isReadOnly()) {
+        if (queue.getAsyncBufferDirectory() != null && !queue.isReadOnly()
+                && !Boolean.FALSE.equals(queue.getAsyncMode())) {
             checkWritableDirectory(prefix + "async-buffer-directory", queue.getAsyncBufferDirectory(),
                     "Point " + prefix + "async-buffer-directory at a directory, or at a place where one can be "
                             + "created, that every process of the queue can read and write (e.g. /dev/shm), or "

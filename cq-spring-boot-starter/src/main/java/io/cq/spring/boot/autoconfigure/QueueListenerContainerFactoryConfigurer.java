@@ -5,6 +5,7 @@ import io.cq.spring.boot.autoconfigure.CqProperties.ListenerProperties;
 import io.cq.spring.boot.autoconfigure.CqProperties.Retry;
 import io.cq.spring.config.DefaultQueueListenerContainerFactory;
 import io.cq.spring.config.ListenerIdleSettings;
+import io.cq.spring.config.ListenerIdleStrategy;
 import io.cq.spring.listener.ListenerErrorHandler;
 import io.cq.spring.listener.RetryPolicy;
 import io.cq.spring.support.InvalidQueuePropertyException;
@@ -63,10 +64,11 @@ public final class QueueListenerContainerFactoryConfigurer {
             throw new InvalidQueuePropertyException(prefix + "min-park", idle.getMinPark(),
                     "the first park must not be negative", "Set " + prefix + "min-park to 0 or more, e.g. 1us.", null);
         }
-        if (!idle.getMaxPark().isPositive() || idle.getMaxPark().compareTo(idle.getMinPark()) < 0) {
+        boolean sleeping = idle.getStrategy() == ListenerIdleStrategy.SLEEPING;
+        if (idle.getMaxPark().compareTo(idle.getMinPark()) < 0 || sleeping && !idle.getMaxPark().isPositive()) {
             throw new InvalidQueuePropertyException(prefix + "max-park", idle.getMaxPark(),
-                    "the longest park must be positive (it is the sleeping strategy's period) and at least "
-                            + prefix + "min-park (" + idle.getMinPark() + ")",
+                    "the longest park must be at least " + prefix + "min-park (" + idle.getMinPark() + ")"
+                            + (sleeping ? ", and positive: it is the sleeping strategy's period" : ""),
                     "Set " + prefix + "max-park to at least " + prefix + "min-park (" + idle.getMinPark()
                             + ") and above 0, e.g. 1ms (the default).", null);
         }

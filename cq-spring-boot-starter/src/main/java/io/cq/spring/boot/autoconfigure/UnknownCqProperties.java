@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -19,7 +20,7 @@ import java.util.TreeSet;
  * Refuses a property under {@code cq.queues.<name>} or {@code cq.listener} that cq does not have, naming the closest
  * one. Spring binds what it knows and drops the rest, so a typo ({@code roll-cyle}) would otherwise leave the queue
  * with its default and no word of it. The prefix {@code cq} as a whole is not bound strictly, because other parts of
- * the starter ({@code cq.request-reply}) have their own properties under it.
+ * the starter ({@code cq.request-reply}) have their own properties under it; nor is the process's environment.
  */
 final class UnknownCqProperties {
     private static final ConfigurationPropertyName QUEUES = ConfigurationPropertyName.of("cq.queues");
@@ -35,11 +36,19 @@ final class UnknownCqProperties {
      */
     static void check(Environment environment) {
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-            if (!(source instanceof IterableConfigurationPropertySource iterable)) {
+            if (!(source instanceof IterableConfigurationPropertySource iterable) || isEnvironment(source)) {
                 continue;
             }
             iterable.stream().forEach(name -> check(name, source));
         }
+    }
+
+    /**
+     * The process's environment is not checked: what sets it is often not the application (a Kubernetes Service named
+     * {@code cq-listener} gives every pod {@code CQ_LISTENER_SERVICE_HOST}, read as {@code cq.listener.service.host}).
+     */
+    private static boolean isEnvironment(ConfigurationPropertySource source) {
+        return source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
     }
 
     private static void check(ConfigurationPropertyName name, ConfigurationPropertySource source) {

@@ -151,7 +151,7 @@ class InvalidQueuePropertyFailureAnalyzerTest {
         "cq.listener.idle.max-spins=-5 | cq.listener.idle.max-spins | -5",
         "cq.listener.idle.max-yields=-1 | cq.listener.idle.max-yields | -1",
         "cq.listener.idle.min-park=-1ms | cq.listener.idle.min-park | PT-0.001S",
-        "cq.listener.idle.max-park=0ms | cq.listener.idle.max-park | PT0S",
+        "cq.listener.idle.max-park=-1ms | cq.listener.idle.max-park | PT-0.001S",
         "cq.listener.shutdown-timeout=-1s | cq.listener.shutdown-timeout | PT-1S",
         "cq.listener.idle-event-interval=0s | cq.listener.idle-event-interval | PT0S"})
     void shouldNameTheOneListenerSettingThatCannotWork(String setting, String property, String value) {
@@ -159,6 +159,19 @@ class InvalidQueuePropertyFailureAnalyzerTest {
         assertThat(analysis.getDescription()).startsWith("The cq property '" + property + "' has the value '" + value
                 + "': ");
         assertThat(analysis.getAction()).startsWith("Set " + property + " ");
+    }
+
+    @Test
+    void shouldRefuseAZeroSleepingPeriodButAcceptAZeroParkForOtherStrategies() {
+        FailureAnalysis analysis = startupFailure("cq.listener.idle.strategy=sleeping", "cq.listener.idle.min-park=0s",
+                "cq.listener.idle.max-park=0s");
+        assertThat(analysis.getDescription()).contains("'cq.listener.idle.max-park' has the value 'PT0S'")
+                .contains("positive: it is the sleeping strategy's period");
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(CqAutoConfiguration.class, CqListenerAutoConfiguration.class))
+                .withPropertyValues("cq.base-path=" + dir, "cq.listener.idle.min-park=0s",
+                        "cq.listener.idle.max-park=0s")
+                .run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test
@@ -194,7 +207,9 @@ class InvalidQueuePropertyFailureAnalyzerTest {
                 .withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
                         new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
                                 Map.of("CQ_BASEPATH", dir.toString(), "CQ_QUEUES_ORDERS_ROLLCYCLE", "hourly",
-                                        "CQ_QUEUES_ORDERS_BLOCK_SIZE", "1MB", "CQ_LISTENER_RETRY_MAXATTEMPTS", "2"))))
+                                        "CQ_QUEUES_ORDERS_BLOCK_SIZE", "1MB", "CQ_LISTENER_RETRY_MAXATTEMPTS", "2",
+                                        // as Kubernetes sets for a Service named cq-listener: not cq's to refuse
+                                        "CQ_LISTENER_SERVICE_HOST", "10.0.0.1"))))
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     MappedQueue orders = context.getBean("orders", MappedQueue.class);
@@ -239,6 +254,15 @@ class InvalidQueuePropertyFailureAnalyzerTest {
         assertThat(buffer.getDescription()).startsWith("The cq property 'cq.queues.orders.async-buffer-directory' has "
                 + "the value '" + refused + "': cannot open the async buffer");
         assertThat(buffer.getAction()).startsWith("Point cq.queues.orders.async-buffer-directory at a directory");
+    }
+
+    @Test
+    void shouldAcceptAReadOnlyQueueOverTheDirectoryOfAWritableOne() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(CqAutoConfiguration.class))
+                .withPropertyValues("cq.base-path=" + dir, "cq.queues.orders.durability=page-cache",
+                        "cq.queues.orders-view.path=" + dir.resolve("orders"), "cq.queues.orders-view.read-only=true")
+                .run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test
