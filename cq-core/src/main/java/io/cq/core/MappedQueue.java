@@ -189,10 +189,13 @@ public interface MappedQueue extends AutoCloseable {
      * Skips what damage made unreadable (docs/operations.md, "Damaged files"): in each cycle file whose records
      * cannot be read to their end, the records are cut at the first damaged one; the excerpts after it are gone, and
      * each skipped range is logged and returned. Only ever on request: readers otherwise stop at damage with a
-     * {@link CorruptQueueException}. Takes the write lock; stop the queue's readers first (a tailer positioned in a
-     * skipped range must be moved), and keep a copy of the directory if the lost excerpts matter.
+     * {@link CorruptQueueException}. A cycle file whose own header is damaged is set aside, and a newest cycle whose
+     * file is gone is set back to the newest file there is ({@link QueueRepair}). Takes the write lock; stop the
+     * queue's readers first (a tailer positioned in a skipped range must be moved), and keep a copy of the directory
+     * if the lost excerpts matter. {@link MappedQueueBuilder#repair()} also repairs a queue no writer can open.
      *
-     * @throws QueueException when the queue was opened read-only
+     * @throws QueueException when the queue was opened read-only, or while another process has it open for writing
+     *                        (a cut where it writes would lose its excerpts)
      */
     QueueRepair repair();
 

@@ -380,7 +380,6 @@ public final class MappedQueueBuilder {
             throw new IllegalStateException("a repair writes to the queue: do not set readOnly");
         }
         try (StoreQueue queue = open(true)) {
-            queue.requireNoOtherWriter();
             return queue.repair();
         }
     }

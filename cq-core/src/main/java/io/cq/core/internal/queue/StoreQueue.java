@@ -426,6 +426,7 @@ public final class StoreQueue implements MappedQueue {
     public QueueRepair repair() {
         ensureOpen();
         requireWritable("repairing");
+        requireNoOtherWriter();
         List<QueueRepair.Skipped> skipped = new ArrayList<>();
         List<QueueRepair.SetAside> setAside = new ArrayList<>();
         QueueRepair.CycleRangeReset reset = null;
@@ -517,12 +518,12 @@ public final class StoreQueue implements MappedQueue {
     }
 
     /**
-     * For a repair opened by the builder: refuses while another process has the queue open for writing, whose
-     * appends a cut would lose (its next excerpt may already be past the cut).
+     * For a repair: refuses while another process has the queue open for writing, whose appends a cut would lose
+     * (its next excerpt may already be past the cut).
      *
      * @throws QueueException naming the other writers
      */
-    public void requireNoOtherWriter() {
+    private void requireNoOtherWriter() {
         List<WriterProcess> others = tableStore.writerProcesses().stream()
                 .filter(writer -> writer.processSlot() != tableStore.processSlot()).toList();
         if (!others.isEmpty()) {
