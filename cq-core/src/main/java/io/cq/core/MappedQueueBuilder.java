@@ -294,7 +294,8 @@ public final class MappedQueueBuilder {
 
     /**
      * Whether retention keeps files holding excerpts that a named tailer has not read yet (default true). A named
-     * tailer that never read anything then keeps every file: remove it or turn this off to delete anyway.
+     * tailer that never read anything then keeps every file: move it on with {@link MappedQueue#setNamedTailerIndex}
+     * (named tailers cannot be removed; a queue has 1024 of them) or turn this off to delete anyway.
      */
     public MappedQueueBuilder retentionKeepsUnreadByNamedTailers(boolean keep) {
         this.retentionKeepsUnread = keep;
