@@ -24,6 +24,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -136,8 +137,20 @@ final class WriteCommand implements Callable<Integer> {
                 }
             }
         } catch (JacksonException e) {
-            throw new UserInputException(source + " is not valid YAML: " + e.getMessage());
+            throw new UserInputException(source + " is not valid YAML: " + oneLine(e));
         }
+    }
+
+    /**
+     * A parse error in one line, with its line and column: SnakeYAML's messages run over several lines, quoting the
+     * input under a caret, and Jackson's add the source; the lines that say what is wrong are kept.
+     */
+    private static String oneLine(JacksonException e) {
+        String said = Arrays.stream(String.valueOf(e.getOriginalMessage()).split("\\R"))
+                .filter(line -> !line.isBlank() && !Character.isWhitespace(line.charAt(0)))
+                .collect(Collectors.joining("; "));
+        return said + (e.getLocation() == null ? ""
+                : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")");
     }
 
     /** Each top-level document or value is one call (a top-level array is an argument list, not a stream of calls). */
@@ -152,7 +165,8 @@ final class WriteCommand implements Callable<Integer> {
             refuseAliases(input, source);
         }
         List<List<JsonNode>> calls = new ArrayList<>();
-        try (JsonParser parser = mapper.createParser(input)) {
+        // Parsed as text: a parse error then says line and column (from bytes, Jackson's JSON parser gives an offset).
+        try (JsonParser parser = mapper.createParser(new String(input, StandardCharsets.UTF_8))) {
             while (parser.nextToken() != null) {
                 JsonNode document = mapper.readTree(parser);
                 if (document == null || document.isMissingNode() || document.isNull()) {
@@ -166,8 +180,8 @@ final class WriteCommand implements Callable<Integer> {
                 }
             }
         } catch (JacksonException e) {
-            throw new UserInputException(source + " is not valid " + (mapper == YAML ? "YAML" : "JSON")
-                    + ": " + e.getMessage());
+            throw new UserInputException(source + " is not valid " + (mapper == YAML ? "YAML" : "JSON") + ": "
+                    + oneLine(e));
         }
         return calls;
     }

@@ -178,4 +178,21 @@ class WriteCommandTest {
         assertThat(run.err()).contains("does not convert to");
         assertThat(queue).doesNotExist();
     }
+
+    @Test
+    void shouldNameTheLineAndColumnOfBadJsonOrYamlInOneLine() throws IOException {
+        Path queue = emptyQueue();
+        Path json = Files.writeString(dir.resolve("bad.json"), "{\"a\": 1,\n \"b\": }\n");
+        Path yaml = Files.writeString(dir.resolve("bad.yaml"), "a: [1, 2\nb: 3\n");
+
+        CqCliTest.Run badJson = cq("write", queue.toString(), "onOrder", json.toString());
+        CqCliTest.Run badYaml = cq("write", queue.toString(), "onOrder", yaml.toString());
+
+        assertThat(badJson.exitCode()).isEqualTo(2);
+        assertThat(badJson.err()).startsWith("cq write: " + json + " is not valid JSON: Unexpected character")
+                .endsWith("(line 2, column 7)\n");
+        assertThat(badYaml.err()).isEqualTo("cq write: " + yaml + " is not valid YAML: while parsing a flow sequence; "
+                + "expected ',' or ']', but got : (line 2, column 2)\n");
+        assertThat(cq("stats", queue.toString()).out()).contains("excerpts     0");
+    }
 }
