@@ -3,6 +3,7 @@ package io.cq.core;
 import io.cq.core.support.AppendingProcess;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.MutableClock;
+import io.cq.core.support.RepairingProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -172,6 +173,28 @@ class RepairTest {
             queue.acquireAppender().writeText("after the repair");
             List<String> texts = readAll(queue);
             assertThat(texts).hasSize(201).endsWith("h1 e99", "after the repair");
+            assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
+        }
+    }
+
+    /** The same repairs in a plain {@code java -jar}, with no native access: renames and stores, nothing native. */
+    @Test
+    void shouldSetAsideAndResetTheSameWayWithoutNativeAccess() throws Exception {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        List<Path> cycles = threeCycles(clock);
+        Files.delete(cycles.get(2));
+        try (FileChannel channel = FileChannel.open(cycles.get(1), StandardOpenOption.WRITE)) {
+            channel.truncate(100);
+        }
+
+        List<String> lines = ChildJvm.runToEnd(false, RepairingProcess.class, dir.toString());
+
+        assertThat(lines).contains("repaired skipped=0 setAside=1 reset=true")
+                .noneMatch(line -> line.contains("WARNING: A restricted method"));
+        assertThat(cycles.get(1).resolveSibling(cycles.get(1).getFileName() + ".damaged")).hasSize(100);
+        try (MappedQueue queue = MappedQueue.builder(dir).clock(clock).build()) {
+            queue.acquireAppender().writeText("after the repair");
+            assertThat(readAll(queue)).hasSize(101).startsWith("h0 e0").endsWith("h0 e99", "after the repair");
             assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
         }
     }

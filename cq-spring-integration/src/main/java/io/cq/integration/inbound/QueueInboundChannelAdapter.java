@@ -183,10 +183,7 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
             processed.incrementAndGet();
         } catch (RuntimeException e) {
             failed.incrementAndGet();
-            context.rollbackOnClose();
-            logger.warn(e, () -> "flow of cq inbound channel adapter '" + adapterId() + "' failed on excerpt 0x"
-                    + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
-            worker.waitBeforeRedelivery(redeliveryDelay);
+            worker.redeliverLater(context, e, redeliveryDelay);
         }
         return 1;
     }

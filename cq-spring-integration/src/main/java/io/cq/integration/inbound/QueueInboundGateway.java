@@ -169,10 +169,7 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
                 processed.incrementAndGet();
             } catch (RuntimeException e) {
                 failed.incrementAndGet();
-                context.rollbackOnClose();
-                logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on excerpt 0x"
-                        + Long.toHexString(context.index()) + "; delivering it again in " + redeliveryDelay);
-                worker.waitBeforeRedelivery(redeliveryDelay);
+                worker.redeliverLater(context, e, redeliveryDelay);
             }
             return 1;
         }

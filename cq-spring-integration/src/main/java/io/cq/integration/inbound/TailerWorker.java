@@ -2,6 +2,7 @@ package io.cq.integration.inbound;
 
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.integration.NamedTailers;
@@ -128,6 +129,18 @@ final class TailerWorker {
     /** Whether the thread reads: false once stopped, or after an unexpected failure ended it. */
     boolean running() {
         return running;
+    }
+
+    /**
+     * The flow threw on the excerpt in hand: rolls it back, so it is delivered again, says so, and waits the delay
+     * before the next read.
+     */
+    void redeliverLater(ReadContext context, RuntimeException failure, Duration delay) {
+        context.rollbackOnClose();
+        long index = context.index();
+        logger.warn(failure, () -> "flow of " + name + " failed on excerpt 0x" + Long.toHexString(index)
+                + "; delivering it again in " + delay);
+        waitBeforeRedelivery(delay);
     }
 
     /** Parks in slices, so that stop() never waits for a whole redelivery delay. */

@@ -81,11 +81,6 @@ public final class QueueVerifier {
         }
     }
 
-    /** Whether the file is longer now than {@code size}: the newest one grows while its writer reserves ahead. */
-    private static boolean grew(CycleFile file, long size) {
-        return sizeOf(file) > size;
-    }
-
     private static long sizeOf(CycleFile file) {
         try {
             return Files.size(file.path());
@@ -109,9 +104,12 @@ public final class QueueVerifier {
                 checkEndOfData(file, true, position, ExcerptHeaderDescriptor.EMPTY, sequence);
                 return;
             }
-            if (position + ExcerptHeaderDescriptor.SIZE > size && newest && grew(file, size)) {
-                size = sizeOf(file); // a live writer extended the newest file since its size was read
-                continue;
+            if (position + ExcerptHeaderDescriptor.SIZE > size && newest) {
+                long now = sizeOf(file);
+                if (now > size) {
+                    size = now; // a live writer extended the newest file since its size was read
+                    continue;
+                }
             }
             if (position + ExcerptHeaderDescriptor.SIZE > size) {
                 damage(file.path(), position, "the file ends at " + size + " bytes, before the header word of "
@@ -123,9 +121,12 @@ public final class QueueVerifier {
             boolean record = (ExcerptHeaderDescriptor.isData(header) || ExcerptHeaderDescriptor.isMeta(header))
                     && !ExcerptHeaderDescriptor.isEndOfCycle(header);
             long recordEnd = position + ExcerptHeaderDescriptor.SIZE + ExcerptHeaderDescriptor.length(header);
-            if (record && recordEnd > size && newest && grew(file, size)) {
-                size = sizeOf(file);
-                continue;
+            if (record && recordEnd > size && newest) {
+                long now = sizeOf(file);
+                if (now > size) {
+                    size = now;
+                    continue;
+                }
             }
             if (record && recordEnd > size) {
                 damage(file.path(), position, "the record of " + ExcerptHeaderDescriptor.length(header) + " bytes at "
