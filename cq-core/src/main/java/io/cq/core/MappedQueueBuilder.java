@@ -38,7 +38,7 @@ public final class MappedQueueBuilder {
     /** 512 KiB (or the block size where that is smaller): see {@link #reserveStep(long)}. */
     public static final long DEFAULT_RESERVE_STEP = BlockDescriptor.DEFAULT_RESERVE_STEP;
     public static final RollCycle DEFAULT_ROLL_CYCLE = RollCycle.DAILY;
-    public static final Duration DEFAULT_WRITE_LOCK_CHECK_INTERVAL = Duration.ofMillis(200);
+    public static final Duration DEFAULT_WRITE_LOCK_CHECK_INTERVAL = Duration.ofMillis(20);
     public static final Duration DEFAULT_WRITE_LOCK_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofMillis(100);
     public static final long DEFAULT_DISK_SPACE_WARNING_BYTES = 1L << 30;

@@ -13,7 +13,9 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * Child-JVM main: appends self-checking excerpts at a steady pace until a line {@code stop} (or the end of its
- * standard input) comes, then prints "done N", N being the number of excerpts it appended.
+ * standard input) comes, then prints "done N W", N being the number of excerpts it appended and W the longest it
+ * waited for the write lock, in microseconds: with writers killed while they hold it, how long a dead holder held
+ * the queue up.
  */
 public final class SteadyWriter {
     private SteadyWriter() {
@@ -24,18 +26,22 @@ public final class SteadyWriter {
         long pauseNanos = Long.parseLong(args[2]) * 1_000;
         Thread stopper = Thread.ofPlatform().daemon().start(SteadyWriter::awaitStop);
         int count = 0;
+        long longestWait = 0;
         try (MappedQueue queue = MappedQueue.builder(Path.of(args[0])).blockSize(1 << 20).build()) {
             ExcerptAppender appender = queue.acquireAppender();
             System.out.println("ready");
             for (; stopper.isAlive(); count++) {
+                long asked = System.nanoTime();
                 try (WriteContext dc = appender.writingDocument()) {
+                    long waited = System.nanoTime() - asked;
+                    longestWait = Math.max(longestWait, waited);
                     Excerpts.writeFirstHalf(dc.bytes(), writer, count);
                     Excerpts.writeSecondHalf(dc.bytes(), writer, count);
                 }
                 LockSupport.parkNanos(pauseNanos);
             }
         }
-        System.out.println("done " + count);
+        System.out.println("done " + count + " " + longestWait / 1_000);
     }
 
     /** Returns when standard input says {@code stop} or ends. */

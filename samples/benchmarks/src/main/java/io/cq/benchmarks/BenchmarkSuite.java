@@ -1,6 +1,7 @@
 package io.cq.benchmarks;
 
 import io.cq.benchmarks.contended.ContendedWriteHarness;
+import io.cq.benchmarks.contended.LockWaitHarness;
 import io.cq.benchmarks.jmh.AppendBenchmark;
 import io.cq.benchmarks.jmh.MethodMessageBenchmark;
 import io.cq.benchmarks.jmh.MoveToIndexBenchmark;
@@ -41,8 +42,8 @@ import java.util.regex.Pattern;
  *
  * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
  * the sections named (comma-separated: append, ceiling, read, messages, seek, latency, listener, pretouch, startup,
- * contended, stall), and {@code cq.bench.impl} the JMH benchmarks to one implementation (cq or chronicle), for quick
- * checks while tuning. The latency sections also write a percentile plot (SVG) per scenario, into
+ * contended, lockwait, stall), and {@code cq.bench.impl} the JMH benchmarks to one implementation (cq or chronicle),
+ * for quick checks while tuning. The latency sections also write a percentile plot (SVG) per scenario, into
  * {@code cq.bench.plots} or else {@code benchmark-<mode>-plots} beside the report; the console's last line names them.
  */
 public final class BenchmarkSuite {
@@ -65,7 +66,7 @@ public final class BenchmarkSuite {
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
         List<String> only = List.of(System.getProperty("cq.bench.only",
-                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended,stall")
+                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended,lockwait,stall")
                 .split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
@@ -84,6 +85,10 @@ public final class BenchmarkSuite {
             // 16 configurations, each in fresh JVMs: about a minute in quick mode.
             report.contended(ContendedWriteHarness.runAll(Integer.getInteger("cq.bench.contended.size", 256),
                     settings.contendedPerWriter(), jvmArgs));
+        }
+        if (only.contains("lockwait")) {
+            // 16 configurations, each in fresh JVMs, the bursts of virtual threads included.
+            report.lockWait(LockWaitHarness.runAll(settings.contendedPerWriter(), jvmArgs));
         }
         if (only.contains("stall")) {
             // Async mode's case: the same stall for cq, cq in async mode and Chronicle, each in a JVM of its own.

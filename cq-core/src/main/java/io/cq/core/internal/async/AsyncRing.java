@@ -27,6 +27,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 /**
@@ -47,6 +48,8 @@ public final class AsyncRing {
     private final MemorySegment records;
     private final long capacity;
     private final boolean writable;
+    /** This ring's line of writers of this JVM waiting for its lock word (WriteLockWord's). */
+    private final AtomicReference<Object> lockLine = new AtomicReference<>();
     private int references;
     /** What touching each page read, kept so that the reads are not optimised away. */
     @SuppressWarnings("unused")
@@ -205,7 +208,7 @@ public final class AsyncRing {
 
     /** The word writers hold while adding a record: in the buffer, so taking it never dirties a page on disk. */
     public WriteLockWord lockWord() {
-        return new WriteLockWord(store, header, AsyncRingDescriptor.LOCK_OFFSET);
+        return new WriteLockWord(store, header, AsyncRingDescriptor.LOCK_OFFSET, lockLine);
     }
 
     public long capacity() {

@@ -69,6 +69,8 @@ public final class CycleFiles implements AutoCloseable {
     private long storedMaxCycle;
     private boolean everListed;
     private boolean closed;
+    /** The newest file an appender acquired, held open for the next one (keepOpen). */
+    private CycleFile kept;
     /** The file system of the directory. */
     private final QueueFilesystem filesystem;
 
@@ -160,7 +162,23 @@ public final class CycleFiles implements AutoCloseable {
         if (file == null) {
             throw new QueueException("cycle file " + pathOf(cycle) + " vanished right after it was created");
         }
+        keepOpen(file);
         return file;
+    }
+
+    /**
+     * Keeps the newest file appended to open until a newer one is, or the queue closes: an appender made, used once
+     * and closed (a request's, a virtual thread's) would otherwise open, map, check and unmap the file under the
+     * write lock each time, about 200 µs, and unmapping a shared arena stops every thread of the JVM for a moment.
+     */
+    private void keepOpen(CycleFile file) {
+        if (kept == file || kept != null && kept.cycle() > file.cycle()) {
+            return;
+        }
+        file.references++;
+        CycleFile previous = kept;
+        kept = file;
+        release(previous);
     }
 
     public synchronized void release(CycleFile file) {
@@ -520,6 +538,10 @@ public final class CycleFiles implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        CycleFile last = kept;
+        kept = null;
+        // Released like any other, so a StoreFileListener hears of it.
+        release(last);
         closed = true;
         for (CycleFile file : open.values()) {
             file.mapped().close();

@@ -1,5 +1,6 @@
 package io.cq.core.internal.lock;
 
+import io.cq.core.QueueException;
 import io.cq.core.QueueInterruptedException;
 import io.cq.core.WriteLockTimeoutException;
 import io.cq.core.internal.layout.LockWordDescriptor;
@@ -12,24 +13,28 @@ import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The queue-wide append lock: a word in the table store that appenders in any thread or process take with a
  * compare-and-set of their token and give back with a compare-and-set from it (docs/file-format.md, "Locks and
  * liveness"; the transitions are {@link LockWord}'s).
  *
- * <p>A waiter spins briefly, then yields, then parks for growing intervals (up to a millisecond once it has waited
- * long), so a waiting appender neither takes a core from the holder on a small machine nor burns one while a
- * holder is slow. Every {@code livenessCheckNanos} of waiting it asks whether the holder is still alive, by the
- * holder's process lock or, in this JVM, by its thread; only a dead holder's lock is taken over. The wait ends
- * with an interrupt ({@link QueueInterruptedException}) or after {@code timeoutNanos}
+ * <p>A writer that finds the word taken spins briefly, then waits in this JVM's {@link WaitingLine}: parked, so a
+ * burst of virtual threads holds no carrier, and in order, so nobody is passed over for long. Only the front of the
+ * line competes for the word with other processes: it spins, yields, then sleeps for growing intervals (up to a
+ * millisecond once it has waited long), which a release in this JVM cuts short, so it neither takes a core from the
+ * holder on a small machine nor burns one while a holder is slow. Every {@code livenessCheckNanos} of waiting it asks
+ * whether the holder is still alive, by the holder's process lock or, in this JVM, by its thread; only a dead
+ * holder's lock is taken over. The wait ends with an interrupt ({@link QueueInterruptedException}) or after
+ * {@code timeoutNanos}
  * ({@link WriteLockTimeoutException}, naming the live holder). Each appender owns one WriteLock; not
  * thread-safe.
  */
 public final class WriteLock implements AutoCloseable {
     private static final int SPINS = 200;
     private static final int YIELDS = 50;
+    /** How long the front of the line yields before it sleeps, whatever number of yields that took. */
+    private static final long YIELD_PHASE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
     private static final long SHORT_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     private static final long LONG_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Waited longer than this, a waiter parks up to {@link #LONG_PARK_NANOS}: the holder is slow, not busy. */
@@ -55,6 +60,8 @@ public final class WriteLock implements AutoCloseable {
     private long tookOverFrom = LockWordDescriptor.FREE;
     /** The table store, whose write generation this lock advances on every take; null for another lock's word. */
     private final MemorySegment generations;
+    /** This JVM's line of writers for the word, once one has waited; null until then (looked up again). */
+    private WaitingLine line;
     /** The write generation this lock found when it last took the lock (one less than the one it left). */
     private long foundGeneration = -1;
 
@@ -96,10 +103,21 @@ public final class WriteLock implements AutoCloseable {
 
     public void acquire() {
         holder = Thread.currentThread();
-        if (!word.tryTake(token)) {
+        WaitingLine waiting = line();
+        if (waiting != null && waiting.isUrgent() || !word.tryTake(token)) {
             acquireContended();
         }
         advanceGeneration();
+    }
+
+    /** This JVM's line for the word once any writer of it has waited (one volatile read until then), else null. */
+    private WaitingLine line() {
+        WaitingLine waiting = line;
+        if (waiting == null) {
+            waiting = word.existingLine();
+            line = waiting;
+        }
+        return waiting;
     }
 
     /**
@@ -129,7 +147,9 @@ public final class WriteLock implements AutoCloseable {
     public boolean tryAcquire() {
         Thread previous = holder;
         holder = Thread.currentThread();
-        if (word.owner() == LockWordDescriptor.FREE && word.tryTake(token)) {
+        WaitingLine waiting = line();
+        if ((waiting == null || !waiting.isUrgent()) && word.owner() == LockWordDescriptor.FREE
+                && word.tryTake(token)) {
             advanceGeneration();
             return true;
         }
@@ -137,11 +157,54 @@ public final class WriteLock implements AutoCloseable {
         return false;
     }
 
+    /**
+     * The slow path (docs/file-format.md, "Waiting in line"): a short spin on the word while nobody of this JVM waits
+     * in line, then the line, whose front alone competes for the word.
+     */
     private void acquireContended() {
         long started = System.nanoTime();
+        long deadline = started + timeoutNanos;
+        WaitingLine waiting = line();
+        if (waiting == null) {
+            waiting = word.line();
+            line = waiting;
+        }
+        if (!waiting.isUrgent() && !waiting.hasQueued()) {
+            for (int i = 0; i < SPINS; i++) {
+                Thread.onSpinWait();
+                if (word.owner() == LockWordDescriptor.FREE && word.tryTake(token)) {
+                    return;
+                }
+            }
+        }
+        // Before queuing: a thread that holds the lock through another appender would wait in line for itself.
+        requireNotHeldByThisThreadElsewhere();
+        boolean atFront;
+        try {
+            atFront = waiting.reachFront(deadline);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw interruptedAfter(System.nanoTime() - started);
+        }
+        if (!atFront) {
+            throw timedOutAfter(System.nanoTime() - started, waiting);
+        }
+        try {
+            waitAtFront(waiting, started, deadline);
+        } finally {
+            waiting.leaveFront();
+        }
+    }
+
+    /**
+     * At the front of this JVM's line: competes for the word with other processes' fronts. Spins, yields, then
+     * sleeps for growing intervals that a release of this JVM cuts short; checks the holder's liveness every
+     * {@code livenessCheckNanos} of the whole wait, and ends at {@code deadline}.
+     */
+    private void waitAtFront(WaitingLine waiting, long started, long deadline) {
+        long frontSince = System.nanoTime();
         long nextCheck = started + livenessCheckNanos;
         long park = 1_000;
-        boolean warned = false;
         for (int attempt = 0; ; attempt++) {
             if (word.owner() == LockWordDescriptor.FREE && word.tryTake(token)) {
                 return;
@@ -150,21 +213,19 @@ public final class WriteLock implements AutoCloseable {
                 Thread.onSpinWait();
                 continue;
             }
-            if (attempt < SPINS + YIELDS) {
+            if (System.nanoTime() - frontSince >= WaitingLine.URGENT_AFTER_NANOS) {
+                waiting.markUrgent();
+            }
+            // Yields only briefly: with more runnable threads than cores, one yield can cost a time slice.
+            if (attempt < SPINS + YIELDS && System.nanoTime() - frontSince < YIELD_PHASE_NANOS) {
                 Thread.yield();
                 continue;
             }
-            if (attempt == SPINS + YIELDS) {
-                // Once the wait is more than brief (its lookup boxes the token: not on every contended take).
-                requireNotHeldByThisThreadElsewhere();
-            }
-            LockSupport.parkNanos(this, park);
+            waiting.sleep(park, word);
             long now = System.nanoTime();
             if (Thread.interrupted()) {
                 Thread.currentThread().interrupt();
-                throw Failures.interrupted("interrupted after waiting " + millis(now - started)
-                        + " ms for the write lock of queue " + word.path().getParent() + ", held by "
-                        + word.describeHolder(word.owner()) + "; nothing was written");
+                throw interruptedAfter(now - started);
             }
             park = Math.min(park * 2, now - started > LONG_WAIT_NANOS ? LONG_PARK_NANOS : SHORT_PARK_NANOS);
             if (now - nextCheck >= 0) {
@@ -173,22 +234,40 @@ public final class WriteLock implements AutoCloseable {
                     return;
                 }
             }
-            if (now - started >= timeoutNanos) {
-                long owner = word.owner();
-                if (owner == LockWordDescriptor.FREE && word.tryTake(token)) {
+            if (now - deadline >= 0) {
+                if (word.owner() == LockWordDescriptor.FREE && word.tryTake(token)) {
                     return;
                 }
-                throw Failures.writeLockTimeout(word.path().getParent(), Duration.ofNanos(now - started),
-                        word.describeHolder(owner));
+                throw timedOutAfter(now - started, waiting);
             }
-            if (!warned && now - started > WARN_AFTER_NANOS) {
-                warned = true;
-                // Logged while waiting, never while holding: a stalled log must not stall the lock's holder.
-                Log.warning(WriteLock.class, "waited more than {0} s for the write lock of {1}, held by a live "
-                        + "appender of {2}", String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)),
-                        word.path(), word.describeHolder(word.owner()));
+            if (now - started > WARN_AFTER_NANOS && waiting.firstToWarn()) {
+                // Logged while waiting, never while holding: a stalled log must not stall the lock's holder. Once
+                // per episode of long waits, however many writers wait.
+                Log.warning(WriteLock.class, "waited more than {0} s for the write lock of {1}, held by {2}; {3} "
+                        + "more writers of this process wait in line (logged once until the line empties)",
+                        String.valueOf(TimeUnit.NANOSECONDS.toSeconds(WARN_AFTER_NANOS)), word.path(),
+                        describeOwner(word.owner()), String.valueOf(waiting.queued()));
             }
         }
+    }
+
+    private QueueException interruptedAfter(long waitedNanos) {
+        return Failures.interrupted("interrupted after waiting " + millis(waitedNanos) + " ms for the write lock of "
+                + "queue " + word.path().getParent() + ", held by " + describeOwner(word.owner())
+                + "; nothing was written");
+    }
+
+    private QueueException timedOutAfter(long waitedNanos, WaitingLine waiting) {
+        int queued = waiting.queued();
+        return Failures.writeLockTimeout(word.path().getParent(), Duration.ofNanos(waitedNanos),
+                describeOwner(word.owner()) + (queued > 0 ? " (" + queued + " more writers of this process wait in "
+                        + "line)" : ""));
+    }
+
+    /** Who holds the word, for messages; it may have been released since the wait ended. */
+    private String describeOwner(long owner) {
+        return owner == LockWordDescriptor.FREE ? "nobody at this instant (it was just released)"
+                : word.describeHolder(owner);
     }
 
     private static long millis(long nanos) {
@@ -252,6 +331,10 @@ public final class WriteLock implements AutoCloseable {
             word.releaseOwned();
         } else {
             released = word.release(token);
+        }
+        WaitingLine waiting = line();
+        if (waiting != null) {
+            waiting.wakeFront();
         }
         if (tookOverFrom != LockWordDescriptor.FREE) {
             long dead = tookOverFrom;

@@ -5,6 +5,7 @@ import io.cq.core.internal.table.TableStore;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The write-lock word of a table store (layout in {@link LockWordDescriptor}, transitions in {@link LockWord}),
@@ -14,18 +15,39 @@ import java.nio.file.Path;
 public final class WriteLockWord {
     private final TableStore store;
     private final LockWord word;
+    /** Where this JVM keeps its {@link WaitingLine} for this word: one per word and JVM, made when first needed. */
+    private final AtomicReference<Object> lineSlot;
 
     public WriteLockWord(TableStore store) {
-        this(store, store.memory(), LockWordDescriptor.WRITE_LOCK_OFFSET);
+        this(store, store.memory(), LockWordDescriptor.WRITE_LOCK_OFFSET, store.writeLockLine());
     }
 
     /**
      * A lock word at {@code offset} of {@code memory} (an async buffer's), with the table store's tokens and process
-     * liveness.
+     * liveness; {@code lineSlot} is where the owner of the memory keeps this JVM's line of writers waiting for it.
      */
-    public WriteLockWord(TableStore store, MemorySegment memory, long offset) {
+    public WriteLockWord(TableStore store, MemorySegment memory, long offset, AtomicReference<Object> lineSlot) {
         this.store = store;
         this.word = new LockWord(memory, offset);
+        this.lineSlot = lineSlot;
+    }
+
+    /** This JVM's line of writers for the word, or null while no writer of this JVM has had to wait for it. */
+    WaitingLine existingLine() {
+        return (WaitingLine) lineSlot.get();
+    }
+
+    /**
+     * This JVM's line of writers for the word, made by the first writer that waits (not on the way to a process's
+     * first excerpt, which waits for nobody).
+     */
+    WaitingLine line() {
+        Object line = lineSlot.get();
+        if (line == null) {
+            lineSlot.compareAndSet(null, new WaitingLine());
+            line = lineSlot.get();
+        }
+        return (WaitingLine) line;
     }
 
     /** The holder's token, or {@link LockWordDescriptor#FREE}. */

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
@@ -69,6 +70,8 @@ public final class TableStore {
      * JVM: tokens are unique within a queue only, so two queues of one JVM may hand out the same token.
      */
     private final ConcurrentMap<Long, Object> liveWriteLocks = new ConcurrentHashMap<>();
+    /** This JVM's line of writers waiting for the write lock (the lock package's), made by the first that waits. */
+    private final AtomicReference<Object> writeLockLine = new AtomicReference<>();
     private int processSlot = -1;
     private FileLock processLock;
     private Object key;
@@ -215,6 +218,11 @@ public final class TableStore {
     /** This JVM's live write locks of this queue by token, for telling a live holder of this JVM from a dead one. */
     public ConcurrentMap<Long, Object> liveWriteLocks() {
         return liveWriteLocks;
+    }
+
+    /** Where this JVM keeps its line of writers waiting for this queue's write lock. */
+    public AtomicReference<Object> writeLockLine() {
+        return writeLockLine;
     }
 
     public boolean writable() {

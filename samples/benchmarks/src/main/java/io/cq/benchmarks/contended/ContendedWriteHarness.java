@@ -14,7 +14,6 @@ import net.openhft.chronicle.wire.DocumentContext;
 import org.HdrHistogram.Histogram;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,13 +65,15 @@ public final class ContendedWriteHarness {
             List<Process> children = new ArrayList<>();
             List<BufferedReader> outputs = new ArrayList<>();
             for (int i = 0; i < jvms; i++) {
-                Process child = startJvm(jvmArgs, implementation, queue.toString(), Integer.toString(threads),
+                Process child = WriterJvms.start(jvmArgs, ContendedWriteHarness.class,
+                        ProcessBuilder.Redirect.INHERIT,
+                        implementation, queue.toString(), Integer.toString(threads),
                         Integer.toString(perWriter), Integer.toString(size), go.toString());
                 children.add(child);
                 outputs.add(new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8)));
             }
             for (BufferedReader output : outputs) {
-                expect(output, "ready");
+                WriterJvms.expect(output, "ready");
             }
             Files.createFile(go);
             Histogram merged = new Histogram(3);
@@ -80,7 +81,7 @@ public final class ContendedWriteHarness {
             long firstStart = Long.MAX_VALUE;
             long lastEnd = Long.MIN_VALUE;
             for (BufferedReader output : outputs) {
-                String[] result = expect(output, "result").split(" ");
+                String[] result = WriterJvms.expect(output, "result").split(" ");
                 excerpts += Long.parseLong(result[1]);
                 // Wall-clock epoch nanos, comparable across the JVMs of one machine.
                 firstStart = Math.min(firstStart, Long.parseLong(result[2]));
@@ -140,16 +141,9 @@ public final class ContendedWriteHarness {
             for (Thread thread : running) {
                 thread.join();
             }
-            Histogram merged = new Histogram(3);
-            long start = Long.MAX_VALUE;
-            long end = Long.MIN_VALUE;
-            for (int t = 0; t < threads; t++) {
-                merged.add(histograms[t]);
-                start = Math.min(start, starts[t]);
-                end = Math.max(end, ends[t]);
-            }
-            System.out.println("result " + (long) threads * perWriter + " " + start + " " + end + " "
-                    + HistogramCodec.encode(merged));
+            WriterJvms.Merged merged = WriterJvms.Merged.of(histograms, starts, ends);
+            System.out.println("result " + (long) threads * perWriter + " " + merged.start() + " " + merged.end()
+                    + " " + HistogramCodec.encode(merged.histogram()));
         }
     }
 
@@ -258,24 +252,6 @@ public final class ContendedWriteHarness {
         public void close() {
             queue.close();
         }
-    }
-
-    private static String expect(BufferedReader output, String prefix) throws IOException {
-        for (String line = output.readLine(); line != null; line = output.readLine()) {
-            if (line.startsWith(prefix)) {
-                return line;
-            }
-        }
-        throw new IllegalStateException("a writer JVM ended before printing '" + prefix + "'");
-    }
-
-    private static Process startJvm(List<String> jvmArgs, String... args) throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElseThrow());
-        command.addAll(jvmArgs);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ContendedWriteHarness.class.getName()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     }
 
     /** Runs every configuration once, each setup for every implementation in turn. */
