@@ -2,6 +2,7 @@ package io.cq.core;
 
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.table.TableStore;
+import io.cq.core.internal.table.TableStores;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.ClaimNamedTailer;
 import io.cq.core.support.MutableClock;
@@ -104,11 +105,11 @@ class RegressionTest {
             try (ChildJvm other = ChildJvm.start(ClaimNamedTailer.class, queueDir.toString(), "billing")) {
                 assertThat(other.awaitLine("result:", 60, TimeUnit.SECONDS)).startsWith("result: in use");
             }
-            TableStore store = TableStore.open(queueDir, false, RollCycle.DAILY, System.currentTimeMillis(),
+            TableStore store = TableStores.open(queueDir, false, RollCycle.DAILY, System.currentTimeMillis(),
                     FilePermissions.ownerOnly());
             try {
                 assertThat(store.processSlot()).isEqualTo(1);
-                assertThat(store.isProcessAlive(0)).as("the creator's process slot").isTrue();
+                assertThat(store.processSlots().isAlive(0)).as("the creator's process slot").isTrue();
             } finally {
                 store.release(true);
             }

@@ -88,7 +88,7 @@ public final class AsyncRing {
                 throw new QueueException("the async buffer " + path + " is open read-only in this JVM; close that "
                         + "queue before opening it for writing");
             }
-            AsyncRing ring = store.underLock(TableStoreDescriptor.ASYNC_BUFFER_FILE_LOCK, "async buffer file",
+            AsyncRing ring = store.locks().underLock(TableStoreDescriptor.ASYNC_BUFFER_FILE_LOCK, "async buffer file",
                     () -> openLocked(path, store, config, writable, permissions, lastIndex));
             if (ring != null) {
                 ring.references = 1;
@@ -415,7 +415,7 @@ public final class AsyncRing {
             OPEN.remove(path);
             try {
                 if (writable) {
-                    store.underLock(TableStoreDescriptor.ASYNC_BUFFER_FILE_LOCK, "async buffer file", () -> {
+                    store.locks().underLock(TableStoreDescriptor.ASYNC_BUFFER_FILE_LOCK, "async buffer file", () -> {
                         if (isDrained() && store.isOnlyWriter()) {
                             deleteQuietly();
                         }

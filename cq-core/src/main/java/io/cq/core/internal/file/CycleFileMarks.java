@@ -47,10 +47,10 @@ public final class CycleFileMarks {
             }
             discardUnfinished(file, end.position(), header);
             long after = end.position() + ExcerptHeaderDescriptor.SIZE;
-            file.mapped().reserveExactly(end.position(), after);
+            file.mapped().blocks().reserveExactly(end.position(), after);
             file.mapped().putIntRelease(end.position(), ExcerptHeaderDescriptor.END_OF_CYCLE);
             // Nobody writes to a finished cycle again, and readers stop at its mark: it keeps only what it holds.
-            file.mapped().shrinkTo(after);
+            file.mapped().blocks().shrinkTo(after);
             finished.add(file.path());
         });
     }
@@ -64,13 +64,13 @@ public final class CycleFileMarks {
     public static void shrinkNewest(CycleFiles files, long cycle) {
         // Files a pretoucher created for cycles not started yet hold a header and what it reserved ahead.
         for (long unstarted : files.unstartedCycles()) {
-            files.withFile(unstarted, early -> early.mapped().shrinkTo(early.dataStart()));
+            files.withFile(unstarted, early -> early.mapped().blocks().shrinkTo(early.dataStart()));
         }
         files.withFile(cycle, file -> {
             Position end = new Position();
             file.locateEnd(end);
             discardUnfinished(file, end.position(), file.headerAt(end.position()));
-            file.mapped().shrinkTo(end.position() + ExcerptHeaderDescriptor.SIZE);
+            file.mapped().blocks().shrinkTo(end.position() + ExcerptHeaderDescriptor.SIZE);
         });
     }
 

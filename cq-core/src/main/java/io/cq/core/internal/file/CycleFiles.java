@@ -207,7 +207,7 @@ public final class CycleFiles implements AutoCloseable {
     /** After another process shrank files: forget what this process reserved in any of them. */
     public synchronized void forgetReservations() {
         for (CycleFile file : open.values()) {
-            file.mapped().forgetReservation();
+            file.mapped().blocks().forgetReservation();
         }
     }
 

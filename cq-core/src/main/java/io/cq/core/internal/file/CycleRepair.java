@@ -44,13 +44,13 @@ public final class CycleRepair {
             return null;
         }
         long to = Math.max(written, position);
-        file.mapped().zeroNonZero(position, length);
+        file.mapped().blocks().zeroNonZero(position, length);
         file.index().clearFrom(position);
         file.updateHints(position, excerpts);
         if (finished) {
-            file.mapped().reserveExactly(position, position + ExcerptHeaderDescriptor.SIZE);
+            file.mapped().blocks().reserveExactly(position, position + ExcerptHeaderDescriptor.SIZE);
             file.mapped().putIntRelease(position, ExcerptHeaderDescriptor.END_OF_CYCLE);
-            file.mapped().shrinkTo(position + ExcerptHeaderDescriptor.SIZE);
+            file.mapped().blocks().shrinkTo(position + ExcerptHeaderDescriptor.SIZE);
         }
         return new QueueRepair.Skipped(file.path(), position, to, Math.max(0, published - excerpts));
     }

@@ -55,6 +55,12 @@ public final class WriteLockWord {
         return word.owner();
     }
 
+    /** The process slot of the holder, or -1 when the lock is free. */
+    public int ownerSlot() {
+        long owner = word.owner();
+        return owner == LockWordDescriptor.FREE ? -1 : LockWordDescriptor.processSlot(owner);
+    }
+
     public boolean tryTake(long token) {
         return word.tryTake(token);
     }
@@ -81,12 +87,12 @@ public final class WriteLockWord {
 
     /** Whether the process that a token names still has the queue open: its process-slot lock is held. */
     public boolean isHolderProcessAlive(long token) {
-        return store.isProcessAlive(LockWordDescriptor.processSlot(token));
+        return store.processSlots().isAlive(LockWordDescriptor.processSlot(token));
     }
 
     /** Who holds a token, for messages: pid and host where the table store records them. */
     public String describeHolder(long token) {
-        return store.describeProcess(LockWordDescriptor.processSlot(token));
+        return store.processSlots().describe(LockWordDescriptor.processSlot(token));
     }
 
     /** This process's slot, named by the tokens of its appenders. */

@@ -2,10 +2,8 @@ package io.cq.core.internal.memory;
 
 import io.cq.core.QueueException;
 import io.cq.core.internal.layout.BlockDescriptor;
-import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.Failures;
-import io.cq.core.internal.system.NativeIo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +16,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.function.BooleanSupplier;
 
 /**
  * A file mapped in chunks: chunk {@code i} maps {@code [i * blockSize, (i + 1) * blockSize + overlap)}, so a
@@ -26,7 +23,7 @@ import java.util.function.BooleanSupplier;
  * on first use and all unmapped together when the file is closed.
  *
  * <p>Two ways in. Writers take {@link #chunk(int)}, a whole chunk mapped read-write, which makes the file that
- * long (sparse: no block is allocated by it); before they write a byte they {@link #reserve reserve} its blocks,
+ * long (sparse: no block is allocated by it); before they write a byte they reserve its blocks ({@link #blocks()}),
  * so that a full disk is an {@link UncheckedIOException} from the append and never a SIGBUS on a page the file
  * system cannot back (docs/file-format.md, "Reserving and shrinking"). Readers take {@link #readableChunk}, which
  * maps only what the file holds (a finished cycle is shrunk to its records) and never makes a file longer.
@@ -35,11 +32,6 @@ import java.util.function.BooleanSupplier;
  * under the file's monitor.
  */
 public final class MappedFile implements AutoCloseable {
-    /** Zero-filled blocks for reserving without native access; never written into. */
-    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(64 * 1024).asReadOnlyBuffer();
-    /** Fault-in granularity: 256 pages, a fraction of a millisecond of work. */
-    private static final long FAULT_IN_SLICE = 1 << 20;
-
     private final Path path;
     private final FileChannel channel;
     private final boolean writable;
@@ -47,22 +39,11 @@ public final class MappedFile implements AutoCloseable {
     /** One past the last position a chunk index (an int) can reach: positions from here on are in no file. */
     private final long unreachable;
     private final long mappingSize;
-    private final long reserveStep;
     private final Arena arena = Arena.ofShared();
-    private final DiskSpaceMonitor diskSpace;
+    private final BlockReservation blocks;
     private volatile MemorySegment[] chunks = new MemorySegment[0];
     /** Bytes of every mapping made, shorter ones replaced by longer included: all stay mapped until close. */
     private volatile long mappedBytes;
-    /** Blocks of {@code [0, reservedEnd)} are allocated, as far as this process knows. */
-    private volatile long reservedEnd;
-    /** How far the background has faulted pages in (a hint: pages may be reclaimed or the file cut since). */
-    private volatile long populatedEnd;
-    /** Cut to its records: nothing is reserved ahead in it again (a late background reservation would regrow it). */
-    private boolean shrunk;
-    /** Left by its appender for the next cycle: nothing is reserved ahead in it again. */
-    private boolean reservingAheadStopped;
-    /** This file's view of {@link #ZEROS}, reused by every reservation made with zeros. */
-    private final ByteBuffer zeros = ZEROS.duplicate();
     private MemorySegment cPath;
     /**
      * For a writable file's readers: the file opened again read-only, which maps only what the file holds. Through
@@ -75,7 +56,7 @@ public final class MappedFile implements AutoCloseable {
     private volatile MemorySegment header;
     private volatile boolean closed;
     /** Held while a downcall uses a mapping outside the monitor, and by close() before the arena closes. */
-    private final Object mappingGuard = new Object();
+    final Object mappingGuard = new Object();
 
     public MappedFile(Path path, FileChannel channel, boolean writable, long blockSize, long overlap,
                       long reserveStep, DiskSpaceMonitor diskSpace) {
@@ -86,8 +67,7 @@ public final class MappedFile implements AutoCloseable {
         this.unreachable = Long.MAX_VALUE / blockSize > Integer.MAX_VALUE ? blockSize * Integer.MAX_VALUE
                 : Long.MAX_VALUE;
         this.mappingSize = blockSize + overlap;
-        this.reserveStep = reserveStep;
-        this.diskSpace = diskSpace;
+        this.blocks = new BlockReservation(this, channel, reserveStep, diskSpace);
     }
 
     public Path path() {
@@ -119,7 +99,7 @@ public final class MappedFile implements AutoCloseable {
 
     /**
      * The whole mapping of a chunk, read-write, for the write-lock holder. Mapping makes the file at least that
-     * long but allocates nothing: write only where {@link #reserve} has reserved.
+     * long but allocates nothing: write only where {@link BlockReservation#reserve} has reserved.
      */
     public MemorySegment chunk(int index) {
         MemorySegment[] current = chunks;
@@ -130,244 +110,40 @@ public final class MappedFile implements AutoCloseable {
         return mapChunk(index, mappingSize, true);
     }
 
-    /** How far ahead of its write position a file's blocks are reserved. */
-    public long reserveStep() {
-        return reserveStep;
+    /** Its blocks: which are allocated, reserving more, cutting the file back. */
+    public BlockReservation blocks() {
+        return blocks;
     }
 
-    /** How far this process knows the file's blocks to be allocated. */
+    /** How far this process knows the file's blocks to be allocated (read on every append). */
     public long reservedEnd() {
-        return reservedEnd;
-    }
-
-    /**
-     * Allocates the file's blocks up to at least {@code end}, and a part of a step beyond, so that appends meet
-     * this call once a step. Only the write-lock holder calls it: without native access the blocks are allocated
-     * by writing zeros through the channel, which must never land on a record, so it writes only from
-     * {@code freeFrom}, where nothing has been written yet (the free space after the last record), and above what
-     * it reserved before. On a disk too full for the step beyond, only the pages up to {@code end} are allocated:
-     * a nearly full disk refuses an append when that append's own bytes do not fit, not a step earlier.
-     *
-     * @return the new reserved end
-     * @throws UncheckedIOException when the file system cannot allocate the blocks up to {@code end} (a full
-     *                              disk), naming the file and the range; what was written before is intact
-     */
-    public synchronized long reserve(long freeFrom, long end) {
-        if (end <= reservedEnd) {
-            return reservedEnd;
-        }
-        if (closed) {
-            throw new QueueException(path + " is already closed");
-        }
-        long target = reservedEnd == 0 ? BlockDescriptor.firstReservationEnd(end, reserveStep)
-                : BlockDescriptor.reservationEnd(end, reserveStep);
-        try {
-            return reserveTo(freeFrom, target);
-        } catch (UncheckedIOException stepTooLarge) {
-            if (pageEnd(end) >= target) {
-                throw stepTooLarge;
-            }
-            // The next append asks for a whole step again, so space freed meanwhile is used as before.
-            return reserveTo(freeFrom, pageEnd(end));
-        }
-    }
-
-    /**
-     * {@link #reserve} without the step ahead: up to {@code end}, in whole pages. For a mark that ends a file (the
-     * end-of-cycle mark), where nothing is written after it.
-     */
-    public synchronized long reserveExactly(long freeFrom, long end) {
-        if (end <= reservedEnd) {
-            return reservedEnd;
-        }
-        if (closed) {
-            throw new QueueException(path + " is already closed");
-        }
-        return reserveTo(freeFrom, pageEnd(end));
-    }
-
-    private static long pageEnd(long end) {
-        return (end + BlockDescriptor.PAGE - 1) & -BlockDescriptor.PAGE;
-    }
-
-    private long reserveTo(long freeFrom, long target) {
-        long from = Math.max(reservedEnd, freeFrom);
-        try {
-            // The lock holder may grow the file; where fallocate cannot allocate, zeros over the free space do.
-            if (!NativeIo.canReserveBlocksNow() || !NativeIo.reserve(cPath(), path, from, target - from, false)) {
-                writeZeros(from, target);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot reserve the blocks of " + path + " from " + from + " to " + target
-                    + ": " + e.getMessage(), e);
-        }
-        reservedEnd = target;
-        if (diskSpace != null) {
-            diskSpace.observe();
-        }
-        return target;
-    }
-
-    /**
-     * With native access, allocates the blocks up to {@code end} (and a part of a step beyond) without the write
-     * lock, on the background thread, then faults in the pages up to {@code populateEnd}: {@code fallocate}
-     * (keeping the file's length) and {@code madvise} change no byte of the file. Reserving runs further ahead than
-     * faulting in, so an appender that catches up with the slower faulting still finds its blocks reserved and
-     * never waits for it. Without native access, does nothing: the write-lock holder reserves when it gets there.
-     * Failures are left for that appender to meet and report.
-     */
-    public void reserveAhead(long position, long end, long populateEnd, boolean readAhead,
-                             BooleanSupplier stillWritten) {
-        if (!writable || closed || end <= reservedEnd || !NativeIo.canReserveBlocksNow()) {
-            return;
-        }
-        BackgroundWork.submit(() -> {
-            if (reserveAheadNow(end, stillWritten)) {
-                // Never behind the appender: pages it has written are in already.
-                populate(Math.max(populatedEnd, position), Math.min(populateEnd, reservedEnd), readAhead);
-            }
-        });
-    }
-
-    /**
-     * {@link #reserveAhead} on the calling thread (a pretoucher's); false where nothing was reserved.
-     *
-     * @param stillWritten whether the file is still the one appenders write (a finished cycle is not: another
-     *                     process may have cut it to its records meanwhile, and reserving would regrow it)
-     */
-    public synchronized boolean reserveAheadNow(long end, BooleanSupplier stillWritten) {
-        if (!writable || closed || shrunk || reservingAheadStopped || !NativeIo.canReserveBlocks()
-                || !stillWritten.getAsBoolean()) {
-            return false;
-        }
-        if (end <= reservedEnd) {
-            return true;
-        }
-        // Only the write-lock holder changes a file's length (docs/file-format.md): this reserves within it and
-        // keeps it, so a file another process cut meanwhile is not grown again.
-        long target = Math.min(BlockDescriptor.reservationEnd(end, reserveStep), size());
-        if (target <= reservedEnd) {
-            return true;
-        }
-        try {
-            if (!NativeIo.reserve(cPath(), path, reservedEnd, target - reservedEnd, true)) {
-                return false;
-            }
-            reservedEnd = target;
-            return true;
-        } catch (IOException | RuntimeException e) {
-            // the appender reserves again itself when it gets there, and reports the failure then
-            return false;
-        }
-    }
-
-    /**
-     * Stops reservations ahead in this file, from the background thread and from pretouchers alike: once this
-     * returns, none is in progress (they hold the same monitor) and none starts. For the file an appender leaves for
-     * the next cycle: on a full disk, what retention deletes then makes room for the next cycle's file, not this one.
-     */
-    public synchronized void stopReservingAhead() {
-        reservingAheadStopped = true;
-    }
-
-    /**
-     * Another process may have shrunk the file since this one reserved (docs/file-format.md, "Reserving and
-     * shrinking"): forget what was reserved, so the next append reserves again from its write position.
-     */
-    public synchronized void forgetReservation() {
-        reservedEnd = 0;
-        populatedEnd = 0;
-    }
-
-    private void writeZeros(long from, long to) throws IOException {
-        long position = from;
-        while (position < to) {
-            zeros.clear().limit((int) Math.min(zeros.capacity(), to - position));
-            position += channel.write(zeros, position);
-        }
+        return blocks.reservedEnd();
     }
 
     /** The file's name as a C string, made once (under the monitor) and freed with the file's mappings. */
-    private MemorySegment cPath() {
+    synchronized MemorySegment cPath() {
         if (cPath == null) {
             cPath = arena.allocateFrom(path.toString());
         }
         return cPath;
     }
 
-    /**
-     * Cuts the file to {@code length} (under the write lock: docs/file-format.md says who may, and when). Mappings
-     * stay valid up to the new end; nobody touches them beyond it.
-     */
-    public synchronized void shrinkTo(long length) {
-        if (closed) {
-            return;
-        }
-        shrunk = true;
-        try {
-            if (channel.size() > length) {
-                channel.truncate(length);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot shrink " + path + " to " + length + " bytes: " + e.getMessage(), e);
-        }
-        reservedEnd = Math.min(reservedEnd, length);
-        populatedEnd = Math.min(populatedEnd, length);
+    boolean isClosed() {
+        return closed;
     }
 
-    /**
-     * Faults in the reserved pages of {@code [from, to)} now, with native access, a megabyte at a time; false where
-     * it cannot. Holds the mapping guard per slice, not the file's monitor: an appender that needs a reservation
-     * meanwhile never waits for a slice to fault in. Maps no more than the file holds: only the write-lock holder
-     * makes a file longer.
-     *
-     * @param readAhead with the page cache's read-ahead, for an appender bound by memory rather than by stalls
-     *                  ({@link NativeIo#populateForWrite(MemorySegment, boolean)})
-     */
+    /** The chunks mapped so far, by index (null where none); a volatile read of a copy-on-write array. */
+    MemorySegment[] chunks() {
+        return chunks;
+    }
+
+    long mappingSize() {
+        return mappingSize;
+    }
+
+    /** {@link BlockReservation#populate}: for a pretoucher. */
     public boolean populate(long from, long to, boolean readAhead) {
-        if (!NativeIo.canReserveBlocks()) {
-            return false;
-        }
-        for (long slice = from & -BlockDescriptor.PAGE; slice < to; slice += FAULT_IN_SLICE) {
-            // The guard keeps the arena open during the downcall; close() takes it before closing the arena.
-            synchronized (mappingGuard) {
-                long end = Math.min(Math.min(to, slice + FAULT_IN_SLICE), reservedEnd);
-                if (closed || end <= slice) {
-                    return false;
-                }
-                int index = chunkIndex(slice);
-                long start = chunkStart(index);
-                MemorySegment chunk = chunkToPopulate(index, end - start);
-                if (chunk == null || NativeIo.populateForWrite(chunk.asSlice(slice - start, end - slice), readAhead)
-                        != NativeIo.Populated.DONE) {
-                    return false;
-                }
-                populatedEnd = Math.max(populatedEnd, end);
-            }
-        }
-        return true;
-    }
-
-    /**
-     * A read-write mapping of a chunk that covers {@code needed} bytes, or null: the appender's when it has one (it
-     * maps each chunk it writes, and the next one half-way, under the write lock); else one mapped here (a pretoucher
-     * in a process that does not append), unless this process cut the file or stopped reserving in it. A mapping
-     * sized by the length read here lengthens a file cut to less meanwhile, so that length is read under the monitor
-     * that {@link #shrinkTo} holds.
-     */
-    private MemorySegment chunkToPopulate(int index, long needed) {
-        MemorySegment[] current = chunks;
-        if (index < current.length && current[index] != null && current[index].byteSize() >= needed
-                && !current[index].isReadOnly()) {
-            return current[index];
-        }
-        synchronized (this) {
-            if (closed || shrunk || reservingAheadStopped) {
-                return null;
-            }
-            long available = Math.min(mappingSize, size() - chunkStart(index));
-            return available < needed ? null : mapChunk(index, available, true);
-        }
+        return blocks.populate(from, to, readAhead);
     }
 
     // ---- reading --------------------------------------------------------------------------------------
@@ -433,30 +209,28 @@ public final class MappedFile implements AutoCloseable {
 
     /** The header word at a position, acquired; 0 (free) where the file does not reach yet. */
     public int intAcquireAt(long position) {
-        if (!isReachable(position)) {
-            return 0; // no file reaches there
-        }
-        int index = chunkIndex(position);
-        long offset = position - chunkStart(index);
-        MemorySegment chunk = readableChunk(index, offset + Integer.BYTES);
-        return chunk == null ? 0 : Memory.getIntAcquire(chunk, offset);
+        MemorySegment chunk = chunkHolding(position, Integer.BYTES);
+        return chunk == null ? 0 : Memory.getIntAcquire(chunk, position - chunkStart(chunkIndex(position)));
     }
 
     /** A long written with release semantics, acquired; 0 where the file does not reach yet. */
     public long longAcquireAt(long position) {
+        MemorySegment chunk = chunkHolding(position, Long.BYTES);
+        return chunk == null ? 0 : Memory.getLongAcquire(chunk, position - chunkStart(chunkIndex(position)));
+    }
+
+    /** The readable chunk that holds {@code bytes} at a position, or null where no file reaches (yet). */
+    private MemorySegment chunkHolding(long position, long bytes) {
         if (!isReachable(position)) {
-            return 0; // no file reaches there
+            return null;
         }
         int index = chunkIndex(position);
-        long offset = position - chunkStart(index);
-        MemorySegment chunk = readableChunk(index, offset + Long.BYTES);
-        return chunk == null ? 0 : Memory.getLongAcquire(chunk, offset);
+        return readableChunk(index, position - chunkStart(index) + bytes);
     }
 
     /** The chunk that holds {@code length} bytes at a position, for one-off reading (dumps). */
     public MemorySegment readableChunkAt(long position, long length) {
-        int index = chunkIndex(position);
-        MemorySegment chunk = readableChunk(index, position - chunkStart(index) + length);
+        MemorySegment chunk = chunkHolding(position, length);
         if (chunk == null) {
             throw new QueueException(path + " is too short to hold " + length + " bytes at position " + position);
         }
@@ -493,32 +267,6 @@ public final class MappedFile implements AutoCloseable {
         }
     }
 
-    /**
-     * Writes zeros over whatever is not zero in {@code [from, to)}, through the channel (so nothing is mapped or
-     * lengthened for it), a 64 KiB piece at a time: for repairs, under the write lock.
-     */
-    public synchronized void zeroNonZero(long from, long to) {
-        long end = Math.min(to, size());
-        long at = from;
-        while (at < end) {
-            int index = chunkIndex(at);
-            long start = chunkStart(index);
-            long piece = Math.min(Math.min(64 << 10, end - at), start + blockSize - at);
-            MemorySegment chunk = readableChunk(index, at - start + piece);
-            boolean zero = chunk != null && MemorySegment.mismatch(chunk, at - start, at - start + piece,
-                    MemorySegment.ofArray(new byte[(int) piece]), 0, piece) < 0;
-            if (!zero) {
-                try {
-                    writeZeros(at, at + piece);
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot zero " + piece + " bytes at " + at + " of " + path + ": "
-                            + e.getMessage(), e);
-                }
-            }
-            at += piece;
-        }
-    }
-
     /** Bytes of address space this file's mappings take now (0 once closed). */
     public long mappedBytes() {
         return closed ? 0 : mappedBytes;
@@ -532,7 +280,7 @@ public final class MappedFile implements AutoCloseable {
         }
     }
 
-    private synchronized MemorySegment mapChunk(int index, long length, boolean forWriting) {
+    synchronized MemorySegment mapChunk(int index, long length, boolean forWriting) {
         if (closed) {
             throw new QueueException(path + " is already closed");
         }

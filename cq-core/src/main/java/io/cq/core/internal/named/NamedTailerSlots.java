@@ -83,7 +83,7 @@ public final class NamedTailerSlots {
 
     private int claimLocked(String name, String holder) {
         int slot = findOrAdd(name);
-        if (!store.tryHold(TableStoreDescriptor.slotLockRegion(slot))) {
+        if (!store.locks().tryHold(TableStoreDescriptor.slotLockRegion(slot))) {
             String recorded = readString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH,
                     TableStoreDescriptor.SLOT_HOLDER_CAPACITY);
             throw Failures.namedTailerInUse(queue, name, recorded.isEmpty() ? ANOTHER_PROCESS : recorded);
@@ -95,10 +95,10 @@ public final class NamedTailerSlots {
     /** Gives a slot this JVM holds back; nothing happens for one it does not hold. */
     public void release(int slot) {
         synchronized (store) {
-            if (store.isLockHeldHere(TableStoreDescriptor.slotLockRegion(slot))) {
+            if (store.locks().isHeldHere(TableStoreDescriptor.slotLockRegion(slot))) {
                 writeString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH, TableStoreDescriptor.SLOT_HOLDER_CAPACITY,
                         "");
-                store.unlock(TableStoreDescriptor.slotLockRegion(slot));
+                store.locks().unlock(TableStoreDescriptor.slotLockRegion(slot));
             }
         }
     }
@@ -152,14 +152,14 @@ public final class NamedTailerSlots {
     }
 
     private <T> T underAllocationLock(Supplier<T> action) {
-        return store.underLock(TableStoreDescriptor.SLOT_ALLOCATION_LOCK, "named tailer slots", action);
+        return store.locks().underLock(TableStoreDescriptor.SLOT_ALLOCATION_LOCK, "named tailer slots", action);
     }
 
     private NamedTailerPosition positionOf(int slot) {
         String name = readString(slot, TableStoreDescriptor.SLOT_NAME_LENGTH, TableStoreDescriptor.SLOT_NAME_CAPACITY);
         String holder = "";
         // Under the allocation lock, so a claim elsewhere cannot run into the probe and take it for a live holder.
-        if (store.isLockHeld(TableStoreDescriptor.slotLockRegion(slot), "named tailer slot " + slot)) {
+        if (store.locks().isHeld(TableStoreDescriptor.slotLockRegion(slot), "named tailer slot " + slot)) {
             holder = readString(slot, TableStoreDescriptor.SLOT_HOLDER_LENGTH,
                     TableStoreDescriptor.SLOT_HOLDER_CAPACITY);
             if (holder.isEmpty()) {

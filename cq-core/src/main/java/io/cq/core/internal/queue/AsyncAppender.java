@@ -167,7 +167,7 @@ public final class AsyncAppender implements ExcerptAppender {
             }
             long waited = System.nanoTime() - started;
             if (waited >= queue.writeLockTimeoutNanos()) {
-                boolean draining = queue.tableStore().isLockHeld(TableStoreDescriptor.ASYNC_DRAIN_LOCK,
+                boolean draining = queue.tableStore().locks().isHeld(TableStoreDescriptor.ASYNC_DRAIN_LOCK,
                         "async drainer");
                 throw new AsyncBufferFullException(queue.files().directory(), ring.capacity(),
                         Duration.ofNanos(waited), draining);

@@ -131,7 +131,7 @@ final class AsyncDrainer {
             if (holding) {
                 finalDrain(last);
                 holding = false;
-                store.unlock(TableStoreDescriptor.ASYNC_DRAIN_LOCK);
+                store.locks().unlock(TableStoreDescriptor.ASYNC_DRAIN_LOCK);
             }
             closeTarget();
         }
@@ -139,7 +139,7 @@ final class AsyncDrainer {
 
     private boolean tryTakeDrainLock(QueueContext last) {
         try {
-            if (!store.tryHold(TableStoreDescriptor.ASYNC_DRAIN_LOCK)) {
+            if (!store.locks().tryHold(TableStoreDescriptor.ASYNC_DRAIN_LOCK)) {
                 return false;
             }
         } catch (RuntimeException | Error e) {
@@ -152,7 +152,7 @@ final class AsyncDrainer {
             recover();
             return true;
         } catch (RuntimeException | Error e) {
-            store.unlock(TableStoreDescriptor.ASYNC_DRAIN_LOCK);
+            store.locks().unlock(TableStoreDescriptor.ASYNC_DRAIN_LOCK);
             Log.warning(MappedQueue.class, "could not drain the async buffer of " + last.describe() + " on close; "
                     + "what it holds stays there for the next process that opens the queue", e);
             return false;
@@ -207,7 +207,7 @@ final class AsyncDrainer {
     /** Drains a batch; -1 when another process drains. */
     private int step() {
         if (!holding) {
-            if (!store.tryHold(TableStoreDescriptor.ASYNC_DRAIN_LOCK)) {
+            if (!store.locks().tryHold(TableStoreDescriptor.ASYNC_DRAIN_LOCK)) {
                 return -1;
             }
             holding = true;

@@ -25,6 +25,11 @@ public record QueueContext(MappedQueue queue, CycleFiles files, TableStore table
         return new WriteLock(tableStore, writeLockCheckNanos, writeLockTimeoutNanos);
     }
 
+    /** A write lock that gives up after {@code timeoutNanos}, for background work that must not wait long. */
+    WriteLock newWriteLock(long timeoutNanos) {
+        return new WriteLock(tableStore, Math.min(writeLockCheckNanos, timeoutNanos / 2), timeoutNanos);
+    }
+
     /** When the queue's cycles begin. */
     public CycleCalendar calendar() {
         return files.calendar();

@@ -55,7 +55,7 @@ final class ReservationPacer {
         // The first look of any appender starts linking the downcalls that reserve ahead (NativeIo): an appender
         // that writes needs them; the path to a new process's first excerpt does not.
         NativeIo.warmUpInBackground();
-        long step = file.mapped().reserveStep();
+        long step = file.mapped().blocks().reserveStep();
         long now = System.nanoTime();
         // No pace yet in a file just entered (positions start again): the first look only takes the measure.
         long pace = pacePosition > 0 && p > pacePosition && now > paceNanos
@@ -83,7 +83,8 @@ final class ReservationPacer {
                     / step * step);
             if (reserved - p < ahead / 2) {
                 askedAt = reserved;
-                file.mapped().reserveAhead(p, p + ahead, p + ahead, false, () -> tableStore.maxCycle() <= written);
+                file.mapped().blocks().reserveAhead(p, p + ahead, p + ahead, false,
+                        () -> tableStore.maxCycle() <= written);
             }
             return;
         }
@@ -94,7 +95,7 @@ final class ReservationPacer {
             askedAt = reserved;
             // Page by page (no read-ahead) keeps the background thread preemptible; past a few hundred MB/s the
             // kernel's work per page costs an appender more than the stalls do (NativeIo.populateForWrite).
-            file.mapped().reserveAhead(p, p + ahead, p + ahead / 2, pace > READ_AHEAD_BYTES_PER_SECOND,
+            file.mapped().blocks().reserveAhead(p, p + ahead, p + ahead / 2, pace > READ_AHEAD_BYTES_PER_SECOND,
                     () -> tableStore.maxCycle() <= written);
         }
     }

@@ -292,7 +292,7 @@ public final class StoreAppender implements ExcerptAppender {
         sequence = s;
         long reserved = f.mapped().reservedEnd();
         if (p + RESERVED_PER_RECORD > reserved) {
-            reserved = f.mapped().reserve(p, p + RESERVED_PER_RECORD);
+            reserved = f.mapped().blocks().reserve(p, p + RESERVED_PER_RECORD);
         }
         long offset = p - chunkStart;
         // Marks the record as in progress; readers treat it like free space until the header is published.
@@ -354,7 +354,7 @@ public final class StoreAppender implements ExcerptAppender {
 
     /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
     private long reserveForCursor(long end) {
-        return file.mapped().reserve(position, end);
+        return file.mapped().blocks().reserve(position, end);
     }
 
     /** Durability.SYNC: the excerpt's pages reach storage before the append returns (outside the lock). */
@@ -430,7 +430,7 @@ public final class StoreAppender implements ExcerptAppender {
             return p;
         }
         int length = IndexDescriptor.indexBlockLength(index.indexCount());
-        f.mapped().reserve(p, ExcerptHeaderDescriptor.next(p, length) + RESERVED_PER_RECORD);
+        f.mapped().blocks().reserve(p, ExcerptHeaderDescriptor.next(p, length) + RESERVED_PER_RECORD);
         long offset = p - chunkStart;
         Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
         chunk.asSlice(offset + ExcerptHeaderDescriptor.SIZE, length).fill((byte) 0);
@@ -463,7 +463,7 @@ public final class StoreAppender implements ExcerptAppender {
                 // Nothing more is written to the file being left, though it counts as written until the next is
                 // published: reservations ahead in it (queued on the background thread, or a pretoucher's) would
                 // only take room, on a full disk the room retention makes for the next file.
-                file.mapped().stopReservingAhead();
+                file.mapped().blocks().stopReservingAhead();
             }
             CycleFile next = acquireOrCreateMakingRoom(target, now);
             try {

@@ -77,7 +77,7 @@ public final class StorePretoucher implements Pretoucher {
      */
     private boolean prepare(CycleFile file, long from, long to) {
         long cycle = file.cycle();
-        return file.mapped().reserveAheadNow(to, () -> queue.tableStore().maxCycle() <= cycle)
+        return file.mapped().blocks().reserveAheadNow(to, () -> queue.tableStore().maxCycle() <= cycle)
                 && file.mapped().populate(from, to, false);
     }
 }

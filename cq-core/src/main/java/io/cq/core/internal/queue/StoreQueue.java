@@ -28,7 +28,9 @@ import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
 import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.lock.LeftoverTokens;
 import io.cq.core.internal.lock.WriteLock;
+import io.cq.core.internal.lock.WriteLockWord;
 import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
@@ -39,6 +41,7 @@ import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.ProcessIdentity;
 import io.cq.core.internal.table.AsyncBufferConfig;
 import io.cq.core.internal.table.TableStore;
+import io.cq.core.internal.table.TableStores;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -124,8 +127,16 @@ public final class StoreQueue implements MappedQueue {
                 ? new AsyncBufferConfig(requested.asyncBufferSize(), newQueueId(),
                 requested.asyncBufferDirectory().toString())
                 : AsyncBufferConfig.NONE;
-        this.tableStore = TableStore.open(directory, readOnly, requested.calendar(), asyncRequested,
+        this.tableStore = TableStores.open(directory, readOnly, requested.calendar(), asyncRequested,
                 requested.clock().millis(), permissions);
+        if (!readOnly) {
+            try {
+                LeftoverTokens.clearOnOpening(tableStore);
+            } catch (RuntimeException e) {
+                tableStore.release(true);
+                throw e;
+            }
+        }
         AsyncBufferConfig async = tableStore.asyncBuffer();
         if (asyncChosen && async.enabled() != requested.asyncMode()) {
             tableStore.release(!readOnly);
@@ -514,7 +525,7 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public List<WriterProcess> writerProcesses() {
         ensureOpen();
-        return tableStore.writerProcesses();
+        return tableStore.processSlots().writers(new WriteLockWord(tableStore).ownerSlot());
     }
 
     /**
@@ -524,7 +535,7 @@ public final class StoreQueue implements MappedQueue {
      * @throws QueueException naming the other writers
      */
     private void requireNoOtherWriter() {
-        List<WriterProcess> others = tableStore.writerProcesses().stream()
+        List<WriterProcess> others = writerProcesses().stream()
                 .filter(writer -> writer.processSlot() != tableStore.processSlot()).toList();
         if (!others.isEmpty()) {
             throw new QueueException(directory + " is open for writing in " + others.size() + " other process"

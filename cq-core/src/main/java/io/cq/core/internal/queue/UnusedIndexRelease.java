@@ -1,6 +1,7 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.DiskSpace;
+import io.cq.core.WriteLockTimeoutException;
 import io.cq.core.internal.file.UnusedIndexSpace;
 import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.system.BackgroundWork;
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * Gives back the unused index space of the cycle files an appender finished (docs/file-format.md, "Unused index
@@ -23,9 +23,8 @@ import java.util.concurrent.locks.LockSupport;
  * the copy in its place under the queue's write lock.
  */
 final class UnusedIndexRelease {
-    /** How often the write lock is tried for a copy before it is given up: the background thread serves every queue. */
-    private static final int LOCK_TRIES = 50;
-    private static final long BETWEEN_TRIES_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** How long the write lock is waited for, in line, before a copy is given up: the background serves every queue. */
+    private static final long LOCK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** A copy is made only where the free space is this many times the file's size, and not low for the queue. */
     private static final long ROOM_FOR_COPIES = 16;
     /** A copy whose inode has not changed for this long was left by a process that died while making it. */
@@ -84,8 +83,12 @@ final class UnusedIndexRelease {
         if (copy == null) {
             return 0;
         }
-        try (WriteLock lock = queue.newWriteLock()) {
-            if (!tryAcquireBriefly(lock)) {
+        try (WriteLock lock = queue.newWriteLock(LOCK_WAIT_NANOS)) {
+            try {
+                // In line with the appenders of this JVM (docs/file-format.md, "Waiting in line"): a busy appender
+                // lets it in within a millisecond or so, where trying the lock now and then could miss it every time.
+                lock.acquire();
+            } catch (WriteLockTimeoutException e) {
                 return 0; // a writer holds it for long: the cycle keeps its index rather than the thread waiting
             }
             try {
@@ -109,19 +112,5 @@ final class UnusedIndexRelease {
             lastLookedForLeftCopies = now;
             UnusedIndexSpace.deleteLeftCopies(directory, LEFT_COPY_AGE);
         }
-    }
-
-    /**
-     * Tries the write lock for about 50 ms, never longer: the background thread also keeps every queue's cycle clock
-     * and forcing on time, and a queue that closes waits for it.
-     */
-    private static boolean tryAcquireBriefly(WriteLock lock) {
-        for (int attempt = 0; attempt < LOCK_TRIES; attempt++) {
-            if (lock.tryAcquire()) {
-                return true;
-            }
-            LockSupport.parkNanos(BETWEEN_TRIES_NANOS);
-        }
-        return false;
     }
 }

@@ -33,13 +33,13 @@ class MappedFileReservationTest {
             channel.write(ByteBuffer.allocate(1), 16 * MIB - 1); // 16 MiB long, sparse
             MappedFile mapped = new MappedFile(path, channel, true, 16 * MIB, 0, 512 * 1024, null);
             try {
-                assertThat(mapped.reserveAheadNow(2 * MIB, () -> true)).isTrue();
+                assertThat(mapped.blocks().reserveAheadNow(2 * MIB, () -> true)).isTrue();
                 long reserved = DiskUsage.allocatedBytes(path);
                 assertThat(reserved).as("blocks reserved ahead").isGreaterThanOrEqualTo(2 * MIB);
 
-                mapped.stopReservingAhead();
+                mapped.blocks().stopReservingAhead();
 
-                assertThat(mapped.reserveAheadNow(12 * MIB, () -> true)).isFalse();
+                assertThat(mapped.blocks().reserveAheadNow(12 * MIB, () -> true)).isFalse();
                 assertThat(DiskUsage.allocatedBytes(path)).as("nothing more reserved once stopped").isEqualTo(reserved);
             } finally {
                 mapped.close();

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,6 +24,8 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,7 +53,15 @@ class UnusedIndexReleaseTest {
             try (WriteLock holder = context.newWriteLock()) {
                 holder.acquire();
                 try {
-                    assertThat(UnusedIndexRelease.release(context, file, false)).as("given back while held").isZero();
+                    // From another thread, as the background thread does: it waits in line, then gives up.
+                    CompletableFuture<Long> whileHeld = CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return UnusedIndexRelease.release(context, file, false);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    });
+                    assertThat(whileHeld.get(30, TimeUnit.SECONDS)).as("given back while held").isZero();
                 } finally {
                     holder.release();
                 }
