@@ -1,0 +1,5 @@
+package io.cq.docs.context;
+
+public interface Book {
+    void apply(long instrument, double price);
+}

@@ -1,0 +1,5 @@
+package io.cq.docs.context;
+
+public interface PricingService {
+    Trade price(Trade trade);
+}

@@ -1,0 +1,4 @@
+package io.cq.docs.context;
+
+public record QuoteRequest(String symbol, long quantity) {
+}

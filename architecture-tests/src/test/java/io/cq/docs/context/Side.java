@@ -1,0 +1,3 @@
+package io.cq.docs.context;
+
+public enum Side { BUY, SELL }

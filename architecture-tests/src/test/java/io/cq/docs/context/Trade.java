@@ -1,0 +1,4 @@
+package io.cq.docs.context;
+
+public record Trade(String symbol, long quantity, double price) {
+}
