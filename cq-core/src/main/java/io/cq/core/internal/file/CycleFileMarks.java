@@ -39,6 +39,9 @@ public final class CycleFileMarks {
     /** Closes a cycle with the end-of-cycle mark, so tailers move on to the next file. */
     private static void finish(CycleFiles files, long cycle, List<Path> finished) {
         files.withFile(cycle, file -> {
+            // A damaged file (cut short, a record running past its end, a bad index pointer) is left as it is, for
+            // cq verify and repair to see: cutting it at an end its damage made up could lose what is after it.
+            file.checkTailForAppending();
             Position end = new Position();
             file.locateEnd(end);
             int header = file.headerAt(end.position());
@@ -67,6 +70,9 @@ public final class CycleFileMarks {
             files.withFile(unstarted, early -> early.mapped().shrinkTo(early.dataStart()));
         }
         files.withFile(cycle, file -> {
+            // A damaged file (cut short, a record running past its end, a bad index pointer) is left as it is, for
+            // cq verify and repair to see: cutting it at an end its damage made up could lose what is after it.
+            file.checkTailForAppending();
             Position end = new Position();
             file.locateEnd(end);
             discardUnfinished(file, end.position(), file.headerAt(end.position()));
