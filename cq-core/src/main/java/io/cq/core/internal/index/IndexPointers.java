@@ -73,14 +73,13 @@ final class IndexPointers {
         if (!isRecordPosition(position)) {
             problem = "not a record position in the file (from " + dataStart + ", 4-byte aligned, below its length "
                     + file.size() + ")";
-        } else if (!reachesInFile(blockEnd(position))) {
-            problem = "a position too near the file's end (" + file.size() + " bytes) for an index block of "
-                    + blockLength + " bytes";
         } else {
             int header = file.intAcquireAt(position);
             if (header != ExcerptHeaderDescriptor.meta(blockLength)) {
                 problem = "a position that holds " + ExcerptHeaderDescriptor.describe(header) + " instead of an index "
                         + "block (metadata length " + blockLength + ")";
+            } else if (!reachesInFile(blockEnd(position))) {
+                problem = "an index block that runs past the file's end (" + file.size() + " bytes)";
             }
         }
         if (problem != null) {
