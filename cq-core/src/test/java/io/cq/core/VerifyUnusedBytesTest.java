@@ -87,6 +87,15 @@ class VerifyUnusedBytesTest {
     }
 
     @Test
+    void shouldReportBytesInAReservedRangeOfTheCycleFileHeader() throws IOException {
+        writeDaily(10);
+        Path file = cycleFile();
+        write(file, 200, new byte[] {9});
+
+        assertSingleDamage(dailyQueueVerification(), file, 200, "reserved range of the cycle file's header");
+    }
+
+    @Test
     void shouldFindAQueueIntactWhoseNextIndexBlockWasWrittenForAnAppendRolledBack() {
         MappedQueueBuilder builder = MappedQueue.builder(dir).rollCycle(RollCycle.TEST_SECONDLY).indexSpacing(1)
                 .clock(CLOCK);

@@ -6,7 +6,9 @@ import io.cq.core.QueueVerification.Finding;
 import io.cq.core.QueueVerification.Severity;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
+import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.lock.WriteLockWord;
 
@@ -53,6 +55,7 @@ public final class QueueVerifier {
             }
             filesChecked++;
             try {
+                checkReservedHeader(file);
                 checkRecords(file, cycle == cycles.last(), sizeOf(file));
             } catch (CorruptQueueException e) {
                 damage(e.file(), e.position(), e.problem());
@@ -87,6 +90,25 @@ public final class QueueVerifier {
             return Files.size(file.path());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the size of " + file.path(), e);
+        }
+    }
+
+    /**
+     * The header's reserved ranges (docs/file-format.md, "Cycle files") were written as zeros with the header, and
+     * nothing writes there since; so is the padding between the primary index and the records.
+     */
+    private void checkReservedHeader(CycleFile file) {
+        long primaryEnd = IndexDescriptor.primaryEntryOffset(file.index().indexCount());
+        long[][] ranges = {{CycleHeaderDescriptor.INDEX_SPACING_OFFSET + Integer.BYTES,
+            CycleHeaderDescriptor.BLOCK_SIZE_OFFSET}, {CycleHeaderDescriptor.SEQUENCE_OFFSET + Long.BYTES,
+            CycleHeaderDescriptor.PAGE_HINT_OFFSET}, {CycleHeaderDescriptor.PAGE_HINT_OFFSET + Long.BYTES,
+            IndexDescriptor.PRIMARY_INDEX_OFFSET}, {primaryEnd, file.dataStart()}};
+        for (long[] range : ranges) {
+            long nonZero = UnwrittenArea.firstNonZero(file, range[0], range[1]);
+            if (nonZero >= 0) {
+                damage(file.path(), nonZero, "non-zero bytes at position " + nonZero + " in a reserved range of the "
+                        + "cycle file's header (" + range[0] + " to " + range[1] + "), which the format keeps zero");
+            }
         }
     }
 
