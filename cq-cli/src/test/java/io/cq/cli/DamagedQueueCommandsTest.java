@@ -94,6 +94,33 @@ class DamagedQueueCommandsTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void shouldRebuildAnIndexThatPointsAtAnExcerptSoThatWritesGoOn() throws Exception {
+        Path queue = dir.resolve("q");
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            for (int i = 0; i < 100; i++) {
+                appender.writeText("excerpt " + i);
+            }
+        }
+        Path file;
+        try (Stream<Path> files = Files.list(queue)) {
+            file = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
+        }
+        damage(file, Damage.BAD_INDEX_POINTER);
+        Path document = Files.writeString(dir.resolve("one.yaml"), "1\n");
+
+        Run repair = cq("repair", "--skip-damaged", queue.toString());
+        Run write = cq("write", queue.toString(), "onX", document.toString());
+        Run verify = cq("verify", queue.toString());
+
+        assertThat(repair.exit()).as(repair.toString()).isZero();
+        assertThat(repair.out()).contains("REBUILT INDEX " + file + ": it was wrong from position 256")
+                .endsWith(": 1 cycle indexes rebuilt\n");
+        assertThat(write.exit()).as(write.toString()).isZero();
+        assertThat(write.err()).isEmpty();
+        assertThat(verify.exit()).as(verify.toString()).isZero();
+    }
+
     private static long firstIndexPlus(Path queue, long plus) {
         // From the file name's cycle: a queue with one daily cycle, its first index at sequence 0.
         String name;

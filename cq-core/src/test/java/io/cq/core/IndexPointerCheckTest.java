@@ -97,6 +97,14 @@ class IndexPointerCheckTest {
             assertThatThrownBy(() -> tailer.moveToIndex(seekTo))
                     .isInstanceOf(CorruptQueueException.class)
                     .hasMessageContaining(file.toString() + " at position " + pointerAt + ":");
+            // The end is found through the newest slot and entry, the damaged ones.
+            assertThatThrownBy(tailer::toEnd)
+                    .isInstanceOf(CorruptQueueException.class)
+                    .hasMessageContaining(file.toString() + " at position " + pointerAt + ":");
+            assertThatThrownBy(queue::lastIndex)
+                    .isInstanceOf(CorruptQueueException.class)
+                    .hasMessageContaining(file.toString() + " at position " + pointerAt + ":");
+            tailer.toStart();
             // Read on from the start, the records are all there.
             for (int i = 0; i < EXCERPTS; i++) {
                 assertThat(tailer.readText()).isEqualTo("excerpt " + i);
