@@ -39,8 +39,11 @@ class VerifyUnusedBytesTest {
         writeDaily(1_110);
         Path file = cycleFile();
         long block = readLong(file, PRIMARY_INDEX);
-        // 1,110 excerpts every 16 use entries 0 to 69 of 8,192: entry 8,000 is about 64 KiB into the block.
-        long at = IndexDescriptor.secondaryEntryPosition(block, 8_000) + 4;
+        // As issue 39 found it: 1,110 excerpts every 16 use entries 0 to 69 of the block's 8,192; 70,000 bytes into
+        // the file is entry 525 or so.
+        long at = 70_000;
+        assertThat(at).isGreaterThan(IndexDescriptor.secondaryEntryPosition(block, 70))
+                .isLessThan(IndexDescriptor.secondaryEntryPosition(block, 8_192));
         write(file, at, new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x7f});
 
         assertSingleDamage(dailyQueueVerification(), file, at, "unused index entries");
