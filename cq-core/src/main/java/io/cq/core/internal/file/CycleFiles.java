@@ -221,15 +221,6 @@ public final class CycleFiles implements AutoCloseable {
      * The first cycle after {@code cycle} that has a file, or {@link #NO_CYCLE}. Files of cycles after the
      * table store's newest one (created early by a pretoucher) are not visible until an appender starts them.
      */
-    /**
-     * The newest cycle as readers take it: the table store's, or the newest file's where the table store names a
-     * cycle that has no file (damage a writer refuses; readers read on).
-     */
-    public synchronized long newestReadableCycle() {
-        ensureListingCurrent();
-        return listedMaxCycle;
-    }
-
     public synchronized long nextCycle(long cycle) {
         ensureListingCurrent();
         Long next = listed.higher(cycle);

@@ -642,11 +642,6 @@ public final class StoreQueue implements MappedQueue {
             } finally {
                 lock.release();
             }
-        } catch (CorruptQueueException e) {
-            // The newest file is damaged: it keeps its length, and no warning repeats what the append that met the
-            // damage, or cq verify, says about it (one line per refusal, docs/cli.md).
-            Log.debug(MappedQueue.class, "did not shrink the damaged newest cycle file of {0} on close: {1}", directory,
-                    e.getMessage());
         } catch (RuntimeException e) {
             Log.warning(MappedQueue.class, "could not shrink the newest cycle file of " + directory
                     + " on close; it keeps its reserved space", e);
