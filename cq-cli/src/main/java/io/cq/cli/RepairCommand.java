@@ -78,12 +78,19 @@ final class RepairCommand implements Callable<Integer> {
             out.println("SKIPPED " + range.file() + " from " + range.from() + " to " + range.to() + ": "
                     + range.excerptsSkipped() + " excerpts");
         }
+        for (QueueRepair.IndexRebuilt index : repair.indexesRebuilt()) {
+            out.println("REBUILT INDEX " + index.file() + ": it was wrong from position " + index.position()
+                    + "; no excerpt lost");
+        }
         List<String> done = new ArrayList<>();
         if (!repair.skipped().isEmpty()) {
             done.add(repair.skipped().size() + " cycle files repaired");
         }
         if (!repair.setAside().isEmpty()) {
             done.add(repair.setAside().size() + " cycle files set aside");
+        }
+        if (!repair.indexesRebuilt().isEmpty()) {
+            done.add(repair.indexesRebuilt().size() + " cycle indexes rebuilt");
         }
         if (repair.cycleRangeReset() != null) {
             done.add("the table store's cycle range reset");

@@ -11,11 +11,19 @@ import java.util.List;
  * @param setAside        cycle files whose header was damaged, renamed out of the queue
  * @param cycleRangeReset the table store's cycle range set back to the cycle files there are, or null when it was
  *                        valid
+ * @param indexesRebuilt  cycle files whose records were whole but whose index pointed elsewhere than at them
  */
-public record QueueRepair(List<Skipped> skipped, List<SetAside> setAside, CycleRangeReset cycleRangeReset) {
+public record QueueRepair(List<Skipped> skipped, List<SetAside> setAside, CycleRangeReset cycleRangeReset,
+                          List<IndexRebuilt> indexesRebuilt) {
     public QueueRepair {
         skipped = List.copyOf(skipped);
         setAside = List.copyOf(setAside);
+        indexesRebuilt = List.copyOf(indexesRebuilt);
+    }
+
+    /** A repair that rebuilt no index. */
+    public QueueRepair(List<Skipped> skipped, List<SetAside> setAside, CycleRangeReset cycleRangeReset) {
+        this(skipped, setAside, cycleRangeReset, List.of());
     }
 
     /** A repair that skipped these ranges, set no file aside and found the table store's cycle range valid. */
@@ -56,8 +64,19 @@ public record QueueRepair(List<Skipped> skipped, List<SetAside> setAside, CycleR
     public record Skipped(Path file, long from, long to, long excerptsSkipped) {
     }
 
-    /** Whether anything was skipped, set aside or reset. */
+    /**
+     * A cycle file whose index (a primary slot or a secondary entry) pointed at something other than the record it
+     * should, which keeps appenders out and readers from seeking through it: set to what the records say. No
+     * excerpt is lost.
+     *
+     * @param file     the cycle file
+     * @param position the first slot or entry that was set to another value
+     */
+    public record IndexRebuilt(Path file, long position) {
+    }
+
+    /** Whether anything was skipped, set aside, reset or rebuilt. */
     public boolean repairedAnything() {
-        return !skipped.isEmpty() || !setAside.isEmpty() || cycleRangeReset != null;
+        return !skipped.isEmpty() || !setAside.isEmpty() || cycleRangeReset != null || !indexesRebuilt.isEmpty();
     }
 }

@@ -43,6 +43,8 @@ class CorruptionFuzzTest {
     private static final int ITERATIONS = Integer.getInteger("cq.fuzz.iterations", 1_000);
     private static final long SEED = Long.getLong("cq.fuzz.seed", 4242);
     private static final Pattern EXCERPT_LINE = Pattern.compile("^0x([0-9a-f]+) @(\\d+) \\((\\d+) bytes\\)");
+    /** How an error names where the damage is: "at position 1234" (CorruptQueueException), or a byte range. */
+    private static final Pattern POSITION = Pattern.compile("\\b(position|at) \\d+\\b");
 
     @TempDir
     Path dir;
@@ -64,6 +66,7 @@ class CorruptionFuzzTest {
         int loud = 0;
         List<String> silent = new ArrayList<>();
         List<String> foreign = new ArrayList<>();
+        List<String> unnamed = new ArrayList<>();
         // Each copy is damaged here, in order, from the one seeded Random (the same copies as ever); reading and
         // inspecting the copies, which is most of the time, runs on every core, a few copies at a time.
         int workers = Math.max(2, Runtime.getRuntime().availableProcessors());
@@ -84,6 +87,7 @@ class CorruptionFuzzTest {
                 while (inFlight.size() > 2 * workers || (iteration == ITERATIONS - 1 && !inFlight.isEmpty())) {
                     Checked checked = result(inFlight.removeFirst());
                     foreign.addAll(checked.foreign());
+                    unnamed.addAll(checked.unnamed());
                     if (checked.outcome() == -1) {
                         loud++;
                     } else if (checked.outcome() >= excerpts.size()) {
@@ -96,16 +100,35 @@ class CorruptionFuzzTest {
         } finally {
             pool.shutdownNow();
         }
-        System.out.printf("corruption fuzz (seed %d): %d copies, %d intact, %d loud, %d silent, %d foreign, 0 hung%n",
-                SEED, ITERATIONS, intact, loud, silent.size(), foreign.size());
+        System.out.printf("corruption fuzz (seed %d): %d copies, %d intact, %d loud, %d silent, %d foreign, 0 hung, "
+                + "%d errors not naming file and position%n", SEED, ITERATIONS, intact, loud, silent.size(),
+                foreign.size(), unnamed.size());
+        unnamed.stream().limit(100).forEach(line -> System.out.println("not naming file and position: " + line));
         assertThat(silent).as("copies read part-way without an error").isEmpty();
         assertThat(foreign).as("copies refused with an exception that is not cq's").isEmpty();
+        assertThat(unnamed).as("errors that do not name the damaged file and a position in it").isEmpty();
         // The damage must have mattered often, or this test proves little.
         assertThat(loud).as("copies refused").isGreaterThan(ITERATIONS / 20);
     }
 
     /** What checking one damaged copy found: the outcome of reading it and the foreign exceptions. */
-    private record Checked(String described, int outcome, List<String> foreign) {
+    private record Checked(String described, int outcome, List<String> foreign, List<String> unnamed) {
+    }
+
+    /**
+     * A loud error must say where the damage is: the file (in the copy) and a position in it, so that a user can
+     * look there, and cq verify and repair find the same. A {@link CorruptQueueException} must name the file that
+     * was damaged, not another one the damage led a reader to.
+     */
+    private static void requireNamesFileAndPosition(Exception e, Path copy, String described, List<String> unnamed) {
+        String message = e.getMessage();
+        assertThat(message).as("error message").isNotBlank();
+        boolean otherFile = e instanceof CorruptQueueException c
+                && !(c.file().startsWith(copy) && described.startsWith(c.file().getFileName() + ":"));
+        if (otherFile || !message.contains(copy + copy.getFileSystem().getSeparator())
+                || !POSITION.matcher(message).find()) {
+            unnamed.add(described + " -> " + e);
+        }
     }
 
     /**
@@ -117,10 +140,11 @@ class CorruptionFuzzTest {
         long damageAt = Long.parseLong(damage.substring(damage.lastIndexOf(' ') + 1));
         String described = damagedName + ": " + damage;
         List<String> foreign = new ArrayList<>();
+        List<String> unnamed = new ArrayList<>();
         int outcome;
         try {
             outcome = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                    () -> readAndCheck(copy, excerpts, damagedName, damageAt),
+                    () -> readAndCheck(copy, excerpts, damagedName, damageAt, described, unnamed),
                     () -> "hung: reading the copy with " + described + " did not finish");
         } catch (AssertionError e) {
             throw e;
@@ -129,7 +153,7 @@ class CorruptionFuzzTest {
             outcome = -2;
         }
         try {
-            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> inspect(copy, seekTo),
+            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> inspect(copy, seekTo, described, unnamed),
                     () -> "hung: random access, dump or verify of the copy with " + described);
         } catch (AssertionError e) {
             throw e;
@@ -137,7 +161,7 @@ class CorruptionFuzzTest {
             foreign.add(described + " (random access, dump, verify) -> " + e);
         }
         deleteRecursively(copy);
-        return new Checked(described, outcome, foreign);
+        return new Checked(described, outcome, foreign, unnamed);
     }
 
     /** The result of a check; an assertion that failed in it fails the test as it is. */
@@ -156,7 +180,7 @@ class CorruptionFuzzTest {
      * Random access to one excerpt, a dump, a verify and an append to the damaged copy: each either works or fails
      * with a cq error (verify reports damage as findings); nothing else may come out of them.
      */
-    private static void inspect(Path copy, long seekTo) {
+    private static void inspect(Path copy, long seekTo, String described, List<String> unnamed) {
         try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).readOnly(true).build()) {
             try (ExcerptTailer tailer = queue.createTailer()) {
                 long first = queue.firstIndex();
@@ -165,37 +189,38 @@ class CorruptionFuzzTest {
                     tailer.readBytes();
                 }
             } catch (QueueException | UncheckedIOException e) {
-                assertThat(e.getMessage()).isNotBlank();
+                requireNamesFileAndPosition(e, copy, described + " (inspecting)", unnamed);
             }
             try {
                 queue.namedTailers();
                 queue.lastIndex();
             } catch (QueueException | UncheckedIOException e) {
-                assertThat(e.getMessage()).isNotBlank();
+                requireNamesFileAndPosition(e, copy, described + " (inspecting)", unnamed);
             }
             try {
                 queue.dump();
             } catch (QueueException | UncheckedIOException e) {
-                assertThat(e.getMessage()).isNotBlank();
+                requireNamesFileAndPosition(e, copy, described + " (inspecting)", unnamed);
             }
             try {
                 queue.verify();
             } catch (QueueException | UncheckedIOException e) {
-                assertThat(e.getMessage()).isNotBlank();
+                requireNamesFileAndPosition(e, copy, described + " (inspecting)", unnamed);
             }
         } catch (QueueException | UncheckedIOException e) {
-            assertThat(e.getMessage()).isNotBlank();
+            requireNamesFileAndPosition(e, copy, described + " (inspecting)", unnamed);
         }
         // Last, as it changes the copy: a writer either appends or refuses the damage with a cq error.
         try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).build()) {
             queue.acquireAppender().writeText("appended to a damaged copy");
         } catch (QueueException | UncheckedIOException e) {
-            assertThat(e.getMessage()).isNotBlank();
+            requireNamesFileAndPosition(e, copy, described + " (inspecting)", unnamed);
         }
     }
 
     /** @return -1 when refused with a cq error, else the number of excerpts read */
-    private static int readAndCheck(Path copy, List<Placement> excerpts, String damagedFile, long damageAt) {
+    private static int readAndCheck(Path copy, List<Placement> excerpts, String damagedFile, long damageAt,
+                                    String described, List<String> unnamed) {
         try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).readOnly(true).build()) {
             ExcerptTailer tailer = queue.createTailer();
             int read = 0;
@@ -219,7 +244,7 @@ class CorruptionFuzzTest {
             }
             return read;
         } catch (QueueException | UncheckedIOException e) {
-            assertThat(e.getMessage()).as("error message").isNotBlank();
+            requireNamesFileAndPosition(e, copy, described, unnamed);
             return -1;
         }
     }

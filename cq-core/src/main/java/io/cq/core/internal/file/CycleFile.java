@@ -189,6 +189,9 @@ public final class CycleFile {
             }
             position = next(position, header);
         }
+        // The newest primary slot and entry are what an appender writes through and follows (when it catches up with
+        // stale hints): checked once here, so that a damaged one refuses the first append, not the next indexed one.
+        index.floorEntry(sequenceHint(), new Position());
         tailChecked = true;
     }
 

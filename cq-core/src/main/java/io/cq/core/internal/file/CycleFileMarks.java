@@ -1,5 +1,6 @@
 package io.cq.core.internal.file;
 
+import io.cq.core.CorruptQueueException;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.system.Log;
@@ -39,6 +40,15 @@ public final class CycleFileMarks {
     /** Closes a cycle with the end-of-cycle mark, so tailers move on to the next file. */
     private static void finish(CycleFiles files, long cycle, List<Path> finished) {
         files.withFile(cycle, file -> {
+            try {
+                file.checkTailForAppending();
+            } catch (CorruptQueueException e) {
+                // Left as it is, for cq verify and repair (cutting it at an end its damage made up could lose what
+                // follows), and without a warning that would repeat the refusal that met the damage (docs/cli.md).
+                Log.debug(CycleFileMarks.class, "did not shrink the damaged cycle file {0}: {1}", file.path(),
+                        e.problem());
+                return;
+            }
             Position end = new Position();
             file.locateEnd(end);
             int header = file.headerAt(end.position());
@@ -66,12 +76,20 @@ public final class CycleFileMarks {
         for (long unstarted : files.unstartedCycles()) {
             files.withFile(unstarted, early -> early.mapped().blocks().shrinkTo(early.dataStart()));
         }
-        files.withFile(cycle, file -> {
-            Position end = new Position();
-            file.locateEnd(end);
-            discardUnfinished(file, end.position(), file.headerAt(end.position()));
-            file.mapped().blocks().shrinkTo(end.position() + ExcerptHeaderDescriptor.SIZE);
-        });
+        try {
+            files.withFile(cycle, file -> {
+                file.checkTailForAppending();
+                Position end = new Position();
+                file.locateEnd(end);
+                discardUnfinished(file, end.position(), file.headerAt(end.position()));
+                file.mapped().blocks().shrinkTo(end.position() + ExcerptHeaderDescriptor.SIZE);
+            });
+        } catch (CorruptQueueException e) {
+            // A damaged file (its header, a record cut by its end, a bad index pointer) is left as it is, for cq
+            // verify and repair: cut at an end its damage made up, it could lose what follows. No warning either:
+            // it would repeat the refusal that met the damage (docs/cli.md, one line per refusal).
+            Log.debug(CycleFileMarks.class, "did not shrink the damaged cycle file {0}: {1}", e.file(), e.problem());
+        }
     }
 
     /**

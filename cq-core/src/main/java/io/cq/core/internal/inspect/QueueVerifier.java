@@ -6,8 +6,9 @@ import io.cq.core.QueueVerification.Finding;
 import io.cq.core.QueueVerification.Severity;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
-import io.cq.core.internal.index.Position;
+import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
+import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.lock.WriteLockWord;
 
@@ -30,7 +31,6 @@ public final class QueueVerifier {
     /** Compared against the unwritten area, a megabyte at a time. */
 
     private final List<Finding> findings = new ArrayList<>();
-    private final Position cursor = new Position();
     private long excerpts;
     private int filesChecked;
 
@@ -55,6 +55,7 @@ public final class QueueVerifier {
             }
             filesChecked++;
             try {
+                checkReservedHeader(file);
                 checkRecords(file, cycle == cycles.last(), sizeOf(file));
             } catch (CorruptQueueException e) {
                 damage(e.file(), e.position(), e.problem());
@@ -63,6 +64,9 @@ public final class QueueVerifier {
             }
         }
         checkCycleRange();
+        for (TableStoreVerifier.Damage found : new TableStoreVerifier(files.tableStore()).verify()) {
+            damage(files.tableStore().path(), found.position(), found.description());
+        }
         checkStrayFiles(files.directory());
         return new QueueVerification(files.directory(), filesChecked, excerpts, findings);
     }
@@ -90,10 +94,44 @@ public final class QueueVerifier {
     }
 
     /**
+     * The header's reserved ranges (docs/file-format.md, "Cycle files") were written as zeros with the header, and
+     * nothing writes there since; so is the padding between the primary index and the records.
+     */
+    private void checkReservedHeader(CycleFile file) {
+        long primaryEnd = IndexDescriptor.primaryEntryOffset(file.index().indexCount());
+        long[][] ranges = {{CycleHeaderDescriptor.INDEX_SPACING_OFFSET + Integer.BYTES,
+            CycleHeaderDescriptor.BLOCK_SIZE_OFFSET}, {CycleHeaderDescriptor.SEQUENCE_OFFSET + Long.BYTES,
+            CycleHeaderDescriptor.PAGE_HINT_OFFSET}, {CycleHeaderDescriptor.PAGE_HINT_OFFSET + Long.BYTES,
+            IndexDescriptor.PRIMARY_INDEX_OFFSET}, {primaryEnd, file.dataStart()}};
+        for (long[] range : ranges) {
+            long nonZero = UnwrittenArea.firstNonZero(file, range[0], range[1]);
+            if (nonZero >= 0) {
+                damage(file.path(), nonZero, "non-zero bytes at position " + nonZero + " in a reserved range of the "
+                        + "cycle file's header (" + range[0] + " to " + range[1] + "), which the format keeps zero");
+            }
+        }
+    }
+
+    /**
      * Files hold their header, then records up to a last header word (free, or the end-of-cycle mark); anything
      * beyond is reserved space. A file that ends before that was cut short.
      */
     private void checkRecords(CycleFile file, boolean newest, long sizeWhenListed) {
+        IndexVerifier index = new IndexVerifier(file);
+        try {
+            checkRecords(file, newest, sizeWhenListed, index);
+        } finally {
+            for (IndexVerifier.Damage found : index.findings()) {
+                damage(file.path(), found.position(), found.description());
+            }
+            if (index.left() > 0) {
+                damage(file.path(), index.findings().getLast().position(), "and " + index.left() + " more wrong "
+                        + "index slots or entries after it");
+            }
+        }
+    }
+
+    private void checkRecords(CycleFile file, boolean newest, long sizeWhenListed, IndexVerifier index) {
         long size = sizeWhenListed;
         long position = file.dataStart();
         long sequence = 0;
@@ -101,6 +139,7 @@ public final class QueueVerifier {
             if (newest && position == size) {
                 // The newest cycle's file may end right where its next record goes: just created, with nothing
                 // reserved yet. Its writer extends it before writing there.
+                finishIndex(file, index, newest, position, ExcerptHeaderDescriptor.EMPTY, sequence);
                 checkEndOfData(file, true, position, ExcerptHeaderDescriptor.EMPTY, sequence);
                 return;
             }
@@ -135,19 +174,24 @@ public final class QueueVerifier {
                 return;
             }
             if (ExcerptHeaderDescriptor.isData(header)) {
-                if (file.index().isIndexed(sequence)
-                        && sequence / file.index().indexSpacing() < file.index().capacity()) {
-                    checkIndexEntry(file, sequence, position);
-                }
+                index.onExcerpt(sequence, position);
                 position = file.next(position, header);
                 sequence++;
                 excerpts++;
             } else if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
+                finishIndex(file, index, false, position, header, sequence);
                 checkUnwrittenArea(file, position, header, position + ExcerptHeaderDescriptor.SIZE, size);
                 return;
             } else if (ExcerptHeaderDescriptor.isMeta(header)) {
+                if (index.isIndexBlock(ExcerptHeaderDescriptor.length(header))) {
+                    index.onIndexBlock(position);
+                }
                 position = file.next(position, header);
             } else if (header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(header)) {
+                if (!ExcerptHeaderDescriptor.isFree(header) || header == ExcerptHeaderDescriptor.free(sequence)) {
+                    // Where the records' end is in doubt (a free mark counting otherwise), so is what is unused.
+                    finishIndex(file, index, newest, position, header, sequence);
+                }
                 checkEndOfData(file, newest, position, header, sequence);
                 return;
             } else {
@@ -226,12 +270,14 @@ public final class QueueVerifier {
         }
     }
 
-    private void checkIndexEntry(CycleFile file, long sequence, long position) {
-        file.index().floorEntry(sequence, cursor);
-        if (cursor.sequence() == sequence && cursor.position() != position) {
-            damage(file.path(), position, "the index entry of excerpt " + sequence + " of the cycle points at "
-                    + cursor.position() + " instead of its record at " + position);
-        }
+    /**
+     * The records end at {@code position} after {@code excerpts}: the index beyond them must be unused. In the newest
+     * cycle a live writer may have gone on meanwhile, which is no damage: its header word there has changed.
+     */
+    private static void finishIndex(CycleFile file, IndexVerifier index, boolean newest, long position, int header,
+                                    long excerpts) {
+        index.finish(excerpts, () -> !newest || (file.headerAt(position) == header
+                && file.sequenceHint() <= excerpts && file.writePositionHint() <= position));
     }
 
     private void checkStrayFiles(Path directory) {

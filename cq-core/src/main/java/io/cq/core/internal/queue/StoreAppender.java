@@ -426,7 +426,7 @@ public final class StoreAppender implements ExcerptAppender {
             return p;
         }
         int block = (int) (entry / index.indexCount());
-        if (index.primaryEntry(block) != 0) {
+        if (index.primaryEntryBefore(block, p) != 0) {
             return p;
         }
         int length = IndexDescriptor.indexBlockLength(index.indexCount());

@@ -440,6 +440,7 @@ public final class StoreQueue implements MappedQueue {
         requireNoOtherWriter();
         List<QueueRepair.Skipped> skipped = new ArrayList<>();
         List<QueueRepair.SetAside> setAside = new ArrayList<>();
+        List<QueueRepair.IndexRebuilt> rebuilt = new ArrayList<>();
         QueueRepair.CycleRangeReset reset = null;
         try (WriteLock lock = context.newWriteLock()) {
             lock.acquire();
@@ -469,9 +470,12 @@ public final class StoreQueue implements MappedQueue {
                         continue;
                     }
                     try {
-                        QueueRepair.Skipped range = CycleRepair.repair(file, cycle < newest || newestOver);
-                        if (range != null) {
-                            skipped.add(range);
+                        CycleRepair.Outcome outcome = CycleRepair.repair(file, cycle < newest || newestOver);
+                        if (outcome.skipped() != null) {
+                            skipped.add(outcome.skipped());
+                        }
+                        if (outcome.indexRebuilt() != null) {
+                            rebuilt.add(outcome.indexRebuilt());
                         }
                     } finally {
                         files.release(file);
@@ -499,12 +503,17 @@ public final class StoreQueue implements MappedQueue {
             Log.warning(MappedQueue.class, "repair of {0}: set {1} aside as {2}, its header being damaged: {3}",
                     directory, file.file(), file.renamed(), file.problem());
         }
+        for (QueueRepair.IndexRebuilt index : rebuilt) {
+            Log.warning(MappedQueue.class, "repair of {0}: rebuilt the index of {1} from its records (it was wrong "
+                    + "from position {2}); no excerpt was lost", directory, index.file(),
+                    String.valueOf(index.position()));
+        }
         if (reset != null) {
             Log.warning(MappedQueue.class, "repair of {0}: the newest cycle {1} named in {2} had no file; set to {3}",
                     directory, String.valueOf(reset.storedNewest()), reset.tableStore(),
                     String.valueOf(reset.newest()));
         }
-        return new QueueRepair(skipped, setAside, reset);
+        return new QueueRepair(skipped, setAside, reset, rebuilt);
     }
 
     @Override

@@ -361,7 +361,7 @@ public final class StoreTailer implements ExcerptTailer {
      */
     private ReadContext beyondTheFile() {
         long written = file.writePositionHint();
-        boolean finished = queue.tableStore().maxCycle() > cycle;
+        boolean finished = queue.files().nextCycle(cycle) != NO_CYCLE;
         // A writer lengthens its file before it publishes a record there, and a newer cycle only after this one's
         // last record and mark: read after both, the length covers what they vouch for.
         long length = file.mapped().size();
@@ -393,7 +393,7 @@ public final class StoreTailer implements ExcerptTailer {
      */
     private boolean awaitOrReportDamage(int header) {
         long written = file.writePositionHint();
-        boolean newerCycle = written <= position && queue.tableStore().maxCycle() > cycle;
+        boolean newerCycle = written <= position && queue.files().nextCycle(cycle) != NO_CYCLE;
         if (written <= position && !newerCycle && !pastWhatWasWritten(written)) {
             requireAllExcerptsFound(header);
             return false;
