@@ -40,6 +40,7 @@ class KilledWriterTest {
     /** Victims live 10 ms plus up to this long after they said they are ready; shorter in long loops. */
     private static final int KILL_WINDOW_MILLIS = KILLS > 100 ? 60 : 200;
     private static final int STEADY_WRITER = 1;
+    private static final int VICTIM_NICENESS = 10;
     private static final int FIRST_VICTIM = 100;
 
     @TempDir
@@ -106,8 +107,11 @@ class KilledWriterTest {
                 List<ChildJvm> victims = new ArrayList<>();
                 try {
                     for (int v = 0; v < VICTIMS_AT_ONCE && kill + v < KILLS; v++) {
-                        victims.add(ChildJvm.start(false, List.of(), VictimWriter.class, queueDir.toString(),
-                                Integer.toString(FIRST_VICTIM + kill + v)));
+                        // At a lower priority: two JVMs starting up at every kill, the whole run long, would take
+                        // the CPU from the writer that takes the lock over, and the wait measured would be the
+                        // scheduler's rather than cq's.
+                        victims.add(ChildJvm.start(VICTIM_NICENESS, false, List.of(), VictimWriter.class,
+                                queueDir.toString(), Integer.toString(FIRST_VICTIM + kill + v)));
                     }
                     for (ChildJvm victim : victims) {
                         victim.awaitLine("ready", 60, TimeUnit.SECONDS);
