@@ -2,6 +2,7 @@ package io.cq.spring.config;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.annotation.QueueListener;
+import io.cq.spring.listener.ListenerEndpoint;
 import io.cq.spring.listener.QueueListenerContainer;
 
 /**
