@@ -30,13 +30,11 @@ public class DefaultAdapterReceiveObservationConvention implements ObservationCo
 
     @Override
     public KeyValues getLowCardinalityKeyValues(AdapterReceiverContext context) {
-        return KeyValues.of(QueueAdapterObservation.LowCardinalityKeys.QUEUE.withValue(context.queueName()),
-                QueueAdapterObservation.LowCardinalityKeys.ADAPTER.withValue(context.adapterId()));
+        return AdapterKeyValues.lowCardinality(context.queueName(), context.adapterId());
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(AdapterReceiverContext context) {
-        return KeyValues.of(QueueAdapterObservation.HighCardinalityKeys.INDEX.withValue(
-                "0x" + Long.toHexString(context.index())));
+        return AdapterKeyValues.index(context.index());
     }
 }

@@ -30,15 +30,12 @@ public class DefaultAdapterSendObservationConvention implements ObservationConve
 
     @Override
     public KeyValues getLowCardinalityKeyValues(AdapterSenderContext context) {
-        return KeyValues.of(QueueAdapterObservation.LowCardinalityKeys.QUEUE.withValue(context.queueName()),
-                QueueAdapterObservation.LowCardinalityKeys.ADAPTER.withValue(context.adapterId()));
+        return AdapterKeyValues.lowCardinality(context.queueName(), context.adapterId());
     }
 
     @Override
     public KeyValues getHighCardinalityKeyValues(AdapterSenderContext context) {
         // Asked again when the observation stops, by which time the excerpt has its index.
-        return context.index() < 0 ? KeyValues.empty()
-                : KeyValues.of(QueueAdapterObservation.HighCardinalityKeys.INDEX.withValue(
-                        "0x" + Long.toHexString(context.index())));
+        return AdapterKeyValues.index(context.index());
     }
 }

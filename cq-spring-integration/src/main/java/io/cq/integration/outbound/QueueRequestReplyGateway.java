@@ -6,9 +6,10 @@ import io.cq.core.message.ReplyErrorException;
 import io.cq.core.message.ReplyReader;
 import io.cq.core.message.ReplyTimeoutException;
 import io.cq.core.message.RequestReply;
+import io.cq.integration.AdapterCounts;
 import io.cq.integration.AdapterIds;
 import io.cq.integration.CqHeaders;
-import io.cq.integration.QueueAdapterInfo;
+import io.cq.integration.QueueAdapter;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.integration.MessageTimeoutException;
 import org.springframework.integration.handler.AbstractReplyProducingMessageHandler;
@@ -17,12 +18,10 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHandlingException;
 import org.springframework.messaging.MessagingException;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The outbound gateway of request/reply over queues (docs/spring-integration.md, "Request/reply gateways"):
@@ -43,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * appender.
  */
 public final class QueueRequestReplyGateway extends AbstractReplyProducingMessageHandler
-        implements ManageableLifecycle, DisposableBean, QueueAdapterInfo {
+        implements ManageableLifecycle, DisposableBean, QueueAdapter {
     private final MappedQueue requestQueue;
     private final MappedQueue replyQueue;
     private final String requestQueueName;
@@ -53,8 +52,7 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
     private String adapterId;
     private volatile boolean running = true;
     private ReplyReader reader;
-    private final AtomicLong processed = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final AdapterCounts counts = new AdapterCounts();
 
     /**
      * @param requestQueue the queue requests are appended to
@@ -115,16 +113,16 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
                 Messages.writeObject(requestQueue.acquireAppender(), requestMessage.getPayload(), headers);
             });
         } catch (RuntimeException e) {
-            failed.incrementAndGet();
+            counts.countFailed();
             throw new MessageHandlingException(requestMessage, "cq request-reply gateway '" + adapterId()
                     + "' could not send the request to queue " + requestQueue.path() + ": " + e.getMessage(), e);
         }
         CompletableFuture<Object> replyMessage = reply.handle((payload, error) -> {
             if (error != null) {
-                failed.incrementAndGet();
+                counts.countFailed();
                 throw translate(requestMessage, unwrap(error));
             }
-            processed.incrementAndGet();
+            counts.countProcessed();
             return getMessageBuilderFactory().withPayload(payload)
                     .setHeader(CqHeaders.CORRELATION_ID, correlationId[0]);
         });
@@ -214,24 +212,10 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
         return Kind.OUTBOUND_HANDLER;
     }
 
+    /** The queue requests are appended to. */
     @Override
-    public String queueName() {
-        return requestQueueName;
-    }
-
-    @Override
-    public Path queuePath() {
-        return requestQueue.path();
-    }
-
-    @Override
-    public long namedTailerIndex() {
-        return -1;
-    }
-
-    @Override
-    public long lag() {
-        return 0;
+    public MappedQueue queue() {
+        return requestQueue;
     }
 
     @Override
@@ -239,15 +223,12 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
         return running && !requestQueue.isClosed() ? State.RUNNING : State.STOPPED;
     }
 
-    /** Requests answered with a reply. */
+    /**
+     * Processed: requests answered with a reply; failed: requests that could not be sent, timed out, or were answered
+     * with an error reply.
+     */
     @Override
-    public long processedCount() {
-        return processed.get();
-    }
-
-    /** Requests that could not be sent, timed out, or were answered with an error reply. */
-    @Override
-    public long failedCount() {
-        return failed.get();
+    public AdapterCounts counts() {
+        return counts;
     }
 }
