@@ -1,7 +1,6 @@
 package io.cq.spring.listener;
 
 import io.cq.core.idle.IdleStrategy;
-import io.cq.spring.event.ListenerIdleEvent;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Duration;
@@ -14,7 +13,7 @@ import java.util.function.Supplier;
  * @param idleStrategy      makes the idle strategy for each run of its thread
  * @param retryPolicy       retries of a failing excerpt
  * @param errorHandler      decides about an excerpt whose retries are exhausted
- * @param idleEventInterval period of {@link ListenerIdleEvent}s, or null for none
+ * @param idleEventInterval period of {@link io.cq.spring.event.ListenerIdleEvent}s, or null for none
  * @param shutdownTimeout   how long stopping waits for the thread
  */
 public record ContainerSettings(boolean autoStartup, Supplier<IdleStrategy> idleStrategy, RetryPolicy retryPolicy,

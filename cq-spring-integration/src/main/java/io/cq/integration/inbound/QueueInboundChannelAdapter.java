@@ -10,7 +10,6 @@ import io.cq.integration.CqHeaders;
 import io.cq.integration.NamedTailers;
 import io.cq.integration.QueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
-import io.cq.integration.mapping.ExcerptMessageConverter;
 import io.cq.integration.observation.AdapterReceiverContext;
 import io.cq.integration.observation.DefaultAdapterReceiveObservationConvention;
 import io.cq.integration.observation.QueueAdapterObservation;
@@ -28,7 +27,8 @@ import java.util.function.Supplier;
 
 /**
  * Tails a queue on its own thread with a named tailer (named after the adapter's id) and sends each excerpt,
- * converted by an {@link ExcerptMessageConverter}, to the output channel, with the {@link CqHeaders}.
+ * converted by an {@link io.cq.integration.mapping.ExcerptMessageConverter}, to the output channel, with the
+ * {@link CqHeaders}.
  *
  * <p><b>At least once.</b> The tailer's position is committed only after the send returns, that is after the
  * flow downstream of a direct channel has run. If the flow throws, the read is rolled back and the excerpt is

@@ -2,7 +2,6 @@ package io.cq.integration.outbound;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.message.Messages;
-import io.cq.core.message.ReplyErrorException;
 import io.cq.core.message.ReplyReader;
 import io.cq.core.message.ReplyTimeoutException;
 import io.cq.core.message.RequestReply;
@@ -33,9 +32,9 @@ import java.util.concurrent.ExecutionException;
  * <p>The reply message has the request's headers (as every reply-producing handler), the reply's
  * {@link CqHeaders#CORRELATION_ID} and its payload. No reply within the reply timeout is a
  * {@link MessageTimeoutException}; an error reply (the responder failed) a {@link MessageHandlingException}
- * whose cause, a {@link ReplyErrorException}, names what failed and how. Synchronous by default: the calling
- * thread waits for the reply. With {@link #setAsync(boolean) async} the handler returns at once and the reply, or
- * the error, is sent from the reply reader's thread when it arrives.
+ * whose cause, a {@link io.cq.core.message.ReplyErrorException}, names what failed and how. Synchronous by
+ * default: the calling thread waits for the reply. With {@link #setAsync(boolean) async} the handler returns at once
+ * and the reply, or the error, is sent from the reply reader's thread when it arrives.
  *
  * <p>The reply queue is read by one {@link ReplyReader}, opened by the first request, so placed before it; stopping
  * the handler closes it and fails the requests still waiting. Thread-safe: each thread appends with its own
