@@ -12,6 +12,8 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.Architectures;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -127,6 +129,32 @@ final class CqArchitecture {
     /** The modules' top-level packages: engine, command line, Spring, Spring Integration, test support, samples. */
     static ArchRule modulesAreFreeOfCycles() {
         return slices().matching("io.cq.(*)..").should().beFreeOfCycles();
+    }
+
+    /**
+     * No cycle among the packages under {@code root}, the root included, each package a slice of its own: a
+     * sub-package ({@code io.cq.spring.listener.invoke}) is as separate from its parent ({@code io.cq.spring.listener})
+     * as from a sibling, so a cycle between the two fails too, which slices by first-level package would miss.
+     */
+    static ArchRule packagesAreFreeOfCycles(String root) {
+        return slices().assignedFrom(eachPackageUnder(root)).should().beFreeOfCycles();
+    }
+
+    /** Every package at or under {@code root} as a slice named after it; classes elsewhere belong to none. */
+    static SliceAssignment eachPackageUnder(String root) {
+        return new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass type) {
+                String name = type.getPackageName();
+                return name.equals(root) || name.startsWith(root + ".") ? SliceIdentifier.of(name)
+                        : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "every package at or under " + root;
+            }
+        };
     }
 
     /** Public and protected members and the supertypes of a class name none of {@code forbidden}. */

@@ -32,4 +32,14 @@ class ModuleBoundariesTest {
     void shouldKeepModulesFreeOfCycles() {
         CqArchitecture.modulesAreFreeOfCycles().check(all);
     }
+
+    @Test
+    void shouldKeepTheStartersPackagesFreeOfCycles() {
+        CqArchitecture.packagesAreFreeOfCycles("io.cq.spring").check(all);
+    }
+
+    @Test
+    void shouldKeepSpringIntegrationsPackagesFreeOfCycles() {
+        CqArchitecture.packagesAreFreeOfCycles("io.cq.integration").check(all);
+    }
 }

@@ -6,8 +6,15 @@ import io.cq.cli.fixture.ReachingInFixture;
 import io.cq.core.LeakyApiFixture;
 import io.cq.core.internal.fixturea.InternalFixture;
 import io.cq.core.internal.fixtureb.OtherInternalFixture;
+import io.cq.core.internal.fixturec.ParentInternalFixture;
+import io.cq.core.internal.fixturec.nested.NestedInternalFixture;
+import io.cq.integration.RootFixture;
+import io.cq.integration.fixture.SubFixture;
+import io.cq.spring.fixture.ParentFixture;
+import io.cq.spring.fixture.nested.ChildFixture;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThatNoException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The rules fail on deliberately bad classes (the fixtures beside this test), so a green run means something. */
@@ -38,6 +45,35 @@ class RulesCatchViolationsTest {
     void shouldFailACycleBetweenInternalPackages() {
         assertThatThrownBy(() -> CqArchitecture.internalPackagesAreFreeOfCycles().check(fixtures))
                 .isInstanceOf(AssertionError.class).hasMessageContaining("Cycle detected");
+    }
+
+    /** A parent package and its own sub-package: one slice for slices by first-level package, two for this rule. */
+    @Test
+    void shouldFailACycleBetweenAStarterPackageAndItsSubPackage() {
+        JavaClasses cycle = new ClassFileImporter().importClasses(ParentFixture.class, ChildFixture.class);
+        assertThatNoException().isThrownBy(() -> CqArchitecture.modulesAreFreeOfCycles().check(cycle));
+        assertThatThrownBy(() -> CqArchitecture.packagesAreFreeOfCycles("io.cq.spring").check(cycle))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("Cycle detected")
+                .hasMessageContaining("io.cq.spring.fixture.nested");
+    }
+
+    /** The module's root package takes part too, though it has no sub-package name to slice by. */
+    @Test
+    void shouldFailACycleBetweenSpringIntegrationsRootPackageAndASubPackage() {
+        JavaClasses cycle = new ClassFileImporter().importClasses(RootFixture.class, SubFixture.class);
+        assertThatThrownBy(() -> CqArchitecture.packagesAreFreeOfCycles("io.cq.integration").check(cycle))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("Cycle detected")
+                .hasMessageContaining("io.cq.integration.fixture");
+    }
+
+    @Test
+    void shouldFailACycleBetweenACorePackageAndItsSubPackage() {
+        JavaClasses cycle = new ClassFileImporter().importClasses(ParentInternalFixture.class,
+                NestedInternalFixture.class);
+        assertThatNoException().isThrownBy(() -> CqArchitecture.internalPackagesAreFreeOfCycles().check(cycle));
+        assertThatThrownBy(() -> CqArchitecture.packagesAreFreeOfCycles("io.cq.core").check(cycle))
+                .isInstanceOf(AssertionError.class).hasMessageContaining("Cycle detected")
+                .hasMessageContaining("io.cq.core.internal.fixturec.nested");
     }
 
     @Test

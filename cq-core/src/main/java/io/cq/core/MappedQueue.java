@@ -1,7 +1,5 @@
 package io.cq.core;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -229,7 +227,7 @@ public interface MappedQueue extends AutoCloseable {
      * Writes the table store and one cycle's file (every cycle when {@code cycle} is negative) to {@code out}, each
      * excerpt rendered by {@code formatter}.
      *
-     * @throws UncheckedIOException  when {@code out} fails ({@link IOException} as its cause)
+     * @throws java.io.UncheckedIOException  when {@code out} fails ({@link java.io.IOException} as its cause)
      * @throws CorruptQueueException after writing all it could, naming the first damage it met: a header that is no
      *                               record's, records after a zeroed stretch, a record cut short, a damaged file
      *                               header

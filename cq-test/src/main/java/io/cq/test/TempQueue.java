@@ -1,6 +1,5 @@
 package io.cq.test;
 
-import io.cq.core.MappedQueue;
 import io.cq.core.RollCycle;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -11,8 +10,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * A {@link MappedQueue} in a directory of its own, opened for the test and closed, with its directory deleted,
- * after it. Put it on a {@code MappedQueue} field or parameter of a JUnit Jupiter test:
+ * A {@link io.cq.core.MappedQueue} in a directory of its own, opened for the test and closed, with its directory
+ * deleted, after it. Put it on a {@code MappedQueue} field or parameter of a JUnit Jupiter test:
  *
  * <pre>{@code
  * class BillingTest {
@@ -36,8 +35,8 @@ import java.lang.annotation.Target;
  *       {@code @TempQueue} of the same name is that shared queue.</li>
  *   <li><b>Closing.</b> The queue is closed after the test's {@code @AfterEach} methods, which closes every appender
  *       and tailer it gave out, and its directory (a fresh one under {@code java.io.tmpdir}) is deleted. A test may
- *       close the queue itself, e.g. to reopen its {@link MappedQueue#path()} as a restarted application would.</li>
- * </ul>
+ *       close the queue itself, e.g. to reopen its {@link io.cq.core.MappedQueue#path()} as a restarted application
+ * would.</li> </ul>
  *
  * <p>The queue has the builder's defaults except for the {@link #rollCycle()}; a test that needs other settings
  * opens its own queue with {@code MappedQueue.builder(dir)} in a JUnit {@code @TempDir}.

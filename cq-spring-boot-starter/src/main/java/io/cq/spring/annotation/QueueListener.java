@@ -1,8 +1,6 @@
 package io.cq.spring.annotation;
 
 import io.cq.core.StartPosition;
-import io.cq.spring.config.QueueListenerContainerFactory;
-import io.cq.spring.listener.ListenerErrorHandler;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -52,11 +50,15 @@ public @interface QueueListener {
     /** "true" or "false" (placeholders allowed); empty uses {@code cq.listener.auto-startup}. */
     String autoStartup() default "";
 
-    /** Bean name of the {@link QueueListenerContainerFactory} to use; empty uses the default one. */
+    /**
+     * Bean name of the {@link io.cq.spring.config.QueueListenerContainerFactory} to use; empty uses the default
+     * one.
+     */
     String containerFactory() default "";
 
     /**
-     * Bean name of the {@link ListenerErrorHandler} for exhausted retries; empty uses {@code cq.listener.recoverer}.
+     * Bean name of the {@link io.cq.spring.listener.ListenerErrorHandler} for exhausted retries; empty uses
+     * {@code cq.listener.recoverer}.
      */
     String errorHandler() default "";
 

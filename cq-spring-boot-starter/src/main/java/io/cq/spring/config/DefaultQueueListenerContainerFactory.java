@@ -2,6 +2,8 @@ package io.cq.spring.config;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.idle.IdleStrategy;
+import io.cq.spring.listener.ContainerSettings;
+import io.cq.spring.listener.ListenerEndpoint;
 import io.cq.spring.listener.ListenerErrorHandler;
 import io.cq.spring.listener.LoggingErrorHandler;
 import io.cq.spring.listener.QueueListenerContainer;

@@ -17,7 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class ListenerContainerRegistry implements SmartLifecycle {
     /** Late start and early stop: listeners run only while everything they may call is up. */
-    public static final int PHASE = Integer.MAX_VALUE - 1000;
+    public static final int PHASE = QueueListenerContainer.PHASE;
 
     private final Map<String, QueueListenerContainer> containers = new ConcurrentHashMap<>();
     private volatile boolean running;

@@ -4,18 +4,17 @@ import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.core.message.Messages;
 import io.cq.core.message.TextHeaders;
-import io.cq.spring.annotation.QueueWriter;
 
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * A few appenders of one queue, lent for one append at a time to whichever thread asks: what lets
- * {@link QueueTemplate} and {@link QueueWriter} beans be shared by any number of threads, virtual ones included,
- * without an appender per thread. A borrower that finds none idle gets a new one; one given back when enough are
- * idle is closed. Lending and giving back are a compare-and-set on a small array: nothing is allocated per append,
- * and nothing waits but for the queue's write lock, which every append takes anyway.
+ * A few appenders of one queue, lent for one append at a time to whichever thread asks: what lets {@link QueueTemplate}
+ * and {@link io.cq.spring.annotation.QueueWriter} beans be shared by any number of threads, virtual ones included,
+ * without an appender per thread. A borrower that finds none idle gets a new one; one given back when enough are idle
+ * is closed. Lending and giving back are a compare-and-set on a small array: nothing is allocated per append, and
+ * nothing waits but for the queue's write lock, which every append takes anyway.
  *
  * <p>Each appender keeps the method writers made on it ({@link Lease#methodWriter(Class)}), so a writer's
  * generated class is instantiated once per appender, not per call, and with the lease's headers, which carry the

@@ -5,7 +5,6 @@ import io.cq.core.MappedQueue;
 import io.cq.core.WriteContext;
 import io.cq.core.message.Messages;
 import io.cq.core.message.TextHeaders;
-import io.cq.spring.annotation.QueueWriter;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -216,9 +215,9 @@ public final class QueueTemplate {
 
     /**
      * A method writer of {@code type} on the queue, which any thread may call: each call borrows an appender of the
-     * template's pool, as a {@link QueueWriter} bean does, and is observed and traced like the template's other
-     * sends. Make it once and keep it. Methods returning {@code CompletableFuture<T>} send requests whose replies
-     * are read from {@code cq.request-reply.reply-queue} within {@code cq.request-reply.timeout} (see
+     * template's pool, as a {@link io.cq.spring.annotation.QueueWriter} bean does, and is observed and traced like the
+     * template's other sends. Make it once and keep it. Methods returning {@code CompletableFuture<T>} send requests
+     * whose replies are read from {@code cq.request-reply.reply-queue} within {@code cq.request-reply.timeout} (see
      * {@link #sendAndReceive}).
      */
     public <T> T methodWriter(String queue, Class<T> type) {

@@ -1,7 +1,6 @@
 package io.cq.spring.core;
 
 import io.cq.core.MappedQueue;
-import io.cq.spring.annotation.QueueWriter;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
@@ -12,9 +11,9 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 
 /**
- * The bean behind a {@link QueueWriter} interface: forwards each call to a method writer on an appender borrowed
- * from the queue's {@link AppenderPool} for that call (method writers, like appenders, belong to one thread at a
- * time), so any number of threads, virtual ones included, share it without an appender each. With an
+ * The bean behind a {@link io.cq.spring.annotation.QueueWriter} interface: forwards each call to a method writer on an
+ * appender borrowed from the queue's {@link AppenderPool} for that call (method writers, like appenders, belong to one
+ * thread at a time), so any number of threads, virtual ones included, share it without an appender each. With an
  * {@link ObservationRegistry} each call is observed as {@code cq.send} and its message carries the trace context.
  */
 final class QueueWriterProxy implements InvocationHandler {

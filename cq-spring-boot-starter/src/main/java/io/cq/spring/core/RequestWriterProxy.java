@@ -2,7 +2,6 @@ package io.cq.spring.core;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.message.TextHeaders;
-import io.cq.spring.annotation.QueueWriter;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ResolvableType;
 
@@ -17,10 +16,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
- * The bean behind a {@link QueueWriter} interface with methods returning {@code CompletableFuture<T>} (or
- * {@code CompletionStage<T>}): each such call is a request (docs/spring-boot.md, "Request/reply"), written as the
- * method writer of the interface would write the call, plus the request headers, and its future completes with
- * the reply decoded as {@code T}. Other methods ({@code void}, or returning the interface) append as usual.
+ * The bean behind a {@link io.cq.spring.annotation.QueueWriter} interface with methods returning
+ * {@code CompletableFuture<T>} (or {@code CompletionStage<T>}): each such call is a request (docs/spring-boot.md,
+ * "Request/reply"), written as the method writer of the interface would write the call, plus the request headers, and
+ * its future completes with the reply decoded as {@code T}. Other methods ({@code void}, or returning the interface)
+ * append as usual.
  *
  * <p>cq's method writers implement only interfaces whose methods return {@code void} or the interface, so the
  * calls go through the interface's {@link RequestViews view}, which has the same methods returning {@code void}:

@@ -1,7 +1,5 @@
 package io.cq.spring.event;
 
-import io.cq.spring.listener.QueueListenerContainer;
-
 /**
  * The listener reached the end of its queue: it has processed every excerpt appended so far. Published once per
  * transition from behind to caught up (at start-up, and again after each run of new excerpts).
@@ -9,8 +7,8 @@ import io.cq.spring.listener.QueueListenerContainer;
 public final class ListenerCaughtUpEvent extends ListenerContainerEvent {
     private final long nextIndex;
 
-    public ListenerCaughtUpEvent(QueueListenerContainer container, long nextIndex) {
-        super(container);
+    public ListenerCaughtUpEvent(Object container, String listenerId, String queueName, long nextIndex) {
+        super(container, listenerId, queueName);
         this.nextIndex = nextIndex;
     }
 

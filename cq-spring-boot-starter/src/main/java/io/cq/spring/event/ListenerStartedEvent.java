@@ -1,11 +1,9 @@
 package io.cq.spring.event;
 
-import io.cq.spring.listener.QueueListenerContainer;
-
 /** The container's thread started and holds the listener's named tailer. */
 public final class ListenerStartedEvent extends ListenerContainerEvent {
 
-    public ListenerStartedEvent(QueueListenerContainer container) {
-        super(container);
+    public ListenerStartedEvent(Object container, String listenerId, String queueName) {
+        super(container, listenerId, queueName);
     }
 }

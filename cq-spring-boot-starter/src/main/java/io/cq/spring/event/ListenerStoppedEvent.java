@@ -1,20 +1,28 @@
 package io.cq.spring.event;
 
-import io.cq.spring.listener.ListenerState;
-import io.cq.spring.listener.QueueListenerContainer;
-
-/** The container's thread ended, on request (state STOPPED) or by an error (state FAILED); see {@link #state()}. */
+/**
+ * The container's thread ended, on request or by an error; see {@link #reason()}. The container's state then reads
+ * STOPPED or FAILED as well.
+ */
 public final class ListenerStoppedEvent extends ListenerContainerEvent {
 
-    private final ListenerState state;
+    /** Why the thread ended. */
+    public enum Reason {
+        /** Stopped on request; the position is committed up to the last excerpt processed. */
+        STOPPED,
+        /** Stopped by an error: an error handler asked to stop, or reading the queue failed. */
+        FAILED
+    }
 
-    public ListenerStoppedEvent(QueueListenerContainer container, ListenerState state) {
-        super(container);
-        this.state = state;
+    private final Reason reason;
+
+    public ListenerStoppedEvent(Object container, String listenerId, String queueName, Reason reason) {
+        super(container, listenerId, queueName);
+        this.reason = reason;
     }
 
     /** STOPPED or FAILED. */
-    public ListenerState state() {
-        return state;
+    public Reason reason() {
+        return reason;
     }
 }

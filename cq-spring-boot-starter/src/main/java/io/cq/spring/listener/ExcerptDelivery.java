@@ -1,7 +1,6 @@
 package io.cq.spring.listener;
 
 import io.cq.core.message.MessageDecodingException;
-import io.cq.spring.config.ListenerEndpoint;
 import io.cq.spring.listener.ListenerErrorHandler.Resolution;
 import io.cq.spring.listener.invoke.InboundExcerpt;
 import org.apache.commons.logging.Log;

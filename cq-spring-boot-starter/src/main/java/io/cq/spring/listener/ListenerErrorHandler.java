@@ -1,11 +1,10 @@
 package io.cq.spring.listener;
 
-import io.cq.spring.annotation.QueueListener;
-
 /**
  * Decides what becomes of an excerpt whose retries are exhausted. Called on the listener's thread; while it runs,
- * the listener reads nothing else. Name a bean of this type in {@link QueueListener#errorHandler()}, or choose a
- * built-in one with {@code cq.listener.recoverer}.
+ * the listener reads nothing else. Name a bean of this type in
+ * {@link io.cq.spring.annotation.QueueListener#errorHandler()}, or choose a built-in one with
+ * {@code cq.listener.recoverer}.
  */
 @FunctionalInterface
 public interface ListenerErrorHandler {

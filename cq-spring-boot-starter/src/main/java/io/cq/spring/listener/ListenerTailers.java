@@ -3,7 +3,6 @@ package io.cq.spring.listener;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.StartPosition;
-import io.cq.spring.config.ListenerEndpoint;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -5,14 +5,6 @@ import io.cq.core.MappedQueue;
 import io.cq.core.QueueClosedException;
 import io.cq.core.ReadContext;
 import io.cq.core.idle.IdleStrategy;
-import io.cq.spring.annotation.QueueListener;
-import io.cq.spring.config.ContainerSettings;
-import io.cq.spring.config.ListenerContainerRegistry;
-import io.cq.spring.config.ListenerEndpoint;
-import io.cq.spring.event.ListenerCaughtUpEvent;
-import io.cq.spring.event.ListenerIdleEvent;
-import io.cq.spring.event.ListenerStartedEvent;
-import io.cq.spring.event.ListenerStoppedEvent;
 import io.cq.spring.listener.ExcerptDelivery.Outcome;
 import io.cq.spring.listener.invoke.InboundExcerpt;
 import org.apache.commons.logging.Log;
@@ -23,30 +15,35 @@ import org.springframework.context.SmartLifecycle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
- * Runs one {@link QueueListener}: a thread named {@code cq-listener-<id>} that owns the listener's named tailer,
- * reads each excerpt, calls the method and commits the position only after it returned. Start, stop, pause,
- * resume and seek may be called from any thread; seeks run on the container's thread, which owns the tailer.
+ * Runs one {@link io.cq.spring.annotation.QueueListener}: a thread named {@code cq-listener-<id>} that owns the
+ * listener's named tailer, reads each excerpt, calls the method and commits the position only after it returned.
+ * Start, stop, pause, resume and seek may be called from any thread; seeks run on the container's thread, which owns
+ * the tailer.
  *
  * <p>Stopping finishes the excerpt in hand (a retry pause is cut short and the excerpt left uncommitted, to be
  * read again after the next start), then releases the tailer.
  */
 public final class QueueListenerContainer implements SmartLifecycle {
+    /**
+     * Late start and early stop: listeners run only while everything they may call is up. The registry of containers
+     * runs in this phase and starts and stops its containers itself.
+     */
+    public static final int PHASE = Integer.MAX_VALUE - 1000;
+
     private static final Log log = LogFactory.getLog(QueueListenerContainer.class);
     private static final long PAUSE_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final ListenerEndpoint endpoint;
     private final MappedQueue queue;
     private final ContainerSettings settings;
-    private final ApplicationEventPublisher events;
-    private final Queue<Runnable> commands = new ConcurrentLinkedQueue<>();
+    private final ContainerEvents events;
+    private final ContainerCommands commands = new ContainerCommands();
     private final ExcerptDelivery delivery;
 
     private volatile ListenerState state = ListenerState.CREATED;
@@ -79,7 +76,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
         this.endpoint = endpoint;
         this.queue = queue;
         this.settings = settings;
-        this.events = events;
+        this.events = new ContainerEvents(this, endpoint, events);
         this.delivery = new ExcerptDelivery(endpoint, settings.retryPolicy(), settings.errorHandler(), () -> running);
     }
 
@@ -195,14 +192,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
     }
 
     private CompletableFuture<Boolean> onContainerThread(Function<ExcerptTailer, Boolean> move) {
-        CompletableFuture<Boolean> result = new CompletableFuture<>();
-        commands.add(() -> {
-            try {
-                result.complete(move.apply(tailer));
-            } catch (RuntimeException e) {
-                result.completeExceptionally(e);
-            }
-        });
+        CompletableFuture<Boolean> result = commands.add(move);
         Thread current = thread;
         if (current != null) {
             LockSupport.unpark(current);
@@ -215,7 +205,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
         try (ExcerptTailer opened = ListenerTailers.open(queue, endpoint)) {
             tailer = opened;
             nextIndex = opened.index();
-            events.publishEvent(new ListenerStartedEvent(this));
+            events.started();
             failedRun = !poll(opened);
         } catch (RuntimeException | Error e) {
             log.error("Listener '" + id() + "' on queue '" + queueName() + "' stopped: " + e, e);
@@ -224,7 +214,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
             tailer = null;
             state = failedRun ? ListenerState.FAILED : ListenerState.STOPPED;
             running = false;
-            events.publishEvent(new ListenerStoppedEvent(this, state));
+            events.stopped(state);
         }
     }
 
@@ -270,11 +260,11 @@ public final class QueueListenerContainer implements SmartLifecycle {
             } else if (!paused) {
                 if (!caughtUp) {
                     caughtUp = true;
-                    events.publishEvent(new ListenerCaughtUpEvent(this, tailer.index()));
+                    events.caughtUp(tailer.index());
                 }
                 if (idleEventInterval != null && now - lastIdleEvent >= idleEventInterval.toNanos()) {
                     lastIdleEvent = now;
-                    events.publishEvent(new ListenerIdleEvent(this, Duration.ofNanos(now - lastWork)));
+                    events.idle(Duration.ofNanos(now - lastWork));
                 }
             }
             idle.idle(work);
@@ -290,11 +280,7 @@ public final class QueueListenerContainer implements SmartLifecycle {
     }
 
     private int runCommands() {
-        int ran = 0;
-        for (Runnable command = commands.poll(); command != null; command = commands.poll()) {
-            command.run();
-            ran++;
-        }
+        int ran = commands.runAll(tailer);
         if (ran > 0) {
             publishPosition(tailer);
         }
@@ -395,10 +381,10 @@ public final class QueueListenerContainer implements SmartLifecycle {
         return paused;
     }
 
-    /** The registry's phase: it starts and stops its containers itself. */
+    /** See {@link #PHASE}. */
     @Override
     public int getPhase() {
-        return ListenerContainerRegistry.PHASE;
+        return PHASE;
     }
 
     @Override

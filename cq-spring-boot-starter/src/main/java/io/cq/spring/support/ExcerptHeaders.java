@@ -1,9 +1,11 @@
 package io.cq.spring.support;
 
 import io.cq.core.message.RequestReply;
-import io.cq.spring.annotation.Header;
 
-/** Names of the headers a listener may ask for with {@link Header}, and that a {@code Message} carries. */
+/**
+ * Names of the headers a listener may ask for with {@link io.cq.spring.annotation.Header}, and that a {@code Message}
+ * carries.
+ */
 public final class ExcerptHeaders {
     /** The excerpt's index in its queue ({@code long}). */
     public static final String INDEX = "cq_index";

@@ -10,7 +10,6 @@ import io.cq.spring.annotation.QueueListener;
 import io.cq.spring.boot.autoconfigure.CqAutoConfiguration;
 import io.cq.spring.boot.autoconfigure.CqListenerAutoConfiguration;
 import io.cq.spring.config.ListenerContainerRegistry;
-import io.cq.spring.config.ListenerEndpoint;
 import io.cq.spring.config.QueueListenerContainerFactory;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.event.ListenerCaughtUpEvent;
@@ -45,6 +44,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 class QueueListenerTest {
@@ -245,7 +245,14 @@ class QueueListenerTest {
                     .reduce((a, b) -> b).orElseThrow()).nextIndex()).isEqualTo(last + 1);
             registry.stop("billing");
             assertThat(events.getLast()).isInstanceOfSatisfying(ListenerStoppedEvent.class,
-                    stopped -> assertThat(stopped.state()).isEqualTo(ListenerState.STOPPED));
+                    stopped -> {
+                        assertThat(stopped.reason()).isEqualTo(ListenerStoppedEvent.Reason.STOPPED);
+                        assertThat(stopped.listenerId()).isEqualTo("billing");
+                        assertThat(stopped.getContainer(QueueListenerContainer.class))
+                                .isSameAs(registry.container("billing"));
+                        assertThatThrownBy(() -> stopped.getContainer(String.class))
+                                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("billing");
+                    });
         });
     }
 

@@ -4,8 +4,9 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.idle.IdleStrategy;
+import io.cq.integration.AdapterCounts;
 import io.cq.integration.NamedTailers;
-import io.cq.integration.ReadingQueueAdapter;
+import io.cq.integration.QueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
 import io.cq.integration.mapping.ExcerptMessageConverter;
 import io.cq.integration.mapping.MessageExcerptWriter;
@@ -14,7 +15,6 @@ import org.springframework.integration.channel.AbstractPollableChannel;
 import org.springframework.messaging.Message;
 
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@code PollableChannel} like {@code QueueChannel}, whose messages live in a cq queue instead of memory: a
@@ -29,14 +29,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * gives maps and lists for records). Sends never block: the queue has no capacity limit but the disk.
  * Receives from several pollers are serialised. Thread-safe.
  */
-public final class DurableQueueChannel extends AbstractPollableChannel implements ReadingQueueAdapter, DisposableBean {
+public final class DurableQueueChannel extends AbstractPollableChannel implements QueueAdapter, DisposableBean {
     private static final long PARK_LIMIT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final MappedQueue queue;
     private ExcerptMessageConverter converter;
     private final MessageExcerptWriter writer = new MessageExcerptWriter(new String[] {"*"}, true);
-    private final AtomicLong processed = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final AdapterCounts counts = new AdapterCounts();
     private String consumerName;
     private ExcerptTailer tailer;
     private volatile boolean closed;
@@ -89,7 +88,7 @@ public final class DurableQueueChannel extends AbstractPollableChannel implement
         while (!closed) {
             Message<?> message = receiveNow();
             if (message != null) {
-                processed.incrementAndGet();
+                counts.countProcessed();
                 return message;
             }
             long left = deadline - System.nanoTime();
@@ -116,7 +115,7 @@ public final class DurableQueueChannel extends AbstractPollableChannel implement
                 try {
                     return converter.toMessage(context);
                 } catch (ExcerptConversionException e) {
-                    failed.incrementAndGet();
+                    counts.countFailed();
                     logger.error(e, () -> "cq durable channel '" + adapterId() + "' skipped an excerpt: "
                             + e.getMessage());
                 }
@@ -169,12 +168,7 @@ public final class DurableQueueChannel extends AbstractPollableChannel implement
     }
 
     @Override
-    public long processedCount() {
-        return processed.get();
-    }
-
-    @Override
-    public long failedCount() {
-        return failed.get();
+    public AdapterCounts counts() {
+        return counts;
     }
 }

@@ -1,16 +1,15 @@
 package io.cq.integration.inbound;
 
-import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
 import io.cq.core.idle.IdleStrategy;
 import io.cq.core.message.TextHeaders;
+import io.cq.integration.AdapterCounts;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.NamedTailers;
-import io.cq.integration.ReadingQueueAdapter;
+import io.cq.integration.QueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
-import io.cq.integration.mapping.ExcerptMessageConverter;
 import io.cq.integration.observation.AdapterReceiverContext;
 import io.cq.integration.observation.DefaultAdapterReceiveObservationConvention;
 import io.cq.integration.observation.QueueAdapterObservation;
@@ -24,12 +23,12 @@ import org.springframework.messaging.support.ErrorMessage;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * Tails a queue on its own thread with a named tailer (named after the adapter's id) and sends each excerpt,
- * converted by an {@link ExcerptMessageConverter}, to the output channel, with the {@link CqHeaders}.
+ * converted by an {@link io.cq.integration.mapping.ExcerptMessageConverter}, to the output channel, with the
+ * {@link CqHeaders}.
  *
  * <p><b>At least once.</b> The tailer's position is committed only after the send returns, that is after the
  * flow downstream of a direct channel has run. If the flow throws, the read is rolled back and the excerpt is
@@ -50,26 +49,21 @@ import java.util.function.Supplier;
  * flow downstream of a direct channel runs in it. Messages also carry the excerpt's trace headers
  * ({@code traceparent}, ...). Thread-safe.
  */
-public final class QueueInboundChannelAdapter extends MessageProducerSupport implements Pausable, ReadingQueueAdapter {
+public final class QueueInboundChannelAdapter extends MessageProducerSupport implements Pausable, QueueAdapter {
     private final MappedQueue queue;
-    private ExcerptMessageConverter converter;
-    private StartPosition startPosition = StartPosition.resumeOrStart();
-    private Supplier<IdleStrategy> idleStrategy = IdleStrategy::backoff;
-    private Duration redeliveryDelay = Duration.ofSeconds(1);
-    private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private final InboundSettings settings;
     private ObservationRegistry observationRegistry;
     /** The reading thread's: the headers of the excerpt in hand. */
     private final TextHeaders carried = new TextHeaders();
 
-    private final AtomicLong processed = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final AdapterCounts counts = new AdapterCounts();
     private volatile boolean paused;
     private final TailerWorker worker = new TailerWorker("cq inbound channel adapter", logger);
 
     /** An adapter reading {@code queue} as {@code String} messages until told otherwise. */
     public QueueInboundChannelAdapter(MappedQueue queue) {
         this.queue = queue;
-        this.converter = new ExcerptMessageConverter(queue, String.class);
+        this.settings = new InboundSettings(queue);
     }
 
     /**
@@ -77,27 +71,30 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
      * {@code writeObject} (docs/spring-integration.md, "Payloads and headers"). Set before starting.
      */
     public void setPayloadType(Class<?> payloadType) {
-        this.converter = new ExcerptMessageConverter(queue, payloadType);
+        settings.payloadType(payloadType);
     }
 
     /** Where to start reading (default: resume, or the start of the queue the first time). */
     public void setStartPosition(StartPosition startPosition) {
-        this.startPosition = startPosition;
+        settings.startPosition(startPosition);
     }
 
     /** How the reading thread waits for new excerpts (default: {@link IdleStrategy#backoff()}). */
     public void setIdleStrategy(Supplier<IdleStrategy> idleStrategy) {
-        this.idleStrategy = idleStrategy;
+        settings.idleStrategy(idleStrategy);
     }
 
-    /** How long to wait before delivering again an excerpt whose flow threw (default 1 s). */
+    /** How long to wait before delivering again an excerpt whose flow threw (default 1 s; not negative). */
     public void setRedeliveryDelay(Duration redeliveryDelay) {
-        this.redeliveryDelay = requireNotNegative(redeliveryDelay, "redeliveryDelay");
+        settings.redeliveryDelay(redeliveryDelay);
     }
 
-    /** How long {@link #stop()} waits for the excerpt in hand (default 10 s); then the thread is interrupted. */
+    /**
+     * How long {@link #stop()} waits for the excerpt in hand (default 10 s; not negative); then the thread is
+     * interrupted.
+     */
     public void setShutdownTimeout(Duration shutdownTimeout) {
-        this.shutdownTimeout = requireNotNegative(shutdownTimeout, "shutdownTimeout");
+        settings.shutdownTimeout(shutdownTimeout);
     }
 
     /**
@@ -108,13 +105,6 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
      */
     public void setObservationRegistry(ObservationRegistry observationRegistry) {
         this.observationRegistry = observationRegistry;
-    }
-
-    private static Duration requireNotNegative(Duration duration, String name) {
-        if (duration.isNegative()) {
-            throw new IllegalArgumentException(name + "=" + duration + " must not be negative");
-        }
-        return duration;
     }
 
     @Override
@@ -136,41 +126,22 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
 
     @Override
     protected void doStart() {
-        worker.start(queue, adapterId(), startPosition, idleStrategy, "cq-inbound-" + adapterId(),
-                tailer -> paused ? 0 : readOne(tailer), this::stop);
+        worker.start(queue, adapterId(), settings.startPosition(), settings.idleStrategy(), "cq-inbound-" + adapterId(),
+                tailer -> paused ? 0 : TailerWorker.readOne(tailer, counts, this::handle), this::stop);
     }
 
     @Override
     protected void doStop() {
-        worker.stop(shutdownTimeout);
+        worker.stop(settings.shutdownTimeout());
     }
 
-    /**
-     * One excerpt: 1 when one was there (handled, skipped or rolled back), 0 when the queue had none. An
-     * {@code Error} from the conversion or the flow rolls the excerpt back and ends the reading thread (FAILED):
-     * closing the context would otherwise commit an excerpt nobody handled.
-     */
-    private int readOne(ExcerptTailer tailer) {
-        try (ReadContext context = tailer.readingDocument()) {
-            if (!context.isPresent()) {
-                return 0;
-            }
-            try {
-                return handle(context);
-            } catch (Error e) {
-                failed.incrementAndGet();
-                context.rollbackOnClose();
-                throw e;
-            }
-        }
-    }
-
+    /** One excerpt that was there: sent, skipped or rolled back; see {@link TailerWorker#readOne}. */
     private int handle(ReadContext context) {
         Message<?> message;
         try {
-            message = converter.toMessage(context, carried);
+            message = settings.converter().toMessage(context, carried);
         } catch (ExcerptConversionException e) {
-            failed.incrementAndGet();
+            counts.countFailed();
             reportUnconvertible(e);
             return 1;
         }
@@ -180,10 +151,10 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
             } else {
                 sendObserved(message, context.index());
             }
-            processed.incrementAndGet();
+            counts.countProcessed();
         } catch (RuntimeException e) {
-            failed.incrementAndGet();
-            worker.redeliverLater(context, e, redeliveryDelay);
+            counts.countFailed();
+            worker.redeliverLater(context, e, settings.redeliveryDelay());
         }
         return 1;
     }
@@ -260,17 +231,12 @@ public final class QueueInboundChannelAdapter extends MessageProducerSupport imp
     }
 
     @Override
-    public long processedCount() {
-        return processed.get();
-    }
-
-    @Override
-    public long failedCount() {
-        return failed.get();
+    public AdapterCounts counts() {
+        return counts;
     }
 
     /** The payload type of the messages this adapter sends. */
     public Class<?> payloadType() {
-        return converter.payloadType();
+        return settings.converter().payloadType();
     }
 }

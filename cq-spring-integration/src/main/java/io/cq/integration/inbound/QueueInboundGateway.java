@@ -1,6 +1,5 @@
 package io.cq.integration.inbound;
 
-import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
@@ -9,11 +8,11 @@ import io.cq.core.message.MessageDecodingException;
 import io.cq.core.message.Messages;
 import io.cq.core.message.RequestReply;
 import io.cq.core.message.TextHeaders;
+import io.cq.integration.AdapterCounts;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.NamedTailers;
-import io.cq.integration.ReadingQueueAdapter;
+import io.cq.integration.QueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
-import io.cq.integration.mapping.ExcerptMessageConverter;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.integration.gateway.MessagingGatewaySupport;
 import org.springframework.integration.support.MessageBuilder;
@@ -24,7 +23,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
@@ -47,49 +45,50 @@ import java.util.function.Supplier;
  * <p>{@link #stop()} lets the excerpt in hand finish, waits up to the shutdown timeout and releases the tailer's
  * name. Thread-safe.
  */
-public final class QueueInboundGateway extends MessagingGatewaySupport implements ReadingQueueAdapter {
+public final class QueueInboundGateway extends MessagingGatewaySupport implements QueueAdapter {
     private final MappedQueue queue;
-    private ExcerptMessageConverter converter;
-    private StartPosition startPosition = StartPosition.resumeOrStart();
-    private Supplier<IdleStrategy> idleStrategy = IdleStrategy::backoff;
-    private Duration redeliveryDelay = Duration.ofSeconds(1);
-    private Duration shutdownTimeout = Duration.ofSeconds(10);
+    private final InboundSettings settings;
     private final Map<String, MappedQueue> replyQueues = new ConcurrentHashMap<>();
     private final Set<String> warnedQueues = ConcurrentHashMap.newKeySet();
 
-    private final AtomicLong processed = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final AdapterCounts counts = new AdapterCounts();
     private final TailerWorker worker = new TailerWorker("cq inbound gateway", logger);
 
     /** A gateway serving the requests of {@code queue}, as {@code String} payloads until told otherwise. */
     public QueueInboundGateway(MappedQueue queue) {
         this.queue = queue;
-        this.converter = new ExcerptMessageConverter(queue, String.class);
+        this.settings = new InboundSettings(queue);
     }
 
     /** The payload type of the requests (default {@code String}), as for the inbound channel adapter. */
     public void setPayloadType(Class<?> payloadType) {
-        this.converter = new ExcerptMessageConverter(queue, payloadType);
+        settings.payloadType(payloadType);
     }
 
-    /** Where to start reading (default: resume, or the start of the queue the first time). */
+    /** Which request to serve first (default: resume, or the start of the queue the first time). */
     public void setStartPosition(StartPosition startPosition) {
-        this.startPosition = startPosition;
+        settings.startPosition(startPosition);
     }
 
-    /** How the reading thread waits for new excerpts (default: {@link IdleStrategy#backoff()}). */
+    /** How the reading thread waits for new requests (default: {@link IdleStrategy#backoff()}). */
     public void setIdleStrategy(Supplier<IdleStrategy> idleStrategy) {
-        this.idleStrategy = idleStrategy;
+        settings.idleStrategy(idleStrategy);
     }
 
-    /** How long to wait before delivering again an excerpt that is no request and whose flow threw (default 1 s). */
+    /**
+     * How long to wait before delivering again an excerpt that is no request and whose flow threw (default 1 s; not
+     * negative).
+     */
     public void setRedeliveryDelay(Duration redeliveryDelay) {
-        this.redeliveryDelay = redeliveryDelay;
+        settings.redeliveryDelay(redeliveryDelay);
     }
 
-    /** How long {@link #stop()} waits for the excerpt in hand (default 10 s); then the thread is interrupted. */
+    /**
+     * How long {@link #stop()} waits for the excerpt in hand (default 10 s; not negative); then the thread is
+     * interrupted.
+     */
     public void setShutdownTimeout(Duration shutdownTimeout) {
-        this.shutdownTimeout = shutdownTimeout;
+        settings.shutdownTimeout(shutdownTimeout);
     }
 
     /** Queues replies may go to, known by their directory's name (requests name them in {@code cq_reply_to}). */
@@ -115,44 +114,27 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
         super.doStart();
         // The reading thread's: the headers of the excerpt in hand.
         TextHeaders headers = new TextHeaders();
-        worker.start(queue, adapterId(), startPosition, idleStrategy, "cq-inbound-gateway-" + adapterId(),
-                tailer -> readOne(tailer, headers), this::stop);
+        worker.start(queue, adapterId(), settings.startPosition(), settings.idleStrategy(),
+                "cq-inbound-gateway-" + adapterId(),
+                tailer -> TailerWorker.readOne(tailer, counts, context -> serve(context, headers)), this::stop);
     }
 
     @Override
     protected void doStop() {
-        worker.stop(shutdownTimeout);
+        worker.stop(settings.shutdownTimeout());
         super.doStop();
     }
 
-    /**
-     * One excerpt: 1 when one was there (answered, skipped or rolled back), 0 when the queue had none. An
-     * {@code Error} rolls the excerpt back and ends the reading thread (FAILED), as for the inbound channel adapter.
-     */
-    private int readOne(ExcerptTailer tailer, TextHeaders headers) {
-        try (ReadContext context = tailer.readingDocument()) {
-            if (!context.isPresent()) {
-                return 0;
-            }
-            try {
-                return serve(context, headers);
-            } catch (Error e) {
-                failed.incrementAndGet();
-                context.rollbackOnClose();
-                throw e;
-            }
-        }
-    }
-
+    /** One excerpt that was there: answered, skipped or rolled back; see {@link TailerWorker#readOne}. */
     private int serve(ReadContext context, TextHeaders headers) {
         readRequestHeaders(context, headers);
         String correlationId = headers.get(RequestReply.CORRELATION_ID);
         String replyTo = headers.get(RequestReply.REPLY_TO);
         Message<?> request;
         try {
-            request = withRequestHeaders(converter.toMessage(context), correlationId, replyTo);
+            request = withRequestHeaders(settings.converter().toMessage(context), correlationId, replyTo);
         } catch (ExcerptConversionException e) {
-            failed.incrementAndGet();
+            counts.countFailed();
             logger.error(e, () -> "cq inbound gateway '" + adapterId() + "' skipped an excerpt: " + e.getMessage());
             replyError(correlationId, replyTo, e);
             return 1;
@@ -166,10 +148,10 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
                     warnOnce("(none)", "excerpt 0x" + Long.toHexString(index) + " names no reply queue");
                     return true;
                 }).build());
-                processed.incrementAndGet();
+                counts.countProcessed();
             } catch (RuntimeException e) {
-                failed.incrementAndGet();
-                worker.redeliverLater(context, e, redeliveryDelay);
+                counts.countFailed();
+                worker.redeliverLater(context, e, settings.redeliveryDelay());
             }
             return 1;
         }
@@ -178,9 +160,9 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
             if (reply != null) {
                 reply(replyTo, reply.getPayload(), RequestReply.replyHeaders(correlationId));
             }
-            processed.incrementAndGet();
+            counts.countProcessed();
         } catch (RuntimeException e) {
-            failed.incrementAndGet();
+            counts.countFailed();
             logger.warn(e, () -> "flow of cq inbound gateway '" + adapterId() + "' failed on request "
                     + correlationId + "; answering it with an error reply");
             replyError(correlationId, replyTo, cause(e));
@@ -286,20 +268,14 @@ public final class QueueInboundGateway extends MessagingGatewaySupport implement
         return isRunning() && worker.running() ? State.RUNNING : State.STOPPED;
     }
 
-    /** Excerpts whose flow returned (answered or not). */
+    /** Processed: excerpts whose flow returned (answered or not); failed: whose flow threw, or unconvertible. */
     @Override
-    public long processedCount() {
-        return processed.get();
-    }
-
-    /** Excerpts whose flow threw, or that could not be converted. */
-    @Override
-    public long failedCount() {
-        return failed.get();
+    public AdapterCounts counts() {
+        return counts;
     }
 
     /** The payload type of the requests this gateway sends. */
     public Class<?> payloadType() {
-        return converter.payloadType();
+        return settings.converter().payloadType();
     }
 }

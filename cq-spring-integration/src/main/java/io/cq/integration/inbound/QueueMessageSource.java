@@ -4,8 +4,9 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
+import io.cq.integration.AdapterCounts;
 import io.cq.integration.NamedTailers;
-import io.cq.integration.ReadingQueueAdapter;
+import io.cq.integration.QueueAdapter;
 import io.cq.integration.mapping.ExcerptConversionException;
 import io.cq.integration.mapping.ExcerptMessageConverter;
 import org.springframework.context.Lifecycle;
@@ -15,7 +16,6 @@ import org.springframework.integration.endpoint.AbstractMessageSource;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.support.MessageBuilder;
 
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A message source for polled flows: each {@code receive()} returns the next excerpt of the queue (or null),
@@ -28,12 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * skipped, counted as failed, and its {@link ExcerptConversionException} thrown from {@code receive()} (the
  * poller's error handler sees it). Thread-safe: receives and acknowledgments are serialised.
  */
-public final class QueueMessageSource extends AbstractMessageSource<Object> implements ReadingQueueAdapter, Lifecycle {
+public final class QueueMessageSource extends AbstractMessageSource<Object> implements QueueAdapter, Lifecycle {
     private final MappedQueue queue;
     private ExcerptMessageConverter converter;
     private StartPosition startPosition = StartPosition.resumeOrStart();
-    private final AtomicLong processed = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final AdapterCounts counts = new AdapterCounts();
     private ExcerptTailer tailer;
     private volatile boolean running;
     private String adapterId;
@@ -81,7 +80,7 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
             try {
                 message = converter.toMessage(context);
             } catch (ExcerptConversionException e) {
-                failed.incrementAndGet();
+                counts.countFailed();
                 throw e;
             }
             context.rollbackOnClose();
@@ -171,13 +170,8 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
     }
 
     @Override
-    public long processedCount() {
-        return processed.get();
-    }
-
-    @Override
-    public long failedCount() {
-        return failed.get();
+    public AdapterCounts counts() {
+        return counts;
     }
 
     private final class ExcerptAcknowledgment implements AcknowledgmentCallback {
@@ -194,13 +188,13 @@ public final class QueueMessageSource extends AbstractMessageSource<Object> impl
             switch (status) {
                 case ACCEPT -> {
                     commit(index);
-                    processed.incrementAndGet();
+                    counts.countProcessed();
                 }
                 case REJECT -> {
                     commit(index);
-                    failed.incrementAndGet();
+                    counts.countFailed();
                 }
-                case REQUEUE -> failed.incrementAndGet();
+                case REQUEUE -> counts.countFailed();
             }
         }
 

@@ -5,6 +5,7 @@ import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
 import io.cq.core.idle.IdleStrategy;
+import io.cq.integration.AdapterCounts;
 import io.cq.integration.NamedTailers;
 import org.springframework.core.log.LogAccessor;
 
@@ -40,14 +41,7 @@ final class TailerWorker {
      * Claims the named tailer on the caller's thread, so that a name held elsewhere fails {@code start()} itself,
      * then hands it to a new daemon thread calling {@code readOne} until stopped.
      *
-     * @param readOne reads one excerpt: 1 when there was one (handled, skipped or rolled back), 0 when none
-     */
-    void start(MappedQueue queue, String tailerName, StartPosition startPosition, Supplier<IdleStrategy> idleStrategy,
-               String threadName, ToIntFunction<ExcerptTailer> readOne) {
-        start(queue, tailerName, startPosition, idleStrategy, threadName, readOne, () -> { });
-    }
-
-    /**
+     * @param readOne   reads one excerpt: 1 when there was one (handled, skipped or rolled back), 0 when none
      * @param onFailure run on the reading thread after an unexpected failure ended it (the endpoint stops itself,
      *                  so that {@code start()} starts it again)
      */
@@ -124,6 +118,26 @@ final class TailerWorker {
             Thread.currentThread().interrupt();
         }
         thread = null;
+    }
+
+    /**
+     * One excerpt through {@code handle}: what it returns when there was one (1: handled, skipped or rolled back), 0
+     * when the queue had none. An {@code Error} from {@code handle} counts as failed, rolls the excerpt back and ends
+     * the reading thread (FAILED): closing the context would otherwise commit an excerpt nobody handled.
+     */
+    static int readOne(ExcerptTailer tailer, AdapterCounts counts, ToIntFunction<ReadContext> handle) {
+        try (ReadContext context = tailer.readingDocument()) {
+            if (!context.isPresent()) {
+                return 0;
+            }
+            try {
+                return handle.applyAsInt(context);
+            } catch (Error e) {
+                counts.countFailed();
+                context.rollbackOnClose();
+                throw e;
+            }
+        }
     }
 
     /** Whether the thread reads: false once stopped, or after an unexpected failure ended it. */

@@ -8,7 +8,7 @@ import io.micrometer.observation.transport.ReceiverContext;
  * which Micrometer Tracing's propagating handler reads to continue the writer's trace; an excerpt without them
  * starts a new one.
  */
-public final class AdapterReceiverContext extends ReceiverContext<TextHeaders> {
+public final class AdapterReceiverContext extends ReceiverContext<TextHeaders> implements AdapterObservationContext {
     private final String queueName;
     private final String adapterId;
     private final long index;

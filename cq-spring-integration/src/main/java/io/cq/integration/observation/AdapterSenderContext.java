@@ -7,7 +7,7 @@ import io.micrometer.observation.transport.SenderContext;
  * The context of a {@link QueueAdapterObservation#SEND} observation. Its carrier is the headers the excerpt will
  * carry: Micrometer Tracing's propagating handler puts the trace context there when the observation starts.
  */
-public final class AdapterSenderContext extends SenderContext<TextHeaders> {
+public final class AdapterSenderContext extends SenderContext<TextHeaders> implements AdapterObservationContext {
     private final String queueName;
     private final String adapterId;
     private long index = -1;

@@ -1,42 +1,20 @@
 package io.cq.integration.observation;
 
-import io.micrometer.common.KeyValues;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationConvention;
-
 /**
  * {@code cq.adapter.receive}, contextual name {@code <adapter> receive}, tagged {@code queue} and {@code adapter}
  * and, on the span, {@code cq.index}.
  */
-public class DefaultAdapterReceiveObservationConvention implements ObservationConvention<AdapterReceiverContext> {
+public class DefaultAdapterReceiveObservationConvention extends AdapterObservationConvention<AdapterReceiverContext> {
     public static final DefaultAdapterReceiveObservationConvention INSTANCE =
             new DefaultAdapterReceiveObservationConvention();
     public static final String NAME = "cq.adapter.receive";
 
-    @Override
-    public boolean supportsContext(Observation.Context context) {
-        return context instanceof AdapterReceiverContext;
-    }
-
-    @Override
-    public String getName() {
-        return NAME;
+    public DefaultAdapterReceiveObservationConvention() {
+        super(NAME, AdapterReceiverContext.class);
     }
 
     @Override
     public String getContextualName(AdapterReceiverContext context) {
         return context.adapterId() + " receive";
-    }
-
-    @Override
-    public KeyValues getLowCardinalityKeyValues(AdapterReceiverContext context) {
-        return KeyValues.of(QueueAdapterObservation.LowCardinalityKeys.QUEUE.withValue(context.queueName()),
-                QueueAdapterObservation.LowCardinalityKeys.ADAPTER.withValue(context.adapterId()));
-    }
-
-    @Override
-    public KeyValues getHighCardinalityKeyValues(AdapterReceiverContext context) {
-        return KeyValues.of(QueueAdapterObservation.HighCardinalityKeys.INDEX.withValue(
-                "0x" + Long.toHexString(context.index())));
     }
 }

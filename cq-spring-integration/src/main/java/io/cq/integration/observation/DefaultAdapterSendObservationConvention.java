@@ -1,44 +1,20 @@
 package io.cq.integration.observation;
 
-import io.micrometer.common.KeyValues;
-import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationConvention;
-
 /**
  * {@code cq.adapter.send}, contextual name {@code <queue> send}, tagged {@code queue} and {@code adapter} and, on
  * the span, {@code cq.index}.
  */
-public class DefaultAdapterSendObservationConvention implements ObservationConvention<AdapterSenderContext> {
+public class DefaultAdapterSendObservationConvention extends AdapterObservationConvention<AdapterSenderContext> {
     public static final DefaultAdapterSendObservationConvention INSTANCE =
             new DefaultAdapterSendObservationConvention();
     public static final String NAME = "cq.adapter.send";
 
-    @Override
-    public boolean supportsContext(Observation.Context context) {
-        return context instanceof AdapterSenderContext;
-    }
-
-    @Override
-    public String getName() {
-        return NAME;
+    public DefaultAdapterSendObservationConvention() {
+        super(NAME, AdapterSenderContext.class);
     }
 
     @Override
     public String getContextualName(AdapterSenderContext context) {
         return context.queueName() + " send";
-    }
-
-    @Override
-    public KeyValues getLowCardinalityKeyValues(AdapterSenderContext context) {
-        return KeyValues.of(QueueAdapterObservation.LowCardinalityKeys.QUEUE.withValue(context.queueName()),
-                QueueAdapterObservation.LowCardinalityKeys.ADAPTER.withValue(context.adapterId()));
-    }
-
-    @Override
-    public KeyValues getHighCardinalityKeyValues(AdapterSenderContext context) {
-        // Asked again when the observation stops, by which time the excerpt has its index.
-        return context.index() < 0 ? KeyValues.empty()
-                : KeyValues.of(QueueAdapterObservation.HighCardinalityKeys.INDEX.withValue(
-                        "0x" + Long.toHexString(context.index())));
     }
 }

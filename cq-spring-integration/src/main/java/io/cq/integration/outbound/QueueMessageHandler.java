@@ -2,9 +2,10 @@ package io.cq.integration.outbound;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.message.TextHeaders;
+import io.cq.integration.AdapterCounts;
 import io.cq.integration.AdapterIds;
 import io.cq.integration.CqHeaders;
-import io.cq.integration.QueueAdapterInfo;
+import io.cq.integration.QueueAdapter;
 import io.cq.integration.mapping.MessageExcerptWriter;
 import io.cq.integration.observation.AdapterSenderContext;
 import io.cq.integration.observation.DefaultAdapterSendObservationConvention;
@@ -15,8 +16,6 @@ import org.springframework.integration.handler.AbstractReplyProducingMessageHand
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHandlingException;
 
-import java.nio.file.Path;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Appends each message to a queue as one excerpt ({@link MessageExcerptWriter}: text, bytes, an object, or an
@@ -33,14 +32,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * whose trace context the excerpt carries when it is an object or an envelope, so that the inbound adapter reading
  * it continues the trace. Thread-safe: each thread appends with its own appender.
  */
-public final class QueueMessageHandler extends AbstractReplyProducingMessageHandler implements QueueAdapterInfo {
+public final class QueueMessageHandler extends AbstractReplyProducingMessageHandler implements QueueAdapter {
     private final MappedQueue queue;
     private final String queueName;
     private MessageExcerptWriter writer = new MessageExcerptWriter(new String[0], false);
     private boolean replyWithIndex;
     private String adapterId;
-    private final AtomicLong processed = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final AdapterCounts counts = new AdapterCounts();
     private ObservationRegistry observationRegistry;
 
     /** A one-way handler appending to {@code queue}, keeping no headers. */
@@ -104,11 +102,11 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
             index = observationRegistry == null ? writer.write(queue.acquireAppender(), requestMessage)
                     : observedWrite(requestMessage);
         } catch (RuntimeException e) {
-            failed.incrementAndGet();
+            counts.countFailed();
             throw new MessageHandlingException(requestMessage, "cq outbound adapter '" + adapterId()
                     + "' could not append to queue " + queue.path() + ": " + e.getMessage(), e);
         }
-        processed.incrementAndGet();
+        counts.countProcessed();
         if (!replyWithIndex) {
             return null;
         }
@@ -151,23 +149,8 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
     }
 
     @Override
-    public String queueName() {
-        return queueName;
-    }
-
-    @Override
-    public Path queuePath() {
-        return queue.path();
-    }
-
-    @Override
-    public long namedTailerIndex() {
-        return -1;
-    }
-
-    @Override
-    public long lag() {
-        return 0;
+    public MappedQueue queue() {
+        return queue;
     }
 
     @Override
@@ -176,12 +159,7 @@ public final class QueueMessageHandler extends AbstractReplyProducingMessageHand
     }
 
     @Override
-    public long processedCount() {
-        return processed.get();
-    }
-
-    @Override
-    public long failedCount() {
-        return failed.get();
+    public AdapterCounts counts() {
+        return counts;
     }
 }

@@ -2,13 +2,13 @@ package io.cq.integration.outbound;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.message.Messages;
-import io.cq.core.message.ReplyErrorException;
 import io.cq.core.message.ReplyReader;
 import io.cq.core.message.ReplyTimeoutException;
 import io.cq.core.message.RequestReply;
+import io.cq.integration.AdapterCounts;
 import io.cq.integration.AdapterIds;
 import io.cq.integration.CqHeaders;
-import io.cq.integration.QueueAdapterInfo;
+import io.cq.integration.QueueAdapter;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.integration.MessageTimeoutException;
 import org.springframework.integration.handler.AbstractReplyProducingMessageHandler;
@@ -17,12 +17,10 @@ import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageHandlingException;
 import org.springframework.messaging.MessagingException;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The outbound gateway of request/reply over queues (docs/spring-integration.md, "Request/reply gateways"):
@@ -34,16 +32,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The reply message has the request's headers (as every reply-producing handler), the reply's
  * {@link CqHeaders#CORRELATION_ID} and its payload. No reply within the reply timeout is a
  * {@link MessageTimeoutException}; an error reply (the responder failed) a {@link MessageHandlingException}
- * whose cause, a {@link ReplyErrorException}, names what failed and how. Synchronous by default: the calling
- * thread waits for the reply. With {@link #setAsync(boolean) async} the handler returns at once and the reply, or
- * the error, is sent from the reply reader's thread when it arrives.
+ * whose cause, a {@link io.cq.core.message.ReplyErrorException}, names what failed and how. Synchronous by
+ * default: the calling thread waits for the reply. With {@link #setAsync(boolean) async} the handler returns at once
+ * and the reply, or the error, is sent from the reply reader's thread when it arrives.
  *
  * <p>The reply queue is read by one {@link ReplyReader}, opened by the first request, so placed before it; stopping
  * the handler closes it and fails the requests still waiting. Thread-safe: each thread appends with its own
  * appender.
  */
 public final class QueueRequestReplyGateway extends AbstractReplyProducingMessageHandler
-        implements ManageableLifecycle, DisposableBean, QueueAdapterInfo {
+        implements ManageableLifecycle, DisposableBean, QueueAdapter {
     private final MappedQueue requestQueue;
     private final MappedQueue replyQueue;
     private final String requestQueueName;
@@ -53,8 +51,7 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
     private String adapterId;
     private volatile boolean running = true;
     private ReplyReader reader;
-    private final AtomicLong processed = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
+    private final AdapterCounts counts = new AdapterCounts();
 
     /**
      * @param requestQueue the queue requests are appended to
@@ -115,16 +112,16 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
                 Messages.writeObject(requestQueue.acquireAppender(), requestMessage.getPayload(), headers);
             });
         } catch (RuntimeException e) {
-            failed.incrementAndGet();
+            counts.countFailed();
             throw new MessageHandlingException(requestMessage, "cq request-reply gateway '" + adapterId()
                     + "' could not send the request to queue " + requestQueue.path() + ": " + e.getMessage(), e);
         }
         CompletableFuture<Object> replyMessage = reply.handle((payload, error) -> {
             if (error != null) {
-                failed.incrementAndGet();
+                counts.countFailed();
                 throw translate(requestMessage, unwrap(error));
             }
-            processed.incrementAndGet();
+            counts.countProcessed();
             return getMessageBuilderFactory().withPayload(payload)
                     .setHeader(CqHeaders.CORRELATION_ID, correlationId[0]);
         });
@@ -214,24 +211,10 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
         return Kind.OUTBOUND_HANDLER;
     }
 
+    /** The queue requests are appended to. */
     @Override
-    public String queueName() {
-        return requestQueueName;
-    }
-
-    @Override
-    public Path queuePath() {
-        return requestQueue.path();
-    }
-
-    @Override
-    public long namedTailerIndex() {
-        return -1;
-    }
-
-    @Override
-    public long lag() {
-        return 0;
+    public MappedQueue queue() {
+        return requestQueue;
     }
 
     @Override
@@ -239,15 +222,12 @@ public final class QueueRequestReplyGateway extends AbstractReplyProducingMessag
         return running && !requestQueue.isClosed() ? State.RUNNING : State.STOPPED;
     }
 
-    /** Requests answered with a reply. */
+    /**
+     * Processed: requests answered with a reply; failed: requests that could not be sent, timed out, or were answered
+     * with an error reply.
+     */
     @Override
-    public long processedCount() {
-        return processed.get();
-    }
-
-    /** Requests that could not be sent, timed out, or were answered with an error reply. */
-    @Override
-    public long failedCount() {
-        return failed.get();
+    public AdapterCounts counts() {
+        return counts;
     }
 }

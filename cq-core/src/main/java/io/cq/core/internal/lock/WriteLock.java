@@ -1,8 +1,6 @@
 package io.cq.core.internal.lock;
 
 import io.cq.core.QueueException;
-import io.cq.core.QueueInterruptedException;
-import io.cq.core.WriteLockTimeoutException;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.system.Failures;
@@ -25,9 +23,9 @@ import java.util.concurrent.TimeUnit;
  * millisecond once it has waited long), which a release in this JVM cuts short, so it neither takes a core from the
  * holder on a small machine nor burns one while a holder is slow. Every {@code livenessCheckNanos} of waiting it asks
  * whether the holder is still alive, by the holder's process lock or, in this JVM, by its thread; only a dead
- * holder's lock is taken over. The wait ends with an interrupt ({@link QueueInterruptedException}) or after
+ * holder's lock is taken over. The wait ends with an interrupt ({@link io.cq.core.QueueInterruptedException}) or after
  * {@code timeoutNanos}
- * ({@link WriteLockTimeoutException}, naming the live holder). Each appender owns one WriteLock; not
+ * ({@link io.cq.core.WriteLockTimeoutException}, naming the live holder). Each appender owns one WriteLock; not
  * thread-safe.
  */
 public final class WriteLock implements AutoCloseable {

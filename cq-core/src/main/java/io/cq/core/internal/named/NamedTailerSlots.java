@@ -1,7 +1,6 @@
 package io.cq.core.internal.named;
 
 import io.cq.core.CorruptQueueException;
-import io.cq.core.NamedTailerInUseException;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueException;
 import io.cq.core.internal.layout.TableStoreDescriptor;
@@ -72,7 +71,7 @@ public final class NamedTailerSlots {
     /**
      * Takes a named tailer slot for this process, creating it on first use.
      *
-     * @throws NamedTailerInUseException when a live tailer in this or another process holds the name
+     * @throws io.cq.core.NamedTailerInUseException when a live tailer in this or another process holds the name
      */
     public int claim(String name, String holder) {
         requireWritable();

@@ -4,7 +4,6 @@ import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
-import io.cq.core.QueueClosedException;
 import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
 import io.cq.core.internal.file.CycleFile;
@@ -230,7 +229,7 @@ public final class StoreAppender implements ExcerptAppender {
         buffer.releaseIfLarge();
     }
 
-    /** A {@link QueueClosedException}. */
+    /** A {@link io.cq.core.QueueClosedException}. */
     private QueueException closedWhileComposing() {
         return Failures.closed("appender of queue " + queue.describe() + " was closed while its excerpt was "
                 + "being composed in its buffer; nothing was published");

@@ -2,7 +2,6 @@ package io.cq.spring.boot.autoconfigure;
 
 import io.cq.core.MappedQueue;
 import io.cq.spring.core.QueueTemplate;
-import io.cq.spring.core.QueueWriterRegistrar;
 import io.cq.spring.core.ReplyReaders;
 import io.cq.spring.support.InvalidQueuePropertyException;
 import io.micrometer.observation.ObservationRegistry;

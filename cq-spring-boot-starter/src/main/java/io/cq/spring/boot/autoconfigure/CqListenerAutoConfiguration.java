@@ -1,9 +1,9 @@
 package io.cq.spring.boot.autoconfigure;
 
-import io.cq.spring.annotation.QueueListenerAnnotationBeanPostProcessor;
 import io.cq.spring.boot.autoconfigure.CqProperties.ListenerProperties;
 import io.cq.spring.config.DefaultQueueListenerContainerFactory;
 import io.cq.spring.config.ListenerContainerRegistry;
+import io.cq.spring.config.QueueListenerAnnotationBeanPostProcessor;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.listener.DeadLetterErrorHandler;
 import io.cq.spring.listener.ListenerErrorHandler;

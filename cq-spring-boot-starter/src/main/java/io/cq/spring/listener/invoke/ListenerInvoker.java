@@ -3,7 +3,7 @@ package io.cq.spring.listener.invoke;
 /**
  * Hands one excerpt to a listener. {@link ListenerMethodInvoker} calls one annotated method; another implementation
  * may dispatch each excerpt to one of several methods (a method-reader style listener) and be registered
- * programmatically through a {@link io.cq.spring.config.ListenerEndpoint}.
+ * programmatically through a {@link io.cq.spring.listener.ListenerEndpoint}.
  */
 @FunctionalInterface
 public interface ListenerInvoker {

@@ -9,7 +9,6 @@ import io.cq.spring.actuate.QueuesHealthIndicator;
 import io.cq.spring.annotation.QueueListener;
 import io.cq.spring.core.QueueTemplate;
 import io.cq.spring.event.ListenerStoppedEvent;
-import io.cq.spring.listener.ListenerState;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -188,7 +187,7 @@ class CqActuatorAutoConfigurationTest {
                     assertThat(context.getBean(SimpleMeterRegistry.class).get("cq.listener.stopped.by.error")
                             .tag("listener", "counting").gauge().value()).isEqualTo(1.0);
                     assertThat(stopped).singleElement().satisfies(event ->
-                            assertThat(event.state()).isEqualTo(ListenerState.FAILED));
+                            assertThat(event.reason()).isEqualTo(ListenerStoppedEvent.Reason.FAILED));
                     CountingListener listener = context.getBean(CountingListener.class);
                     assertThat(listener.count.get()).isPositive().isLessThan(2_000);
                 });

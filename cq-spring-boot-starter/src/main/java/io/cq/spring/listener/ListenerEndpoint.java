@@ -1,16 +1,16 @@
-package io.cq.spring.config;
+package io.cq.spring.listener;
 
 import io.cq.core.StartPosition;
-import io.cq.spring.annotation.QueueListener;
 import io.cq.spring.listener.invoke.ListenerInvoker;
 import org.jspecify.annotations.Nullable;
 
 import java.time.Instant;
 
 /**
- * One listener: a {@link QueueListener} method with its attributes resolved (placeholders replaced, defaults left to
- * the container factory where the annotation leaves them empty), or a listener registered programmatically with
- * {@link QueueListenerContainerFactory#createContainer} and {@link ListenerContainerRegistry#register}.
+ * One listener: a {@link io.cq.spring.annotation.QueueListener} method with its attributes resolved (placeholders
+ * replaced, defaults left to the container factory where the annotation leaves them empty), or a listener registered
+ * programmatically with {@link io.cq.spring.config.QueueListenerContainerFactory#createContainer} and
+ * {@link io.cq.spring.config.ListenerContainerRegistry#register}.
  *
  * @param id               the listener's id and named tailer
  * @param queueName        the queue it reads

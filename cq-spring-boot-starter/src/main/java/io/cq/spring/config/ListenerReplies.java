@@ -1,6 +1,7 @@
-package io.cq.spring.annotation;
+package io.cq.spring.config;
 
 import io.cq.core.MappedQueue;
+import io.cq.spring.annotation.SendTo;
 import io.cq.spring.support.InvalidQueuePropertyException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;

@@ -1,11 +1,10 @@
-package io.cq.spring.annotation;
+package io.cq.spring.config;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.StartPosition;
-import io.cq.spring.config.ListenerContainerRegistry;
-import io.cq.spring.config.ListenerEndpoint;
-import io.cq.spring.config.QueueListenerContainerFactory;
+import io.cq.spring.annotation.QueueListener;
 import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.listener.ListenerEndpoint;
 import io.cq.spring.listener.QueueListenerContainer;
 import io.cq.spring.listener.invoke.BuiltInResolvers;
 import io.cq.spring.listener.invoke.ListenerArgumentResolver;
