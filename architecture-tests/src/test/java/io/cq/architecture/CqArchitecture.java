@@ -91,6 +91,7 @@ final class CqArchitecture {
         return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("layout").definedBy("io.cq.core.internal.layout")
                 .layer("system").definedBy("io.cq.core.internal.system")
+                .layer("os").definedBy("io.cq.core.internal.os")
                 .layer("memory").definedBy("io.cq.core.internal.memory")
                 .layer("table").definedBy("io.cq.core.internal.table")
                 .layer("lock").definedBy("io.cq.core.internal.lock")
@@ -101,8 +102,10 @@ final class CqArchitecture {
                 .layer("async").definedBy("io.cq.core.internal.async")
                 .layer("queue").definedBy("io.cq.core.internal.queue")
                 .layer("message").definedBy("io.cq.core.internal.message")
+                .layer("settings").definedBy("io.cq.core.internal.settings")
                 .whereLayer("queue").mayNotBeAccessedByAnyLayer()
                 .whereLayer("message").mayNotBeAccessedByAnyLayer()
+                .whereLayer("settings").mayNotBeAccessedByAnyLayer()
                 .whereLayer("async").mayOnlyBeAccessedByLayers("queue")
                 .whereLayer("inspect").mayOnlyBeAccessedByLayers("queue")
                 .whereLayer("file").mayOnlyBeAccessedByLayers("inspect", "queue")
@@ -110,12 +113,13 @@ final class CqArchitecture {
                 .whereLayer("lock").mayOnlyBeAccessedByLayers("async", "inspect", "queue")
                 .whereLayer("named").mayOnlyBeAccessedByLayers("inspect", "queue")
                 .whereLayer("table").mayOnlyBeAccessedByLayers("lock", "named", "file", "inspect", "async", "queue")
+                .whereLayer("os").mayOnlyBeAccessedByLayers("memory", "file", "inspect", "async", "queue")
                 .whereLayer("memory").mayOnlyBeAccessedByLayers("table", "lock", "named", "index", "file", "inspect",
                         "async", "queue")
-                .whereLayer("system").mayOnlyBeAccessedByLayers("memory", "table", "lock", "named", "file",
+                .whereLayer("system").mayOnlyBeAccessedByLayers("os", "memory", "table", "lock", "named", "file",
                         "inspect", "async", "queue")
                 .whereLayer("layout").mayOnlyBeAccessedByLayers("system", "memory", "table", "lock", "named", "index",
-                        "file", "inspect", "async", "queue");
+                        "file", "inspect", "async", "queue", "settings");
     }
 
     /** The CLI, the Spring modules, the test support and the samples use cq-core's public API and nothing else. */

@@ -2,15 +2,14 @@ package io.cq.core;
 
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.BlockDescriptor;
-import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.memory.FfmWarmUp;
 import io.cq.core.internal.queue.StoreQueue;
+import io.cq.core.internal.settings.SettingsCheck;
 import io.cq.core.internal.system.FilePermissions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -116,13 +115,7 @@ public final class MappedQueueBuilder {
      * queue's.
      */
     public MappedQueueBuilder rollTime(LocalTime time, ZoneId zone) {
-        Objects.requireNonNull(time, "time");
-        if (time.getNano() % 1_000_000 != 0) {
-            throw new IllegalArgumentException("rollTime " + time + " has a fraction of a millisecond; the queue keeps "
-                    + "its roll time in whole milliseconds, so give one (e.g. " + time.withNano(
-                    time.getNano() / 1_000_000 * 1_000_000) + ")");
-        }
-        this.rollTime = time;
+        this.rollTime = SettingsCheck.wholeMilliseconds(Objects.requireNonNull(time, "time"));
         this.rollZone = Objects.requireNonNull(zone, "zone");
         this.rollTimeChosen = true;
         return this;
@@ -154,8 +147,8 @@ public final class MappedQueueBuilder {
 
     /**
      * Every how many excerpts the index records a position (default 16; a power of two, so the hot path tests it
-     * with a mask). Smaller finds an excerpt with fewer
-     * steps; larger indexes more excerpts per cycle. Applies to cycle files created from now on.
+     * with a mask). Smaller finds an excerpt with fewer steps; larger indexes more excerpts per cycle. Applies to
+     * cycle files created from now on.
      */
     public MappedQueueBuilder indexSpacing(int indexSpacing) {
         this.indexSpacing = indexSpacing;
@@ -386,53 +379,7 @@ public final class MappedQueueBuilder {
     }
 
     private StoreQueue open(boolean repairing) {
-        BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
-        CycleCalendar.of(rollCycle, rollTime, rollZone);
         long step = reserveStep == 0 ? Math.min(BlockDescriptor.DEFAULT_RESERVE_STEP, blockSize) : reserveStep;
-        BlockDescriptor.requireReserveStepFits(step, blockSize);
-        if (indexSpacing < 1 || indexSpacing > IndexDescriptor.MAX_INDEX_SPACING
-                || Integer.bitCount(indexSpacing) != 1) {
-            throw new IllegalArgumentException("indexSpacing=" + indexSpacing + " must be a power of two from 1 to "
-                    + IndexDescriptor.MAX_INDEX_SPACING);
-        }
-        if (writeLockCheckInterval.isNegative() || writeLockCheckInterval.isZero()
-                || writeLockCheckInterval.compareTo(Duration.ofMinutes(10)) > 0) {
-            throw new IllegalArgumentException("writeLockCheckInterval=" + writeLockCheckInterval
-                    + " must be positive and at most 10 minutes");
-        }
-        if (writeLockTimeout.compareTo(writeLockCheckInterval) <= 0 || writeLockTimeout.toDays() > 365) {
-            throw new IllegalArgumentException("writeLockTimeout=" + writeLockTimeout + " must be longer than "
-                    + "writeLockCheckInterval=" + writeLockCheckInterval + " (so a dead holder is always found "
-                    + "first) and at most 365 days");
-        }
-        if (retainCycles < 0 || retainFor.isNegative()) {
-            throw new IllegalArgumentException("retainCycles=" + retainCycles + ", retainFor=" + retainFor
-                    + ": must not be negative (0 keeps every cycle)");
-        }
-        if (syncInterval.isNegative() || syncInterval.isZero()) {
-            throw new IllegalArgumentException("syncInterval=" + syncInterval + " must be positive");
-        }
-        if (diskSpaceWarningBytes < 0 || diskSpaceWarningPercent < 0 || diskSpaceWarningPercent > 100) {
-            throw new IllegalArgumentException("diskSpaceWarning=" + diskSpaceWarningBytes + " bytes, "
-                    + diskSpaceWarningPercent
-                    + " %: bytes must not be negative and the percentage must be from 0 to 100");
-        }
-        if (!filePermissions.contains(PosixFilePermission.OWNER_READ)
-                || !filePermissions.contains(PosixFilePermission.OWNER_WRITE)) {
-            throw new IllegalArgumentException("filePermissions=" + PosixFilePermissions.toString(filePermissions)
-                    + " must let the owner read and write");
-        }
-        if (asyncBufferSize < AsyncRingDescriptor.MIN_CAPACITY || asyncBufferSize > AsyncRingDescriptor.MAX_CAPACITY
-                || asyncBufferSize % 4096 != 0) {
-            throw new IllegalArgumentException("asyncBufferSize=" + asyncBufferSize + " must be a multiple of 4096 "
-                    + "from " + AsyncRingDescriptor.MIN_CAPACITY + " (64 KiB) to " + AsyncRingDescriptor.MAX_CAPACITY
-                    + " (1 GiB)");
-        }
-        if (asyncMode && durability == Durability.SYNC) {
-            throw new IllegalArgumentException("asyncMode=true and durability=SYNC do not go together: an async "
-                    + "append returns once the excerpt is in the buffer in memory, before it is in the queue's files; "
-                    + "choose PAGE_CACHE or ASYNC durability, or leave async mode off");
-        }
         Path bufferDirectory = asyncBufferDirectory != null ? asyncBufferDirectory.toAbsolutePath().normalize()
                 : Files.isDirectory(DEFAULT_ASYNC_BUFFER_DIRECTORY) && Files.isWritable(DEFAULT_ASYNC_BUFFER_DIRECTORY)
                 ? DEFAULT_ASYNC_BUFFER_DIRECTORY : directory.toAbsolutePath().normalize();
@@ -442,6 +389,7 @@ public final class MappedQueueBuilder {
                 retainCycles, retainFor, retentionKeepsUnread, storeFileListener, filePermissions,
                 diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime,
                 rollZone, doubleBuffer, asyncMode, asyncBufferSize, bufferDirectory, asyncDrain && !repairing);
+        SettingsCheck.check(settings);
         return new StoreQueue(settings, rollCycleChosen, rollTimeChosen, asyncModeChosen, repairing);
     }
 }

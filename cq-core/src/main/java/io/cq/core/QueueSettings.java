@@ -123,31 +123,27 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
 
     /** The same settings with another calendar: the one an existing queue was created with. */
     public QueueSettings withCalendar(CycleCalendar inForce) {
-        return new QueueSettings(directory, inForce.rollCycle(), clock, blockSize, indexSpacing, reserveStep, readOnly,
-                writeLockCheckInterval, writeLockTimeout,
-                durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
-                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem, inForce.rollTime(), inForce.zone(), doubleBuffer, asyncMode, asyncBufferSize,
-                asyncBufferDirectory, asyncDrain);
+        return copy(inForce.rollCycle(), inForce.rollTime(), inForce.zone(), durability, asyncMode, asyncBufferSize,
+                asyncBufferDirectory);
     }
 
     /** The same settings with another durability: a read-only queue writes nothing, so forces nothing. */
     public QueueSettings withDurability(Durability inForce) {
-        return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
-                writeLockCheckInterval, writeLockTimeout,
-                inForce, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
-                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem, rollTime, rollZone, doubleBuffer, asyncMode, asyncBufferSize,
-                asyncBufferDirectory, asyncDrain);
+        return copy(rollCycle, rollTime, rollZone, inForce, asyncMode, asyncBufferSize, asyncBufferDirectory);
     }
 
     /** The same settings with the async buffer an existing queue was created with (or none). */
     public QueueSettings withAsyncBuffer(boolean inForce, long bufferSize, Path bufferDirectory) {
-        return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
-                writeLockCheckInterval, writeLockTimeout,
-                durability, syncInterval, pretouch, retainCycles, retainFor, retentionKeepsUnread, storeFileListener,
-                filePermissions, diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory,
-                requireLocalFilesystem, rollTime, rollZone, doubleBuffer, inForce, bufferSize, bufferDirectory,
-                asyncDrain);
+        return copy(rollCycle, rollTime, rollZone, durability, inForce, bufferSize, bufferDirectory);
+    }
+
+    /** With what an existing queue, or a read-only one, puts in force: the one place the other settings are copied. */
+    private QueueSettings copy(RollCycle cycle, LocalTime time, ZoneId zone, Durability durabilityInForce,
+                               boolean asyncModeInForce, long bufferSize, Path bufferDirectory) {
+        return new QueueSettings(directory, cycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
+                writeLockCheckInterval, writeLockTimeout, durabilityInForce, syncInterval, pretouch, retainCycles,
+                retainFor, retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
+                diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, time, zone, doubleBuffer,
+                asyncModeInForce, bufferSize, bufferDirectory, asyncDrain);
     }
 }

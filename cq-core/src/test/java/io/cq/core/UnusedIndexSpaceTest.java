@@ -1,8 +1,8 @@
 package io.cq.core;
 
 import io.cq.core.internal.file.UnusedIndexSpace;
+import io.cq.core.internal.os.NativeAccess;
 import io.cq.core.internal.system.BackgroundWork;
-import io.cq.core.internal.system.NativeIo;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.DiskUsage;
 import io.cq.core.support.FinishedCyclesWriter;
@@ -68,7 +68,7 @@ class UnusedIndexSpaceTest {
         try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(rollCycle).indexSpacing(spacing)
                 .clock(clock).build(); ExcerptAppender appender = queue.createAppender()) {
             // On ext4 and xfs with native access; elsewhere (a tmpfs temporary directory) nothing may change.
-            boolean givesBack = UnusedIndexSpace.appliesTo(queue.filesystem()) && NativeIo.canReserveBlocks();
+            boolean givesBack = UnusedIndexSpace.appliesTo(queue.filesystem()) && NativeAccess.canReserveBlocks();
             // The background thread waits behind this until every finished file has been read as it was written.
             BackgroundWork.submit(() -> awaitQuietly(gate));
             try {

@@ -3,7 +3,7 @@ package io.cq.core.support;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.core.WriteContext;
-import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.os.NativeAccess;
 
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -20,20 +20,20 @@ public final class LinkingProbe {
     public static void main(String[] args) throws InterruptedException {
         Path dir = Path.of(args[0]);
         int count = Integer.parseInt(args[1]);
-        System.out.println("before-open " + NativeIo.isReady());
+        System.out.println("before-open " + NativeAccess.isReady());
         MappedQueue.warmUp();
         try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
-            System.out.println("after-open " + NativeIo.isReady());
+            System.out.println("after-open " + NativeAccess.isReady());
             for (long i = 0; i < count; i++) {
                 try (WriteContext context = appender.writingDocument()) {
                     context.bytes().writeLong(i).writeLong(~i);
                 }
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (!NativeIo.isReady() && System.nanoTime() < deadline) {
+            while (!NativeAccess.isReady() && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
-            System.out.println("linked " + NativeIo.isReady() + " reserves " + NativeIo.canReserveBlocksNow());
+            System.out.println("linked " + NativeAccess.isReady() + " reserves " + NativeAccess.canReserveBlocksNow());
         }
         System.out.println("closed");
     }

@@ -6,9 +6,10 @@ import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.lock.WriteLockWord;
 import io.cq.core.internal.memory.Memory;
+import io.cq.core.internal.os.MemoryAdvice;
+import io.cq.core.internal.os.NativeAccess;
 import io.cq.core.internal.system.FilePermissions;
 import io.cq.core.internal.system.Log;
-import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.table.AsyncBufferConfig;
 import io.cq.core.internal.table.TableStore;
 
@@ -165,8 +166,9 @@ public final class AsyncRing {
     private void mapEveryPage(boolean created) {
         // The records as mapped (capacity bytes): no reinterpret, which is restricted and would need native access.
         MemorySegment all = records;
-        if (writable && NativeIo.canReserveBlocks() && NativeIo.populateForWrite(header) == NativeIo.Populated.DONE
-                && NativeIo.populateForWrite(all) == NativeIo.Populated.DONE) {
+        if (writable && NativeAccess.canReserveBlocks()
+                && MemoryAdvice.populateForWrite(header) == MemoryAdvice.Populated.DONE
+                && MemoryAdvice.populateForWrite(all) == MemoryAdvice.Populated.DONE) {
             return;
         }
         if (writable && created) {

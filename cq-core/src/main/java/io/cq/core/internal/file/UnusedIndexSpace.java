@@ -4,7 +4,8 @@ import io.cq.core.QueueFilesystem;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
-import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.os.FileBlocks;
+import io.cq.core.internal.os.NativeAccess;
 import io.cq.core.internal.system.ProcessIdentity;
 
 import java.io.EOFException;
@@ -85,7 +86,7 @@ public final class UnusedIndexSpace {
      * @return the bytes of the ranges punched; 0 when nothing was done
      */
     public static long release(Path file) throws IOException {
-        long page = NativeIo.pageSize();
+        long page = NativeAccess.pageSize();
         if (page < MIN_PAGE || Long.bitCount(page) != 1) {
             return 0; // no native access: nothing can be punched, so nothing is read either
         }
@@ -102,7 +103,7 @@ public final class UnusedIndexSpace {
             return 0; // no "unix" attribute view (not a Unix file system): the file's identity cannot be checked
         }
         try {
-            return NativeIo.punchHoles(file, (Long) identity.get("dev"), (Long) identity.get("ino"), ranges);
+            return FileBlocks.punchHoles(file, (Long) identity.get("dev"), (Long) identity.get("ino"), ranges);
         } catch (IOException e) {
             if (Files.notExists(file)) {
                 return 0; // deleted by retention meanwhile: nothing left to give back

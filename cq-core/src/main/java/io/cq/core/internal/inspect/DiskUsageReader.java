@@ -5,7 +5,7 @@ import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
-import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.os.FileBlocks;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,7 +23,7 @@ public final class DiskUsageReader {
         int count = 1;
         long written = tableBytes;
         long apparent = tableBytes;
-        long allocated = NativeIo.allocatedBytes(tableStore);
+        long allocated = FileBlocks.allocatedBytes(tableStore);
         Position end = new Position();
         for (long cycle : files.cycles()) {
             CycleFile file = files.acquire(cycle);
@@ -35,7 +35,7 @@ public final class DiskUsageReader {
                 count++;
                 written += end.position() + ExcerptHeaderDescriptor.SIZE;
                 apparent += file.mapped().size();
-                long blocks = NativeIo.allocatedBytes(file.path());
+                long blocks = FileBlocks.allocatedBytes(file.path());
                 allocated = allocated < 0 || blocks < 0 ? -1 : allocated + blocks;
             } finally {
                 files.release(file);

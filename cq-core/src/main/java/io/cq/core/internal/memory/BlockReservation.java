@@ -2,9 +2,11 @@ package io.cq.core.internal.memory;
 
 import io.cq.core.QueueException;
 import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.os.FileBlocks;
+import io.cq.core.internal.os.MemoryAdvice;
+import io.cq.core.internal.os.NativeAccess;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
-import io.cq.core.internal.system.NativeIo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -120,7 +122,8 @@ public final class BlockReservation {
         long from = Math.max(reservedEnd, freeFrom);
         try {
             // The lock holder may grow the file; where fallocate cannot allocate, zeros over the free space do.
-            if (!NativeIo.canReserveBlocksNow() || !NativeIo.reserve(file.cPath(), path, from, target - from, false)) {
+            if (!NativeAccess.canReserveBlocksNow()
+                    || !FileBlocks.reserve(file.cPath(), path, from, target - from, false)) {
                 writeZeros(from, target);
             }
         } catch (IOException e) {
@@ -144,7 +147,7 @@ public final class BlockReservation {
      */
     public void reserveAhead(long position, long end, long populateEnd, boolean readAhead,
                              BooleanSupplier stillWritten) {
-        if (!file.writable() || file.isClosed() || end <= reservedEnd || !NativeIo.canReserveBlocksNow()) {
+        if (!file.writable() || file.isClosed() || end <= reservedEnd || !NativeAccess.canReserveBlocksNow()) {
             return;
         }
         BackgroundWork.submit(() -> {
@@ -163,8 +166,8 @@ public final class BlockReservation {
      */
     public boolean reserveAheadNow(long end, BooleanSupplier stillWritten) {
         synchronized (file) {
-            if (!file.writable() || file.isClosed() || shrunk || reservingAheadStopped || !NativeIo.canReserveBlocks()
-                    || !stillWritten.getAsBoolean()) {
+            if (!file.writable() || file.isClosed() || shrunk || reservingAheadStopped
+                    || !NativeAccess.canReserveBlocks() || !stillWritten.getAsBoolean()) {
                 return false;
             }
             if (end <= reservedEnd) {
@@ -177,7 +180,7 @@ public final class BlockReservation {
                 return true;
             }
             try {
-                if (!NativeIo.reserve(file.cPath(), path, reservedEnd, target - reservedEnd, true)) {
+                if (!FileBlocks.reserve(file.cPath(), path, reservedEnd, target - reservedEnd, true)) {
                     return false;
                 }
                 reservedEnd = target;
@@ -196,10 +199,10 @@ public final class BlockReservation {
      * makes a file longer.
      *
      * @param readAhead with the page cache's read-ahead, for an appender bound by memory rather than by stalls
-     *                  ({@link NativeIo#populateForWrite(MemorySegment, boolean)})
+     *                  ({@link io.cq.core.internal.os.MemoryAdvice#populateForWrite(MemorySegment, boolean)})
      */
     public boolean populate(long from, long to, boolean readAhead) {
-        if (!NativeIo.canReserveBlocks()) {
+        if (!NativeAccess.canReserveBlocks()) {
             return false;
         }
         for (long slice = from & -BlockDescriptor.PAGE; slice < to; slice += FAULT_IN_SLICE) {
@@ -212,8 +215,8 @@ public final class BlockReservation {
                 int index = file.chunkIndex(slice);
                 long start = file.chunkStart(index);
                 MemorySegment chunk = chunkToPopulate(index, end - start);
-                if (chunk == null || NativeIo.populateForWrite(chunk.asSlice(slice - start, end - slice), readAhead)
-                        != NativeIo.Populated.DONE) {
+                if (chunk == null || MemoryAdvice.populateForWrite(chunk.asSlice(slice - start, end - slice), readAhead)
+                        != MemoryAdvice.Populated.DONE) {
                     return false;
                 }
                 populatedEnd = Math.max(populatedEnd, end);

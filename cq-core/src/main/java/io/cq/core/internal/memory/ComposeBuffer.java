@@ -19,7 +19,7 @@ public final class ComposeBuffer {
 
     private final long maxExcerpt;
     private final long blockSize;
-    private final SegmentCursor.Reservation growth = new Growth();
+    private final ExcerptReservation growth = new Growth();
     private MemorySegment buffer = MemorySegment.NULL;
     private SegmentCursor cursor;
 
@@ -68,7 +68,7 @@ public final class ComposeBuffer {
     }
 
     /** A class, not a method reference: the first of those in a JVM generates code on the path to its first excerpt. */
-    private final class Growth implements SegmentCursor.Reservation {
+    private final class Growth implements ExcerptReservation {
         @Override
         public long reserveUpTo(long end) {
             return grow(end);

@@ -27,6 +27,16 @@ public final class FfmWarmUp implements Runnable {
     private static final OnceInBackground COPIES = new OnceInBackground("cq-ffm-array-copies",
             new FfmWarmUp(ARRAY_COPIES));
 
+    /**
+     * Whether this JVM has linked the JDK's copies between arrays and segments: their first use links a type switch
+     * inside the JDK, about 3 ms of code generation on a new queue's path to its first excerpt. Until that is done
+     * here, on a thread of its own (started by the first copy taking the other way), arrays are copied through a
+     * byte buffer view of the slice, whose first use costs a tenth of a heap segment's (0.2 against 1.8 ms) and which
+     * allocates two small objects a copy. A plain field: a thread that sees it late only takes the other, equivalent
+     * copy. The copies are here, not in {@link SegmentCursor}, so that the flag has one owner.
+     */
+    private static boolean arrayCopiesLinked;
+
     private final int part;
 
     private FfmWarmUp(int part) {
@@ -45,7 +55,7 @@ public final class FfmWarmUp implements Runnable {
 
     /**
      * Starts linking the JDK's copies between arrays and segments, once per JVM: called by the first copy of an
-     * array, which takes another way until then ({@link SegmentCursor}). Not with the rest: on a machine with two
+     * array, which takes another way until then ({@link #copy}). Not with the rest: on a machine with two
      * cores, those 4-5 ms of code generation would take a core from the path to a new queue's first excerpt, which
      * does not need them. The first copy may be an appender's, under the write lock: one thread start, once per JVM,
      * as the first append's class loading is. Where no thread can start, the JDK's copies are taken unlinked.
@@ -55,8 +65,37 @@ public final class FfmWarmUp implements Runnable {
             COPIES.start();
         } catch (RuntimeException | Error e) {
             // No thread for it: the application's threads take the JDK's copies and link them on first use.
-            SegmentCursor.arrayCopiesLinked(true);
+            arrayCopiesLinked = true;
         }
+    }
+
+    /** Copies {@code length} bytes of an array into {@code segment} at {@code at}, as the cursor's writes do. */
+    static void copy(byte[] from, int offset, MemorySegment segment, long at, int length) {
+        if (arrayCopiesLinked) {
+            MemorySegment.copy(from, offset, segment, ValueLayout.JAVA_BYTE, at, length);
+        } else {
+            segment.asSlice(at, length).asByteBuffer().put(from, offset, length);
+            linkArrayCopiesInBackground();
+        }
+    }
+
+    /** Copies {@code length} bytes of {@code segment} at {@code at} into an array, as the cursor's reads do. */
+    static void copy(MemorySegment segment, long at, byte[] into, int offset, int length) {
+        if (arrayCopiesLinked) {
+            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, at, into, offset, length);
+        } else {
+            segment.asSlice(at, length).asByteBuffer().get(into, offset, length);
+            linkArrayCopiesInBackground();
+        }
+    }
+
+    /** Set once the JDK's array copies are linked in this JVM (and by tests, both ways). */
+    static void arrayCopiesLinked(boolean linked) {
+        arrayCopiesLinked = linked;
+    }
+
+    static boolean arrayCopiesLinked() {
+        return arrayCopiesLinked;
     }
 
     /**
@@ -82,7 +121,7 @@ public final class FfmWarmUp implements Runnable {
         } catch (RuntimeException | Error e) {
             if (part == ARRAY_COPIES) {
                 // Whatever failed here fails the same way for the application's threads, which then say what it is.
-                SegmentCursor.arrayCopiesLinked(true);
+                arrayCopiesLinked = true;
             }
             // Nothing depends on this: the queue's own thread sets up whatever is missing, and a class that fails to
             // initialise fails the same way on every thread, so the opening thread meets it.
@@ -117,7 +156,7 @@ public final class FfmWarmUp implements Runnable {
             byte[] array = new byte[8];
             MemorySegment.copy(array, 0, segment, ValueLayout.JAVA_BYTE, 0, array.length);
             MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, 8, array, 0, array.length);
-            SegmentCursor.arrayCopiesLinked(true);
+            arrayCopiesLinked = true;
         }
     }
 }

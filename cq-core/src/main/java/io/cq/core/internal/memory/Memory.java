@@ -13,6 +13,15 @@ public final class Memory {
     public static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
     public static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    // Unaligned, for an excerpt's fields, which lie wherever its writer put them (SegmentCursor).
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    static final ValueLayout.OfShort UNALIGNED_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);
+    static final ValueLayout.OfChar UNALIGNED_CHAR = ValueLayout.JAVA_CHAR_UNALIGNED.withOrder(LE);
+    static final ValueLayout.OfInt UNALIGNED_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(LE);
+    static final ValueLayout.OfLong UNALIGNED_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(LE);
+    static final ValueLayout.OfFloat UNALIGNED_FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(LE);
+    static final ValueLayout.OfDouble UNALIGNED_DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(LE);
+
     private static final VarHandle INT_HANDLE = INT.varHandle();
     private static final VarHandle LONG_HANDLE = LONG.varHandle();
 

@@ -1,12 +1,10 @@
 package io.cq.core.internal.memory;
 
 import io.cq.core.ExcerptBytes;
-import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
@@ -15,39 +13,12 @@ import java.util.Objects;
  * error speaks of the excerpt) and again by the segment against the chunk.
  *
  * <p>Writing stays within the file's reserved blocks: past {@code writeLimit} a write first asks its
- * {@link Reservation} for more (a slow path once a reservation step), so no byte is ever written to a page the
+ * {@link ExcerptReservation} for more (a slow path once a reservation step), so no byte is ever written to a page the
  * file system has not backed (docs/file-format.md, "Reserving and shrinking").
  */
 public final class SegmentCursor implements ExcerptBytes {
-    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(LE);
-    private static final ValueLayout.OfChar CHAR = ValueLayout.JAVA_CHAR_UNALIGNED.withOrder(LE);
-    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(LE);
-    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(LE);
-    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(LE);
-    private static final ValueLayout.OfDouble DOUBLE = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(LE);
-
     /** Bytes after a record that must be reserved with it: alignment, and the free header word that follows. */
     private static final long TRAILER = ExcerptHeaderDescriptor.ALIGNMENT - 1 + ExcerptHeaderDescriptor.SIZE;
-
-    /**
-     * Whether this JVM has linked the JDK's copies between arrays and segments: their first use links a type switch
-     * inside the JDK, about 3 ms of code generation on a new queue's path to its first excerpt. Until
-     * {@link FfmWarmUp} has done that on its own thread (started by the first copy taking the other way), arrays are
-     * copied through a byte buffer view of the slice, whose first use costs a tenth of a heap segment's (0.2 against
-     * 1.8 ms) and which allocates two small objects a copy. A plain field: a thread that sees it late only takes the
-     * other, equivalent copy.
-     */
-    private static boolean arrayCopiesLinked;
-
-    /** Reserves the file's blocks for a write that goes further than what was reserved when it started. */
-    public interface Reservation {
-        /**
-         * @return the new reserved end, at least {@code end} (a file position)
-         * @throws java.io.UncheckedIOException when the blocks cannot be allocated (a full disk)
-         */
-        long reserveUpTo(long end);
-    }
 
     private MemorySegment segment = MemorySegment.NULL;
     private long base;
@@ -55,7 +26,7 @@ public final class SegmentCursor implements ExcerptBytes {
     /** Writes below it need nothing more; -1 while reading, so that the one check of a write sends it aside. */
     private long writeLimit = -1;
     private long baseFilePosition;
-    private Reservation reservation;
+    private ExcerptReservation reservation;
     /** When reading, the excerpt's length; {@link #limit} may be narrowed below it by {@link #readLimit(long)}. */
     private long readLength;
     private long position;
@@ -72,7 +43,7 @@ public final class SegmentCursor implements ExcerptBytes {
      * @param reservedEnd      how far the file's blocks are reserved
      */
     public void bindForWrite(MemorySegment segment, long base, long capacity, long blockSize, long baseFilePosition,
-                             long reservedEnd, Reservation reservation) {
+                             long reservedEnd, ExcerptReservation reservation) {
         this.segment = segment;
         this.base = base;
         this.limit = capacity;
@@ -97,10 +68,7 @@ public final class SegmentCursor implements ExcerptBytes {
         return Math.min(Math.max(highWater, position), limit);
     }
 
-    /**
-     * Moves the excerpt being written to a larger segment holding the same bytes: a double-buffered appender's
-     * buffer, grown by its {@link Reservation}.
-     */
+    /** Moves the excerpt being written to a larger segment holding the same bytes: a compose buffer, grown. */
     public void moveTo(MemorySegment larger) {
         this.segment = larger;
     }
@@ -123,6 +91,11 @@ public final class SegmentCursor implements ExcerptBytes {
         this.reservation = null;
     }
 
+    /** The mapped (or buffered) segment the excerpt lies in; read it after a claim, which may move the excerpt. */
+    MemorySegment backing() {
+        return segment;
+    }
+
     @Override
     public long position() {
         return position;
@@ -131,7 +104,7 @@ public final class SegmentCursor implements ExcerptBytes {
     @Override
     public ExcerptBytes position(long newPosition) {
         if (newPosition < 0 || newPosition > limit) {
-            throw new IndexOutOfBoundsException("position " + newPosition + " is outside the excerpt's 0.." + limit);
+            throw CursorErrors.positionOutside(newPosition, limit);
         }
         if (writing) {
             ensureWritable(newPosition);
@@ -155,12 +128,8 @@ public final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public ExcerptBytes readLimit(long newLimit) {
-        if (writing) {
-            throw new IllegalStateException("a read limit applies to reading; this cursor is writing an excerpt");
-        }
-        if (newLimit < position || newLimit > readLength) {
-            throw new IndexOutOfBoundsException("read limit " + newLimit + " is outside " + position + ".." + readLength
-                    + " (the position and the excerpt's length)");
+        if (writing || newLimit < position || newLimit > readLength) {
+            throw CursorErrors.readLimitRefused(writing, newLimit, position, readLength);
         }
         limit = newLimit;
         return this;
@@ -180,13 +149,11 @@ public final class SegmentCursor implements ExcerptBytes {
         return writing ? slice : slice.asReadOnly();
     }
 
-    // ---- writing ----------------------------------------------------------------------------------------
-
     /**
      * Claims {@code bytes} at the position and returns where they start in {@link #segment}. Callers read the segment
      * after claiming: a claim may move a buffered excerpt to a larger segment ({@link #moveTo}).
      */
-    private long claim(long bytes) {
+    long claim(long bytes) {
         long p = position;
         if (p + bytes > writeLimit) {
             return claimSlow(bytes);
@@ -224,17 +191,11 @@ public final class SegmentCursor implements ExcerptBytes {
     }
 
     private RuntimeException writeFailure(long required) {
-        if (segment == MemorySegment.NULL) {
-            // Unbound: its context was closed (or never opened). Not a size problem, whatever the limit of 0 says.
-            return new IllegalStateException("the context of this cursor is closed: open another with "
-                    + "writingDocument() to write an excerpt");
+        boolean bound = segment != MemorySegment.NULL;
+        if (bound && writing) {
+            failed = true; // a size problem; the other two are misuse, and leave the excerpt as it was
         }
-        if (!writing) {
-            return new IllegalStateException("this excerpt is being read; it cannot be written to");
-        }
-        failed = true;
-        return asyncBufferSize > 0 ? ExcerptTooLargeException.ofAsyncBuffer(required, limit, asyncBufferSize)
-                : new ExcerptTooLargeException(required, limit, blockSize);
+        return CursorErrors.writeRefused(bound, writing, required, limit, blockSize, asyncBufferSize);
     }
 
     /**
@@ -260,74 +221,49 @@ public final class SegmentCursor implements ExcerptBytes {
     @Override
     public ExcerptBytes writeShort(short value) {
         long at = claim(2);
-        segment.set(SHORT, at, value);
+        segment.set(Memory.UNALIGNED_SHORT, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeChar(char value) {
         long at = claim(2);
-        segment.set(CHAR, at, value);
+        segment.set(Memory.UNALIGNED_CHAR, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeInt(int value) {
         long at = claim(4);
-        segment.set(INT, at, value);
+        segment.set(Memory.UNALIGNED_INT, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeLong(long value) {
         long at = claim(8);
-        segment.set(LONG, at, value);
+        segment.set(Memory.UNALIGNED_LONG, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeFloat(float value) {
         long at = claim(4);
-        segment.set(FLOAT, at, value);
+        segment.set(Memory.UNALIGNED_FLOAT, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeDouble(double value) {
         long at = claim(8);
-        segment.set(DOUBLE, at, value);
+        segment.set(Memory.UNALIGNED_DOUBLE, at, value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeUtf8(CharSequence text) {
-        if (text == null) {
-            writeVarLong(0);
-            return this;
-        }
-        long encoded = Utf8.encodedLength(text);
-        writeVarLong(encoded + 1);
-        long offset = claim(encoded);
-        Utf8.encode(text, segment, offset, offset + encoded);
+        StopBitText.write(this, text);
         return this;
-    }
-
-    /** Unsigned LEB128: seven bits a byte, low bits first, high bit set on all but the last byte. */
-    private void writeVarLong(long value) {
-        while ((value & ~0x7FL) != 0) {
-            writeByte((byte) ((value & 0x7F) | 0x80));
-            value >>>= 7;
-        }
-        writeByte((byte) value);
-    }
-
-    /** Set by {@link FfmWarmUp} once the JDK's array copies are linked in this JVM (and by tests, both ways). */
-    static void arrayCopiesLinked(boolean linked) {
-        arrayCopiesLinked = linked;
-    }
-
-    static boolean arrayCopiesLinked() {
-        return arrayCopiesLinked;
     }
 
     @Override
@@ -339,12 +275,7 @@ public final class SegmentCursor implements ExcerptBytes {
     public ExcerptBytes writeBytes(byte[] bytes, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
         long at = claim(length);
-        if (arrayCopiesLinked) {
-            MemorySegment.copy(bytes, offset, segment, ValueLayout.JAVA_BYTE, at, length);
-        } else {
-            segment.asSlice(at, length).asByteBuffer().put(bytes, offset, length);
-            FfmWarmUp.linkArrayCopiesInBackground();
-        }
+        FfmWarmUp.copy(bytes, offset, segment, at, length);
         return this;
     }
 
@@ -363,9 +294,7 @@ public final class SegmentCursor implements ExcerptBytes {
     private long absolute(long offset, int bytes, boolean write) {
         long end = write ? position : limit;
         if (offset < 0 || offset + bytes > end) {
-            throw new IndexOutOfBoundsException(bytes + " bytes at offset " + offset + " are outside the excerpt's 0.."
-                    + end
-                    + (write ? " (absolute writes must lie below the position)" : ""));
+            throw CursorErrors.offsetOutside(offset, bytes, end, write);
         }
         if (write && !writing) {
             throw writeFailure(offset + bytes);
@@ -375,24 +304,21 @@ public final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public ExcerptBytes writeIntAt(long offset, int value) {
-        segment.set(INT, absolute(offset, 4, true), value);
+        segment.set(Memory.UNALIGNED_INT, absolute(offset, 4, true), value);
         return this;
     }
 
     @Override
     public ExcerptBytes writeLongAt(long offset, long value) {
-        segment.set(LONG, absolute(offset, 8, true), value);
+        segment.set(Memory.UNALIGNED_LONG, absolute(offset, 8, true), value);
         return this;
     }
 
-    // ---- reading ----------------------------------------------------------------------------------------
-
-    private long take(long bytes) {
+    long take(long bytes) {
         long p = position;
         // Compared without adding: a length read from the data may be near Long.MAX_VALUE.
         if (bytes < 0 || bytes > limit - p) {
-            throw new IndexOutOfBoundsException("cannot read " + bytes + " bytes at " + p + ": the excerpt has "
-                    + limit);
+            throw CursorErrors.readOutside(bytes, p, limit);
         }
         position = p + bytes;
         return base + p;
@@ -410,79 +336,42 @@ public final class SegmentCursor implements ExcerptBytes {
 
     @Override
     public short readShort() {
-        return segment.get(SHORT, take(2));
+        return segment.get(Memory.UNALIGNED_SHORT, take(2));
     }
 
     @Override
     public char readChar() {
-        return segment.get(CHAR, take(2));
+        return segment.get(Memory.UNALIGNED_CHAR, take(2));
     }
 
     @Override
     public int readInt() {
-        return segment.get(INT, take(4));
+        return segment.get(Memory.UNALIGNED_INT, take(4));
     }
 
     @Override
     public long readLong() {
-        return segment.get(LONG, take(8));
+        return segment.get(Memory.UNALIGNED_LONG, take(8));
     }
 
     @Override
     public float readFloat() {
-        return segment.get(FLOAT, take(4));
+        return segment.get(Memory.UNALIGNED_FLOAT, take(4));
     }
 
     @Override
     public double readDouble() {
-        return segment.get(DOUBLE, take(8));
-    }
-
-    private long readVarLong() {
-        long start = position;
-        long value = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            byte b = readByte();
-            if (shift == 63 && (b & 0x7E) != 0) {
-                break;
-            }
-            value |= (long) (b & 0x7F) << shift;
-            if (b >= 0) {
-                if (value < 0) {
-                    break;
-                }
-                return value;
-            }
-        }
-        throw new IndexOutOfBoundsException("malformed length at " + start + ": not a length of at most 63 bits");
+        return segment.get(Memory.UNALIGNED_DOUBLE, take(8));
     }
 
     @Override
     public String readUtf8() {
-        long encoded = readVarLong();
-        if (encoded == 0) {
-            return null;
-        }
-        long length = encoded - 1;
-        if (length < 0 || length > Integer.MAX_VALUE - 16) {
-            throw new IndexOutOfBoundsException("text of " + length + " bytes is longer than a String can be");
-        }
-        long offset = take(length);
-        StringBuilder text = new StringBuilder((int) length);
-        Utf8.decode(segment, offset, length, text);
-        return text.toString();
+        return StopBitText.read(this);
     }
 
     @Override
     public boolean readUtf8(StringBuilder into) {
-        long encoded = readVarLong();
-        if (encoded == 0) {
-            return false;
-        }
-        long length = encoded - 1;
-        long offset = take(length);
-        Utf8.decode(segment, offset, length, into);
-        return true;
+        return StopBitText.read(this, into);
     }
 
     @Override
@@ -493,22 +382,17 @@ public final class SegmentCursor implements ExcerptBytes {
     @Override
     public ExcerptBytes readBytes(byte[] into, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, into.length);
-        if (arrayCopiesLinked) {
-            MemorySegment.copy(segment, ValueLayout.JAVA_BYTE, take(length), into, offset, length);
-        } else {
-            segment.asSlice(take(length), length).asByteBuffer().get(into, offset, length);
-            FfmWarmUp.linkArrayCopiesInBackground();
-        }
+        FfmWarmUp.copy(segment, take(length), into, offset, length);
         return this;
     }
 
     @Override
     public int readIntAt(long offset) {
-        return segment.get(INT, absolute(offset, 4, false));
+        return segment.get(Memory.UNALIGNED_INT, absolute(offset, 4, false));
     }
 
     @Override
     public long readLongAt(long offset) {
-        return segment.get(LONG, absolute(offset, 8, false));
+        return segment.get(Memory.UNALIGNED_LONG, absolute(offset, 8, false));
     }
 }

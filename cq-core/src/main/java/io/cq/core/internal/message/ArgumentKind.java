@@ -50,27 +50,36 @@ enum ArgumentKind {
     }
 
     static ArgumentKind of(Class<?> parameter) {
-        if (parameter == boolean.class) {
-            return BOOLEAN;
-        } else if (parameter == byte.class) {
-            return BYTE;
-        } else if (parameter == short.class) {
-            return SHORT;
-        } else if (parameter == char.class) {
-            return CHAR;
-        } else if (parameter == int.class) {
-            return INT;
-        } else if (parameter == long.class) {
-            return LONG;
-        } else if (parameter == float.class) {
-            return FLOAT;
-        } else if (parameter == double.class) {
-            return DOUBLE;
+        ArgumentKind primitive = ofPrimitive(parameter);
+        if (primitive != null) {
+            return primitive;
         } else if (parameter == String.class || parameter == CharSequence.class) {
             return TEXT;
         } else if (BytesMessage.class.isAssignableFrom(parameter)) {
             return SELF_WRITTEN;
         }
         return DOCUMENT;
+    }
+
+    /** The kind of a primitive type, or null for any other: the one place primitives are told apart. */
+    static ArgumentKind ofPrimitive(Class<?> type) {
+        if (type == boolean.class) {
+            return BOOLEAN;
+        } else if (type == byte.class) {
+            return BYTE;
+        } else if (type == short.class) {
+            return SHORT;
+        } else if (type == char.class) {
+            return CHAR;
+        } else if (type == int.class) {
+            return INT;
+        } else if (type == long.class) {
+            return LONG;
+        } else if (type == float.class) {
+            return FLOAT;
+        } else if (type == double.class) {
+            return DOUBLE;
+        }
+        return null;
     }
 }

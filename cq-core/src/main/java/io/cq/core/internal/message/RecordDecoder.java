@@ -255,7 +255,7 @@ final class RecordDecoder {
         return new String(t, 0, length, StandardCharsets.ISO_8859_1); // ASCII: the bytes are the chars
     }
 
-    private Object constant(RecordPlan.EnumNames names, int initial) {
+    private Object constant(EnumNames names, int initial) {
         int length = textLength(initial);
         if (length < 0) {
             return null;

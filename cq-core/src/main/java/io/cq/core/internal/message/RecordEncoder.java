@@ -144,7 +144,7 @@ final class RecordEncoder {
 
     /** As {@link RecordPlan} reaches the constructor: privately where the package is open to cq, else public only. */
     private static MethodHandles.Lookup lookup(Class<?> type) {
-        MethodHandles.Lookup lookup = RecordPlan.privateLookup(type);
+        MethodHandles.Lookup lookup = RecordConstructors.privateLookup(type);
         if (lookup != null) {
             return lookup;
         }

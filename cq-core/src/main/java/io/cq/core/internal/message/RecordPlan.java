@@ -1,17 +1,9 @@
 package io.cq.core.internal.message;
 
-import java.lang.annotation.Annotation;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.AnnotatedElement;
-import java.lang.reflect.Constructor;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
-import java.lang.reflect.Parameter;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -105,7 +97,7 @@ final class RecordPlan {
         if (done != null || building.containsKey(type)) {
             return done; // a record that contains itself: the plan being built, or null if it did not qualify
         }
-        if (!type.isRecord() || type.getTypeParameters().length > 0 || hasJacksonAnnotations(type)) {
+        if (!type.isRecord() || type.getTypeParameters().length > 0 || JacksonAnnotations.onRecord(type)) {
             return null;
         }
         RecordComponent[] components = type.getRecordComponents();
@@ -130,12 +122,12 @@ final class RecordPlan {
             if (kinds[i] == ENUM) {
                 // an annotated enum type (@JsonIgnoreType, say, on it or an interface) changes its property
                 enums[i] = ENUMS.get(componentType);
-                if (enums[i].constants == null || hasJacksonAnnotationsInHierarchy(componentType)) {
+                if (enums[i].constants == null || JacksonAnnotations.inHierarchy(componentType)) {
                     return null;
                 }
             }
         }
-        MethodHandle constructor = constructor(type, types, kinds);
+        MethodHandle constructor = RecordConstructors.fromArrays(type, types, kinds);
         if (constructor == null) {
             return null;
         }
@@ -153,35 +145,21 @@ final class RecordPlan {
         return plan;
     }
 
+    /** Its kind, or -1 for a component Jackson must read. */
     private static int kindOf(Class<?> type) {
-        if (type == boolean.class) {
-            return BOOLEAN;
-        } else if (type == byte.class) {
-            return BYTE;
-        } else if (type == short.class) {
-            return SHORT;
-        } else if (type == int.class) {
-            return INT;
-        } else if (type == long.class) {
-            return LONG;
-        } else if (type == float.class) {
-            return FLOAT;
-        } else if (type == double.class) {
-            return DOUBLE;
-        } else if (type == Boolean.class) {
-            return REFERENCE | BOOLEAN;
-        } else if (type == Byte.class) {
-            return REFERENCE | BYTE;
-        } else if (type == Short.class) {
-            return REFERENCE | SHORT;
-        } else if (type == Integer.class) {
-            return REFERENCE | INT;
-        } else if (type == Long.class) {
-            return REFERENCE | LONG;
-        } else if (type == Float.class) {
-            return REFERENCE | FLOAT;
-        } else if (type == Double.class) {
-            return REFERENCE | DOUBLE;
+        Class<?> unboxed = MethodType.methodType(type).unwrap().returnType();
+        int primitive = switch (ArgumentKind.ofPrimitive(unboxed)) {
+            case BOOLEAN -> BOOLEAN;
+            case BYTE -> BYTE;
+            case SHORT -> SHORT;
+            case INT -> INT;
+            case LONG -> LONG;
+            case FLOAT -> FLOAT;
+            case DOUBLE -> DOUBLE;
+            case null, default -> -1; // not a primitive, or a char (Jackson writes it as text)
+        };
+        if (primitive >= 0) {
+            return type.isPrimitive() ? primitive : REFERENCE | primitive;
         } else if (type == String.class) {
             return STRING;
         } else if (type.isEnum()) {
@@ -190,220 +168,5 @@ final class RecordPlan {
             return RECORD;
         }
         return -1;
-    }
-
-    /**
-     * Jackson reads annotations on all of these (and inherits them from interfaces, e.g. {@code @JsonTypeInfo} on
-     * a sealed interface), and any of them may change the keys, the types or the way the record is created.
-     */
-    private static boolean hasJacksonAnnotations(Class<?> type) {
-        if (annotated(type)) {
-            return true;
-        }
-        for (Class<?> implemented : type.getInterfaces()) {
-            if (hasJacksonAnnotationsInHierarchy(implemented)) {
-                return true;
-            }
-        }
-        for (RecordComponent component : type.getRecordComponents()) {
-            if (annotated(component)) {
-                return true;
-            }
-        }
-        for (Field field : type.getDeclaredFields()) {
-            if (annotated(field)) {
-                return true;
-            }
-        }
-        for (Method method : type.getDeclaredMethods()) {
-            if (annotated(method) || anyAnnotated(method.getParameters())) {
-                return true;
-            }
-        }
-        for (Constructor<?> constructor : type.getDeclaredConstructors()) {
-            if (annotated(constructor) || anyAnnotated(constructor.getParameters())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean hasJacksonAnnotationsInHierarchy(Class<?> type) {
-        if (annotated(type)) {
-            return true;
-        }
-        for (Method method : type.getDeclaredMethods()) {
-            if (annotated(method)) {
-                return true;
-            }
-        }
-        for (Class<?> parent : type.getInterfaces()) {
-            if (hasJacksonAnnotationsInHierarchy(parent)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean anyAnnotated(Parameter[] parameters) {
-        for (Parameter parameter : parameters) {
-            if (annotated(parameter)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean annotated(AnnotatedElement element) {
-        for (Annotation annotation : element.getAnnotations()) {
-            if (isJackson(annotation.annotationType())) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Jackson's own annotations, bundles of them ({@code @JacksonAnnotationsInside}), and the java.beans ones. */
-    private static boolean isJackson(Class<? extends Annotation> annotation) {
-        String name = annotation.getName();
-        if (name.startsWith("com.fasterxml.jackson.") || name.startsWith("tools.jackson.")
-                || name.startsWith("java.beans.")) {
-            return true;
-        }
-        for (Annotation meta : annotation.getAnnotations()) {
-            if (meta.annotationType().getName().equals("com.fasterxml.jackson.annotation.JacksonAnnotationsInside")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The canonical constructor adapted to take its arguments from the decoder's arrays: references from
-     * {@code Object[]} (cast), primitives from {@code long[]} (narrowed; floats and doubles as their bits).
-     */
-    private static MethodHandle constructor(Class<?> type, Class<?>[] types, int[] kinds) {
-        MethodHandle canonical = canonicalConstructor(type, types);
-        if (canonical == null) {
-            return null;
-        }
-        MethodHandle reference = MethodHandles.arrayElementGetter(Object[].class);
-        MethodHandle primitive = MethodHandles.arrayElementGetter(long[].class);
-        MethodHandle[] filters = new MethodHandle[types.length];
-        int[] reorder = new int[types.length];
-        for (int i = 0; i < types.length; i++) {
-            if ((kinds[i] & REFERENCE) != 0) {
-                filters[i] = MethodHandles.insertArguments(reference, 1, i)
-                        .asType(MethodType.methodType(types[i], Object[].class));
-                reorder[i] = 0;
-            } else {
-                filters[i] = MethodHandles.filterReturnValue(MethodHandles.insertArguments(primitive, 1, i),
-                        fromLong(kinds[i]));
-                reorder[i] = 1;
-            }
-        }
-        MethodHandle filtered = MethodHandles.filterArguments(canonical, 0, filters);
-        return MethodHandles.permuteArguments(filtered,
-                        MethodType.methodType(type, Object[].class, long[].class), reorder)
-                .asType(MethodType.methodType(Object.class, Object[].class, long[].class));
-    }
-
-    /** {@code long -> the component's primitive}, as {@link RecordDecoder} stores it. */
-    private static MethodHandle fromLong(int kind) {
-        MethodHandle identity = MethodHandles.identity(long.class);
-        try {
-            return switch (kind) {
-                case BOOLEAN -> MethodHandles.explicitCastArguments(identity,
-                        MethodType.methodType(boolean.class, long.class)); // the low bit: 0 or 1
-                case BYTE -> MethodHandles.explicitCastArguments(identity, MethodType.methodType(byte.class,
-                        long.class));
-                case SHORT -> MethodHandles.explicitCastArguments(identity, MethodType.methodType(short.class,
-                        long.class));
-                case INT -> MethodHandles.explicitCastArguments(identity, MethodType.methodType(int.class,
-                        long.class));
-                case FLOAT -> MethodHandles.explicitCastArguments(MethodHandles.lookup().findStatic(Float.class,
-                        "intBitsToFloat", MethodType.methodType(float.class, int.class)),
-                        MethodType.methodType(float.class, long.class));
-                case DOUBLE -> MethodHandles.lookup().findStatic(Double.class, "longBitsToDouble",
-                        MethodType.methodType(double.class, long.class));
-                default -> identity;
-            };
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /**
-     * Through a private lookup where the record's package is open to cq (any package on the class path), else
-     * only a public constructor of a public record; null when neither may be called.
-     */
-    private static MethodHandle canonicalConstructor(Class<?> type, Class<?>[] types) {
-        MethodType signature = MethodType.methodType(void.class, types);
-        MethodHandles.Lookup lookup = privateLookup(type);
-        try {
-            if (lookup != null) {
-                return lookup.findConstructor(type, signature);
-            }
-        } catch (IllegalAccessException | NoSuchMethodException | RuntimeException e) {
-            // a public constructor may still be called
-        }
-        try {
-            return MethodHandles.publicLookup().findConstructor(type, signature);
-        } catch (IllegalAccessException | NoSuchMethodException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /**
-     * A lookup with private access to {@code type}, where its package is open to cq (any package on the class path);
-     * null where it is not.
-     */
-    static MethodHandles.Lookup privateLookup(Class<?> type) {
-        try {
-            Module cq = RecordPlan.class.getModule();
-            if (cq.isNamed()) {
-                cq.addReads(type.getModule());
-            }
-            return MethodHandles.privateLookupIn(type, MethodHandles.lookup());
-        } catch (IllegalAccessException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    /**
-     * An enum's constants as Jackson writes them (by default their {@code toString()}), checked once by reading
-     * each back through Jackson: {@link #constants} is null unless every constant is written as a distinct text
-     * string that Jackson reads back as that constant.
-     */
-    static final class EnumNames {
-        final byte[][] names;
-        final Object[] constants;
-
-        private EnumNames(byte[][] names, Object[] constants) {
-            this.names = names;
-            this.constants = constants;
-        }
-
-        static EnumNames of(Class<?> type) {
-            Object[] constants = type.getEnumConstants();
-            byte[][] names = new byte[constants.length][];
-            try {
-                for (int i = 0; i < constants.length; i++) {
-                    byte[] written = Cbor.SHARED.writeValueAsBytes(constants[i]);
-                    names[i] = RecordDecoder.definiteText(written);
-                    if (names[i] == null || Cbor.SHARED.readerFor(type).readValue(written) != constants[i]) {
-                        return new EnumNames(null, null);
-                    }
-                    for (int j = 0; j < i; j++) {
-                        if (Arrays.equals(names[i], names[j])) {
-                            return new EnumNames(null, null);
-                        }
-                    }
-                }
-            } catch (RuntimeException | LinkageError e) {
-                return new EnumNames(null, null); // Jackson cannot write or read it plainly: leave it to Jackson
-            }
-            return new EnumNames(names, constants);
-        }
     }
 }

@@ -6,8 +6,8 @@ import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.SegmentCursor;
+import io.cq.core.internal.os.ThreadPriority;
 import io.cq.core.internal.system.Log;
-import io.cq.core.internal.system.NativeIo;
 import io.cq.core.internal.table.TableStore;
 
 import java.util.ArrayList;
@@ -176,7 +176,7 @@ final class AsyncDrainer {
     private void run() {
         // Below the application's threads: on a small machine the drainer, slowed by storage, would otherwise take
         // the core of the very writer it shields, which then waits the whole stall out (docs/user-guide.md).
-        NativeIo.niceThisThread(DRAINER_NICE);
+        ThreadPriority.niceThisThread(DRAINER_NICE);
         long idleNanos = 0;
         while (!stopped) {
             int drained;

@@ -1,7 +1,7 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.internal.file.CycleFile;
-import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.os.NativeAccess;
 import io.cq.core.internal.table.TableStore;
 
 /**
@@ -12,8 +12,8 @@ import io.cq.core.internal.table.TableStore;
  * takes the CPU from the application's own spinning threads, and a quiet queue keeps little reserved on disk
  * (docs/operations.md, "Disk usage"). Left to the appender, the first fault in a fresh stretch of the file would zero
  * the page cache's whole read-ahead window on the appender's thread, 20 ms for 8 MiB on a small VM; the background
- * faults in page by page, preemptibly ({@link NativeIo#populateForWrite}). The appender reserves itself only when the
- * background has not (or cannot).
+ * faults in page by page, preemptibly ({@link io.cq.core.internal.os.MemoryAdvice#populateForWrite}). The appender
+ * reserves itself only when the background has not (or cannot).
  * The pace is measured every eighth of a step, not per append, and counts only when sustained over half a step.
  *
  * <p>One per appender, used under the write lock; not thread-safe.
@@ -52,9 +52,9 @@ final class ReservationPacer {
 
     /** Takes the measure at {@code p}, and asks the background for blocks ahead as the pace calls for. */
     void consider(CycleFile file, long p, long reserved) {
-        // The first look of any appender starts linking the downcalls that reserve ahead (NativeIo): an appender
+        // The first look of any appender starts linking the downcalls that reserve ahead (NativeAccess): an appender
         // that writes needs them; the path to a new process's first excerpt does not.
-        NativeIo.warmUpInBackground();
+        NativeAccess.warmUpInBackground();
         long step = file.mapped().blocks().reserveStep();
         long now = System.nanoTime();
         // No pace yet in a file just entered (positions start again): the first look only takes the measure.
@@ -94,7 +94,7 @@ final class ReservationPacer {
         if (reserved - p < ahead - ahead / 8) {
             askedAt = reserved;
             // Page by page (no read-ahead) keeps the background thread preemptible; past a few hundred MB/s the
-            // kernel's work per page costs an appender more than the stalls do (NativeIo.populateForWrite).
+            // kernel's work per page costs an appender more than the stalls do (MemoryAdvice.populateForWrite).
             file.mapped().blocks().reserveAhead(p, p + ahead, p + ahead / 2, pace > READ_AHEAD_BYTES_PER_SECOND,
                     () -> tableStore.maxCycle() <= written);
         }

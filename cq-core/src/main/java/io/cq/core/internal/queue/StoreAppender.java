@@ -15,6 +15,7 @@ import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.memory.ComposeBuffer;
+import io.cq.core.internal.memory.ExcerptReservation;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
@@ -614,7 +615,7 @@ public final class StoreAppender implements ExcerptAppender {
      * not a method reference (each class is about 0.15 ms of a new process's way to its first excerpt, and the first
      * method reference of a JVM generates code).
      */
-    private final class AppendContext implements WriteContext, SegmentCursor.Reservation {
+    private final class AppendContext implements WriteContext, ExcerptReservation {
         boolean open;
         boolean rollback;
         /** Written into the appender's buffer, without the lock, until {@link #close()} or {@link #index()}. */

@@ -4,9 +4,9 @@ import io.cq.core.DiskSpace;
 import io.cq.core.WriteLockTimeoutException;
 import io.cq.core.internal.file.UnusedIndexSpace;
 import io.cq.core.internal.lock.WriteLock;
+import io.cq.core.internal.os.NativeAccess;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.Log;
-import io.cq.core.internal.system.NativeIo;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +52,7 @@ final class UnusedIndexRelease {
     /** A failure only costs disk space, and is logged. */
     private static void releaseOrWarn(QueueContext queue, Path file) {
         try {
-            release(queue, file, NativeIo.canReserveBlocks());
+            release(queue, file, NativeAccess.canReserveBlocks());
         } catch (IOException | RuntimeException e) {
             Log.warning(UnusedIndexSpace.class, "could not give back the unused index space of " + file
                     + "; it keeps it", e);

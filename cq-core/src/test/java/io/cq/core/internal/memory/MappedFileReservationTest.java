@@ -1,6 +1,6 @@
 package io.cq.core.internal.memory;
 
-import io.cq.core.internal.system.NativeIo;
+import io.cq.core.internal.os.NativeAccess;
 import io.cq.core.support.DiskUsage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,7 +26,7 @@ class MappedFileReservationTest {
 
     @Test
     void shouldReserveNothingAheadOnceStopped() throws IOException {
-        assumeTrue(NativeIo.canReserveBlocks(), "reserving ahead needs native access to fallocate");
+        assumeTrue(NativeAccess.canReserveBlocks(), "reserving ahead needs native access to fallocate");
         Path path = dir.resolve("cycle");
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {

@@ -33,18 +33,18 @@ class SegmentCursorArrayCopyTest {
             cursor.bindForWrite(arena.allocate(64), 0, 64, 1 << 20, 0, 1 << 20, end -> end);
             cursor.writeBytes(new byte[8]);
         }
-        await().until(SegmentCursor::arrayCopiesLinked);
+        await().until(FfmWarmUp::arrayCopiesLinked);
     }
 
     @AfterEach
     void linkedAgain() {
-        SegmentCursor.arrayCopiesLinked(true);
+        FfmWarmUp.arrayCopiesLinked(true);
     }
 
     @ParameterizedTest(name = "array copies linked: {0}, into and out of {1} memory")
     @CsvSource({"false, native", "true, native", "false, heap", "true, heap"})
     void shouldWriteAndReadByteArraysWhetherOrNotTheJdksArrayCopiesAreLinked(boolean linked, String memory) {
-        SegmentCursor.arrayCopiesLinked(linked);
+        FfmWarmUp.arrayCopiesLinked(linked);
         Random random = new Random(SEED + (linked ? 1 : 0) + memory.length());
         try (Arena arena = Arena.ofConfined()) {
             // Native, as a mapped file is; a byte array's, as an appender's compose buffer and an async tailer's are.

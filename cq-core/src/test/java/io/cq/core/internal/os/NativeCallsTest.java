@@ -1,4 +1,4 @@
-package io.cq.core.internal.system;
+package io.cq.core.internal.os;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,13 +18,13 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-class NativeIoTest {
+class NativeCallsTest {
     @TempDir
     Path dir;
 
     @Test
     void shouldFaultInAMappingWithoutChangingWhatItHolds() throws Exception {
-        assumeTrue(NativeIo.canReserveBlocks(), "native access is needed");
+        assumeTrue(NativeAccess.canReserveBlocks(), "native access is needed");
         Path file = dir.resolve("data");
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); Arena arena = Arena.ofShared()) {
             raf.setLength(1 << 20);
@@ -32,9 +32,9 @@ class NativeIoTest {
             raf.writeInt(0x5EED);
             MemorySegment mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, 1 << 20, arena);
 
-            NativeIo.Populated populated = NativeIo.populateForWrite(mapping);
+            MemoryAdvice.Populated populated = MemoryAdvice.populateForWrite(mapping);
 
-            assertThat(populated).isIn(NativeIo.Populated.DONE, NativeIo.Populated.UNSUPPORTED);
+            assertThat(populated).isIn(MemoryAdvice.Populated.DONE, MemoryAdvice.Populated.UNSUPPORTED);
             assertThat(mapping.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), 8192))
                     .isEqualTo(0x5EED);
             assertThat(mapping.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)).isZero();
@@ -48,7 +48,7 @@ class NativeIoTest {
      */
     @Test
     void shouldFaultInASliceWithoutReadingAheadPastIt() throws Exception {
-        assumeTrue(NativeIo.canReserveBlocks(), "native access is needed");
+        assumeTrue(NativeAccess.canReserveBlocks(), "native access is needed");
         Path file = dir.resolve("sparse");
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); Arena arena = Arena.ofShared()) {
             MemorySegment mapping = sparseMapping(raf, 32 << 20, arena);
@@ -64,7 +64,7 @@ class NativeIoTest {
     /** The advice is for the fault-in only: afterwards the mapping is one again, and readers read ahead in it. */
     @Test
     void shouldLeaveTheMappingWholeAndReadingAheadAfterFaultingInASliceOfIt() throws Exception {
-        assumeTrue(NativeIo.canReserveBlocks(), "native access is needed");
+        assumeTrue(NativeAccess.canReserveBlocks(), "native access is needed");
         Path file = dir.resolve("whole");
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); Arena arena = Arena.ofShared()) {
             MemorySegment mapping = sparseMapping(raf, 8 << 20, arena);
@@ -85,9 +85,9 @@ class NativeIoTest {
 
     /** Faults the slice in; skips the test on a kernel without MADV_POPULATE_WRITE. */
     private static void faultInOrSkip(MemorySegment slice) {
-        NativeIo.Populated populated = NativeIo.populateForWrite(slice);
-        assumeTrue(populated != NativeIo.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
-        assertThat(populated).isEqualTo(NativeIo.Populated.DONE);
+        MemoryAdvice.Populated populated = MemoryAdvice.populateForWrite(slice);
+        assumeTrue(populated != MemoryAdvice.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
+        assertThat(populated).isEqualTo(MemoryAdvice.Populated.DONE);
     }
 
     private static int pagesInMemory(MemorySegment range) {
@@ -118,7 +118,7 @@ class NativeIoTest {
     /** A sparse mapping larger than the file system: touching its pages would kill the JVM with SIGBUS. */
     @Test
     void shouldReportAFailedFaultInInsteadOfCrashingWhenTheFileSystemIsFull() throws Exception {
-        assumeTrue(NativeIo.canReserveBlocks(), "native access is needed");
+        assumeTrue(NativeAccess.canReserveBlocks(), "native access is needed");
         assumeTrue("root".equals(System.getProperty("user.name")), "mounting a small tmpfs needs root");
         Path mount = Files.createDirectories(dir.resolve("small-fs"));
         Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mount.toString())
@@ -130,10 +130,10 @@ class NativeIoTest {
                 raf.setLength(8 << 20);
                 MemorySegment mapping = raf.getChannel().map(FileChannel.MapMode.READ_WRITE, 0, 8 << 20, arena);
 
-                NativeIo.Populated populated = NativeIo.populateForWrite(mapping);
+                MemoryAdvice.Populated populated = MemoryAdvice.populateForWrite(mapping);
 
-                assumeTrue(populated != NativeIo.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
-                assertThat(populated).isEqualTo(NativeIo.Populated.FAILED);
+                assumeTrue(populated != MemoryAdvice.Populated.UNSUPPORTED, "the kernel has no MADV_POPULATE_WRITE");
+                assertThat(populated).isEqualTo(MemoryAdvice.Populated.FAILED);
             }
         } finally {
             new ProcessBuilder("umount", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
