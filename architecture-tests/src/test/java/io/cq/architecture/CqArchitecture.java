@@ -105,7 +105,7 @@ final class CqArchitecture {
                 .layer("settings").definedBy("io.cq.core.internal.settings")
                 .whereLayer("queue").mayNotBeAccessedByAnyLayer()
                 .whereLayer("message").mayNotBeAccessedByAnyLayer()
-                .whereLayer("settings").mayNotBeAccessedByAnyLayer()
+                .whereLayer("settings").mayOnlyBeAccessedByLayers("queue")
                 .whereLayer("async").mayOnlyBeAccessedByLayers("queue")
                 .whereLayer("inspect").mayOnlyBeAccessedByLayers("queue")
                 .whereLayer("file").mayOnlyBeAccessedByLayers("inspect", "queue")

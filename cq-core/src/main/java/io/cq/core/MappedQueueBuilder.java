@@ -1,15 +1,10 @@
 package io.cq.core;
 
-import io.cq.core.internal.layout.AsyncRingDescriptor;
-import io.cq.core.internal.layout.BlockDescriptor;
-import io.cq.core.internal.memory.FfmWarmUp;
-import io.cq.core.internal.queue.StoreQueue;
-import io.cq.core.internal.settings.SettingsCheck;
-import io.cq.core.internal.system.FilePermissions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalTime;
@@ -25,17 +20,17 @@ import java.util.Set;
  */
 public final class MappedQueueBuilder {
     static {
-        // First of all the builder's static set-up: a queue is about to be opened, and the JDK's memory-access
-        // machinery gets ready meanwhile, on other cores, before this class's defaults load (docs/performance.md,
-        // "Start-up"). The builder, as the entry point, is what reaches into the internals.
-        FfmWarmUp.startInBackground();
+        // First of all the builder's static set-up: a queue is about to be opened, and the engine, once loaded,
+        // gets the JDK's memory-access machinery ready meanwhile, on other cores, before this class's defaults load
+        // (docs/notes/performance-journal.md, start-up).
+        Engines.queue();
     }
 
     /** 64 MiB: the largest excerpt is then 16 MiB. */
     public static final long DEFAULT_BLOCK_SIZE = 64L << 20;
     public static final int DEFAULT_INDEX_SPACING = 16;
     /** 512 KiB (or the block size where that is smaller): see {@link #reserveStep(long)}. */
-    public static final long DEFAULT_RESERVE_STEP = BlockDescriptor.DEFAULT_RESERVE_STEP;
+    public static final long DEFAULT_RESERVE_STEP = 512L << 10;
     public static final RollCycle DEFAULT_ROLL_CYCLE = RollCycle.DAILY;
     public static final Duration DEFAULT_WRITE_LOCK_CHECK_INTERVAL = Duration.ofMillis(20);
     public static final Duration DEFAULT_WRITE_LOCK_TIMEOUT = Duration.ofSeconds(10);
@@ -43,7 +38,7 @@ public final class MappedQueueBuilder {
     public static final long DEFAULT_DISK_SPACE_WARNING_BYTES = 1L << 30;
     public static final double DEFAULT_DISK_SPACE_WARNING_PERCENT = 5.0;
     /** 16 MiB: about 250,000 excerpts of 40 bytes ahead of a stalled drainer. */
-    public static final long DEFAULT_ASYNC_BUFFER_SIZE = AsyncRingDescriptor.DEFAULT_CAPACITY;
+    public static final long DEFAULT_ASYNC_BUFFER_SIZE = 16L << 20;
     /** Where async buffers go by default when it exists: shared memory, which no disk stalls. */
     public static final Path DEFAULT_ASYNC_BUFFER_DIRECTORY = Path.of("/dev/shm");
 
@@ -76,7 +71,7 @@ public final class MappedQueueBuilder {
     private StoreFileListener storeFileListener = new StoreFileListener() {
     };
     private Duration syncInterval = DEFAULT_SYNC_INTERVAL;
-    private Set<PosixFilePermission> filePermissions = FilePermissions.OWNER_READ_WRITE;
+    private Set<PosixFilePermission> filePermissions = PosixFilePermissions.fromString("rw-------");
     private long diskSpaceWarningBytes = DEFAULT_DISK_SPACE_WARNING_BYTES;
     private double diskSpaceWarningPercent = DEFAULT_DISK_SPACE_WARNING_PERCENT;
     private boolean refuseSharedDirectory;
@@ -89,7 +84,7 @@ public final class MappedQueueBuilder {
 
     /** See {@link MappedQueue#warmUp()}: loading this class starts it, and this makes sure the class is loaded. */
     static void warmUp() {
-        FfmWarmUp.startInBackground();
+        Engines.queue();
     }
 
     /**
@@ -115,7 +110,7 @@ public final class MappedQueueBuilder {
      * queue's.
      */
     public MappedQueueBuilder rollTime(LocalTime time, ZoneId zone) {
-        this.rollTime = SettingsCheck.wholeMilliseconds(Objects.requireNonNull(time, "time"));
+        this.rollTime = Engines.queue().rollTime(Objects.requireNonNull(time, "time"));
         this.rollZone = Objects.requireNonNull(zone, "zone");
         this.rollTimeChosen = true;
         return this;
@@ -133,7 +128,7 @@ public final class MappedQueueBuilder {
      * ({@code TEST_SECONDLY}) to 516 KiB ({@code XLARGE_DAILY}). Block sizes are also whole multiples of 4096.
      */
     public static long smallestBlockSize(RollCycle rollCycle) {
-        return BlockDescriptor.smallestBlockSize(Objects.requireNonNull(rollCycle, "rollCycle"));
+        return Engines.queue().smallestBlockSize(Objects.requireNonNull(rollCycle, "rollCycle"));
     }
 
     /**
@@ -373,13 +368,13 @@ public final class MappedQueueBuilder {
         if (readOnly) {
             throw new IllegalStateException("a repair writes to the queue: do not set readOnly");
         }
-        try (StoreQueue queue = open(true)) {
+        try (MappedQueue queue = open(true)) {
             return queue.repair();
         }
     }
 
-    private StoreQueue open(boolean repairing) {
-        long step = reserveStep == 0 ? Math.min(BlockDescriptor.DEFAULT_RESERVE_STEP, blockSize) : reserveStep;
+    private MappedQueue open(boolean repairing) {
+        long step = reserveStep == 0 ? Math.min(DEFAULT_RESERVE_STEP, blockSize) : reserveStep;
         Path bufferDirectory = asyncBufferDirectory != null ? asyncBufferDirectory.toAbsolutePath().normalize()
                 : Files.isDirectory(DEFAULT_ASYNC_BUFFER_DIRECTORY) && Files.isWritable(DEFAULT_ASYNC_BUFFER_DIRECTORY)
                 ? DEFAULT_ASYNC_BUFFER_DIRECTORY : directory.toAbsolutePath().normalize();
@@ -389,7 +384,6 @@ public final class MappedQueueBuilder {
                 retainCycles, retainFor, retentionKeepsUnread, storeFileListener, filePermissions,
                 diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime,
                 rollZone, doubleBuffer, asyncMode, asyncBufferSize, bufferDirectory, asyncDrain && !repairing);
-        SettingsCheck.check(settings);
-        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen, asyncModeChosen, repairing);
+        return Engines.queue().open(settings, rollCycleChosen, rollTimeChosen, asyncModeChosen, repairing);
     }
 }

@@ -4,9 +4,6 @@ import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.ReadContext;
-import io.cq.core.internal.message.MessageTrees;
-import io.cq.core.internal.message.ObjectMessages;
-import io.cq.core.internal.message.TreeMessages;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -79,7 +76,7 @@ public final class Messages {
      * through Jackson, and returns its index; read it with {@link #readObject(ExcerptTailer, Class)}.
      */
     public static long writeObject(ExcerptAppender appender, Object value) {
-        return ObjectMessages.write(appender, value, null);
+        return MessageEngines.engine().writeObject(appender, value, null);
     }
 
     /**
@@ -87,7 +84,7 @@ public final class Messages {
      * it is empty); {@link #readObject} and every other reader that does not ask for headers ignore them.
      */
     public static long writeObject(ExcerptAppender appender, Object value, TextHeaders headers) {
-        return ObjectMessages.write(appender, value, Objects.requireNonNull(headers, "headers"));
+        return MessageEngines.engine().writeObject(appender, value, Objects.requireNonNull(headers, "headers"));
     }
 
     /**
@@ -98,12 +95,12 @@ public final class Messages {
      * @throws MessageDecodingException when its headers section is malformed
      */
     public static boolean readHeaders(ExcerptBytes bytes, TextHeaders into) {
-        return MessageTrees.readHeaders(bytes, -1, into);
+        return MessageEngines.engine().readHeaders(bytes, -1, into);
     }
 
     /** {@link #readHeaders(ExcerptBytes, TextHeaders)} of the excerpt being read; errors name its index. */
     public static boolean readHeaders(ReadContext context, TextHeaders into) {
-        return MessageTrees.readHeaders(context.bytes(), context.index(), into);
+        return MessageEngines.engine().readHeaders(context.bytes(), context.index(), into);
     }
 
     /**
@@ -114,12 +111,12 @@ public final class Messages {
      *                                  {@code type} (the excerpt is consumed)
      */
     public static <T> T readObject(ExcerptTailer tailer, Class<T> type) {
-        return ObjectMessages.read(tailer, type);
+        return MessageEngines.engine().readObject(tailer, type);
     }
 
     /** Whether the excerpt is a message (written by a method writer or {@code writeObject}), not raw bytes. */
     public static boolean isMessage(ExcerptBytes bytes) {
-        return MessageTrees.isMessage(bytes);
+        return MessageEngines.engine().isMessage(bytes);
     }
 
     /**
@@ -128,7 +125,7 @@ public final class Messages {
      * @throws MessageDecodingException when the message is malformed
      */
     public static String methodName(ExcerptBytes bytes) {
-        return MessageTrees.methodName(bytes, -1);
+        return MessageEngines.engine().methodName(bytes, -1);
     }
 
     /**
@@ -141,12 +138,12 @@ public final class Messages {
      * @throws MessageDecodingException when the excerpt is not a message or is malformed
      */
     public static ObjectNode toTree(ExcerptBytes bytes) {
-        return MessageTrees.toTree(bytes, -1);
+        return MessageEngines.engine().toTree(bytes, -1);
     }
 
     /** {@link #toTree(ExcerptBytes)} of the excerpt being read; errors name its index. */
     public static ObjectNode toTree(ReadContext context) {
-        return MessageTrees.toTree(context.bytes(), context.index());
+        return MessageEngines.engine().toTree(context.bytes(), context.index());
     }
 
     /**
@@ -160,7 +157,7 @@ public final class Messages {
      *                                  as a {@code type}
      */
     public static <T> T readObject(ReadContext context, Class<T> type) {
-        return ObjectMessages.decode(context, type);
+        return MessageEngines.engine().decode(context, type);
     }
 
     /** {@link #toTree(ExcerptBytes)} as compact JSON text. */
@@ -181,6 +178,6 @@ public final class Messages {
      * @return the index of the excerpt written
      */
     public static long write(ExcerptAppender appender, String method, List<? extends JsonNode> arguments) {
-        return TreeMessages.write(appender, method, arguments);
+        return MessageEngines.engine().write(appender, method, arguments);
     }
 }

@@ -1,7 +1,6 @@
 package io.cq.core.message;
 
 import io.cq.core.ExcerptTailer;
-import io.cq.core.internal.message.MethodReaders;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -84,6 +83,7 @@ public final class MethodReaderBuilder {
      *                                  public no-argument constructor
      */
     public MethodReader build() {
-        return MethodReaders.create(tailer, List.copyOf(handlers), onlyInterfaces, List.copyOf(allowedTypes), history);
+        return MessageEngines.engine().methodReader(tailer, List.copyOf(handlers), onlyInterfaces,
+                List.copyOf(allowedTypes), history);
     }
 }

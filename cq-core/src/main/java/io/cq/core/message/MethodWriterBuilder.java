@@ -1,7 +1,6 @@
 package io.cq.core.message;
 
 import io.cq.core.ExcerptAppender;
-import io.cq.core.internal.message.MethodWriters;
 
 import java.util.Objects;
 
@@ -62,6 +61,6 @@ public final class MethodWriterBuilder<T> {
      */
     public T build() {
         boolean withHistory = history != null ? history : sourceId != 0;
-        return MethodWriters.create(type, appender, withHistory, sourceId, headers);
+        return MessageEngines.engine().methodWriter(type, appender, withHistory, sourceId, headers);
     }
 }

@@ -64,7 +64,7 @@ public final class AsyncRingDescriptor {
     public static final int PADDING = -1;
 
     /** 16 MiB of records: at 40-byte excerpts, about 250,000 of them ahead of a stalled drainer. */
-    public static final long DEFAULT_CAPACITY = 16L << 20;
+    public static final long DEFAULT_CAPACITY = io.cq.core.MappedQueueBuilder.DEFAULT_ASYNC_BUFFER_SIZE;
     public static final long MIN_CAPACITY = 64L << 10;
     public static final long MAX_CAPACITY = 1L << 30;
 

@@ -26,7 +26,7 @@ public final class BlockDescriptor {
      * enough that a queue holding one excerpt takes under 1 MiB of disk, table store included; large enough that
      * an appender reserves once per thousands of excerpts.
      */
-    public static final long DEFAULT_RESERVE_STEP = 512L << 10;
+    public static final long DEFAULT_RESERVE_STEP = io.cq.core.MappedQueueBuilder.DEFAULT_RESERVE_STEP;
     public static final long MIN_RESERVE_STEP = 64 * 1024;
     /** The page cache's largest folio on x86-64 and aarch64 with 4 KiB pages (mapped by one PMD entry). */
     public static final long LARGE_FOLIO = 2L << 20;

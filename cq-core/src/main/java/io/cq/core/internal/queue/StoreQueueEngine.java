@@ -1,0 +1,43 @@
+package io.cq.core.internal.queue;
+
+import io.cq.core.MappedQueue;
+import io.cq.core.QueueEngine;
+import io.cq.core.QueueSettings;
+import io.cq.core.RollCycle;
+import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.memory.FfmWarmUp;
+import io.cq.core.internal.settings.SettingsCheck;
+
+import java.time.LocalTime;
+
+/**
+ * The engine behind {@link io.cq.core.MappedQueueBuilder}: it installs itself when the builder loads it by name
+ * (docs/architecture.md, "The API and the engine"), and starts the FFM warm-up then, the first thing a process that
+ * opens a queue does (docs/notes/performance-journal.md, start-up).
+ */
+public final class StoreQueueEngine implements QueueEngine {
+    static {
+        FfmWarmUp.startInBackground();
+        QueueEngine.install(new StoreQueueEngine());
+    }
+
+    private StoreQueueEngine() {
+    }
+
+    @Override
+    public MappedQueue open(QueueSettings settings, boolean rollCycleChosen, boolean rollTimeChosen,
+                            boolean asyncChosen, boolean repairing) {
+        SettingsCheck.check(settings);
+        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen, asyncChosen, repairing);
+    }
+
+    @Override
+    public long smallestBlockSize(RollCycle rollCycle) {
+        return BlockDescriptor.smallestBlockSize(rollCycle);
+    }
+
+    @Override
+    public LocalTime rollTime(LocalTime time) {
+        return SettingsCheck.wholeMilliseconds(time);
+    }
+}
