@@ -20,11 +20,11 @@ import java.util.concurrent.TimeUnit;
  * <p>A writer that finds the word taken spins briefly, then waits in this JVM's {@link WaitingLine}: parked, so a
  * burst of virtual threads holds no carrier, and in order, so nobody is passed over for long. Only the front of the
  * line competes for the word with other processes: it spins, yields, then sleeps for growing intervals (up to a
- * millisecond once it has waited long), which a release in this JVM cuts short, so it neither takes a core from the
- * holder on a small machine nor burns one while a holder is slow. Every {@code livenessCheckNanos} of waiting it asks
- * whether the holder is still alive, by the holder's process lock or, in this JVM, by its thread; only a dead
- * holder's lock is taken over. The wait ends with an interrupt ({@link io.cq.core.QueueInterruptedException}) or after
- * {@code timeoutNanos}
+ * millisecond once it has waited long), which a release in this JVM cuts short once the front is urgent, so it
+ * neither takes a core from the holder on a small machine nor burns one while a holder is slow. Every
+ * {@code livenessCheckNanos} of waiting it asks whether the holder is still alive, by the holder's process lock or,
+ * in this JVM, by its thread; only a dead holder's lock is taken over. The wait ends with an interrupt
+ * ({@link io.cq.core.QueueInterruptedException}) or after {@code timeoutNanos}
  * ({@link io.cq.core.WriteLockTimeoutException}, naming the live holder). Each appender owns one WriteLock; not
  * thread-safe.
  */
