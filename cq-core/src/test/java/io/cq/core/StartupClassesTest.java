@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StartupClassesTest {
     /**
      * cq's classes loaded before the first excerpt, test support aside: 61 on 2026-11-27 after the noon changes, 67
-     * since the table store and the mapped file were split by job (2026-12-07).
+     * since the table store and the mapped file were split by job (2026-12-07), 69 since the appender's roll and its
+     * double-buffered variant became classes of their own (2026-12-07, "the appender split by job").
      */
-    private static final int BUDGET = 67;
+    private static final int BUDGET = 69;
 
     @TempDir
     Path dir;

@@ -231,7 +231,7 @@ public final class StoreQueue implements MappedQueue {
     }
 
     private ExcerptAppender newAppender() {
-        return ring != null ? new AsyncAppender(context, ring) : new StoreAppender(context);
+        return ring != null ? new AsyncAppender(context, ring) : StoreAppender.of(context);
     }
 
     @Override
@@ -247,7 +247,11 @@ public final class StoreQueue implements MappedQueue {
     }
 
     private static boolean isClosed(ExcerptAppender appender) {
-        return appender instanceof StoreAppender store ? store.isClosed() : ((AsyncAppender) appender).isClosed();
+        return switch (appender) {
+            case StoreAppender store -> store.isClosed();
+            case DoubleBufferedAppender buffered -> buffered.isClosed();
+            default -> ((AsyncAppender) appender).isClosed();
+        };
     }
 
     private ExcerptAppender newThreadBoundAppender(ThreadBound existing) {
@@ -522,7 +526,7 @@ public final class StoreQueue implements MappedQueue {
         int appenders = 0;
         int tailers = 0;
         for (AutoCloseable resource : resources) {
-            if (resource instanceof StoreAppender || resource instanceof AsyncAppender) {
+            if (resource instanceof ExcerptAppender) {
                 appenders++;
             } else if (resource instanceof StoreTailer || resource instanceof AsyncTailer) {
                 tailers++;
