@@ -1,7 +1,6 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.ExcerptAppender;
-import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueException;
