@@ -9,23 +9,17 @@ import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.os.MemoryAdvice;
 import io.cq.core.internal.os.NativeAccess;
 import io.cq.core.internal.system.FilePermissions;
-import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.AsyncBufferConfig;
 import io.cq.core.internal.table.TableStore;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -77,8 +71,7 @@ public final class AsyncRing {
     public static AsyncRing open(TableStore store, boolean writable, FilePermissions permissions,
                                  LongSupplier lastIndex) {
         AsyncBufferConfig config = store.asyncBuffer();
-        Path path = Path.of(config.directory()).resolve(AsyncRingDescriptor.fileName(config.queueId()))
-                .toAbsolutePath().normalize();
+        Path path = AsyncRingFile.pathOf(config);
         synchronized (OPEN) {
             AsyncRing open = OPEN.get(path);
             if (open != null && (open.writable || !writable)) {
@@ -102,23 +95,10 @@ public final class AsyncRing {
     private static AsyncRing openLocked(Path path, TableStore store, AsyncBufferConfig config, boolean writable,
                                         FilePermissions permissions, LongSupplier lastIndex) {
         long capacity = config.size();
-        long size = AsyncRingDescriptor.fileSize(capacity);
         try {
-            boolean created = false;
-            if (writable && !Files.exists(path)) {
-                permissions.createDirectories(path.getParent());
-                create(path, size, permissions);
-                created = true;
-            }
-            try (FileChannel channel = writable
-                    ? FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)
-                    : FileChannel.open(path, StandardOpenOption.READ)) {
-                if (channel.size() != size) {
-                    throw new CorruptQueueException(path, 0, "the async buffer of queue " + store.path().getParent()
-                            + " is " + channel.size() + " bytes long; a buffer of " + capacity + " bytes takes "
-                            + size + ". Stop every process of the queue and delete the file: what it held that was "
-                            + "not drained is lost");
-                }
+            boolean created = AsyncRingFile.createIfMissing(path, AsyncRingDescriptor.fileSize(capacity), writable,
+                    permissions);
+            try (FileChannel channel = AsyncRingFile.open(path, store, capacity, writable)) {
                 AsyncRing ring = new AsyncRing(path, store, channel, capacity, writable);
                 ring.mapEveryPage(created);
                 if (created) {
@@ -132,30 +112,10 @@ public final class AsyncRing {
             if (!writable) {
                 return null;
             }
-            // A writer that cannot create the buffer (its directory cannot be made) must not go on without it.
-            throw new UncheckedIOException("cannot open the async buffer " + path + " of queue "
-                    + store.path().getParent() + ": " + e.getMessage() + " does not exist and cannot be created. "
-                    + "Every process of an async queue must be able to read and write its buffer's directory", e);
+            throw AsyncRingFile.cannotOpen(path, store, e);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open the async buffer " + path + " of queue "
-                    + store.path().getParent() + ": " + e.getMessage() + ". Every process of an async queue must be "
-                    + "able to read and write its buffer's directory", e);
+            throw AsyncRingFile.cannotOpen(path, store, e);
         }
-    }
-
-    /** Writes the whole file, so its blocks are allocated now: a mapped write to a hole can fault on a full disk. */
-    private static void create(Path path, long size, FilePermissions permissions) throws IOException {
-        // Under the buffer-file lock: a leftover of a process that died creating it is nobody's.
-        Path temporary = path.resolveSibling(path.getFileName() + ".new");
-        Files.deleteIfExists(temporary);
-        try (FileChannel channel = permissions.create(temporary)) {
-            ByteBuffer zeros = ByteBuffer.allocate(1 << 20);
-            for (long written = 0; written < size; ) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), size - written));
-                written += channel.write(zeros, written);
-            }
-        }
-        Files.move(temporary, path, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /**
@@ -419,7 +379,7 @@ public final class AsyncRing {
                 if (writable) {
                     store.locks().underLock(TableStoreDescriptor.ASYNC_BUFFER_FILE_LOCK, "async buffer file", () -> {
                         if (isDrained() && store.isOnlyWriter()) {
-                            deleteQuietly();
+                            AsyncRingFile.deleteQuietly(path);
                         }
                         return null;
                     });
@@ -427,14 +387,6 @@ public final class AsyncRing {
             } finally {
                 arena.close();
             }
-        }
-    }
-
-    private void deleteQuietly() {
-        try {
-            Files.deleteIfExists(path);
-        } catch (IOException e) {
-            Log.warning(AsyncRing.class, "cannot delete the drained async buffer {0}: {1}", path, e.getMessage());
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.ExcerptAppender;
-import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueException;
@@ -10,21 +9,15 @@ import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.index.CycleIndex;
 import io.cq.core.internal.index.Position;
-import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.lock.WriteLock;
-import io.cq.core.internal.memory.ComposeBuffer;
-import io.cq.core.internal.memory.ExcerptReservation;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
 import io.cq.core.internal.system.Failures;
 
-import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,17 +31,11 @@ public final class StoreAppender implements ExcerptAppender {
     private final QueueContext queue;
     private final WriteLock lock;
     private final SegmentCursor cursor = new SegmentCursor();
-    private final AppendContext context = new AppendContext();
+    private final AppendContext context = new AppendContext(this);
     private final Position scratch = new Position();
     /** Files retention deleted under the write lock, to log and announce once it is released. */
     private final List<Retention.Deletion> retired = new ArrayList<>();
-    /** Whether a context that finds the lock taken is written into {@link #buffer} first (docs/user-guide.md). */
-    private final boolean doubleBuffer;
-    /**
-     * A double-buffered appender's own buffer, for the largest excerpt of the queue's block size; made the first time
-     * it is needed, so that its classes are not loaded on the path to a first excerpt.
-     */
-    private ComposeBuffer buffer;
+    private final CycleRoller roller;
 
     private static final long NO_STAMP = Long.MIN_VALUE;
     /** The time an excerpt is appended at, when a drainer gives it; else the clock's. */
@@ -99,21 +86,18 @@ public final class StoreAppender implements ExcerptAppender {
         this.queue = queue;
         this.lock = queue.newWriteLock();
         this.pacer = new ReservationPacer(queue.tableStore());
-        this.doubleBuffer = queue.queue().settings().doubleBuffer();
+        this.roller = new CycleRoller(queue, retired);
+    }
+
+    /** A double-buffered appender when the queue's settings ask for one (chosen once, here), else a plain one. */
+    static ExcerptAppender of(QueueContext queue) {
+        return queue.queue().settings().doubleBuffer() ? new DoubleBufferedAppender(queue) : new StoreAppender(queue);
     }
 
     @Override
     public WriteContext writingDocument() {
         requireNoOpenContext();
-        if (doubleBuffer && !lock.tryAcquire()) {
-            // Another writer holds the lock: compose the excerpt meanwhile, copy it in under the lock on close.
-            bindBuffer();
-            context.open = true;
-            context.rollback = false;
-            context.buffered = true;
-            return context;
-        }
-        return openInPlace(doubleBuffer);
+        return openInPlace(false);
     }
 
     /**
@@ -132,7 +116,7 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     /** A context written in place, in the record under the write lock; {@code held}: the lock is taken already. */
-    private WriteContext openInPlace(boolean held) {
+    WriteContext openInPlace(boolean held) {
         if (!held) {
             lock.acquire();
         }
@@ -145,11 +129,10 @@ public final class StoreAppender implements ExcerptAppender {
         }
         context.open = true;
         context.rollback = false;
-        context.buffered = false;
         return context;
     }
 
-    private void requireNoOpenContext() {
+    void requireNoOpenContext() {
         if (context.open) {
             throw new IllegalStateException("this appender already has an open write context: close it first");
         }
@@ -158,82 +141,71 @@ public final class StoreAppender implements ExcerptAppender {
         }
     }
 
-    // ---- double buffering ------------------------------------------------------------------------------
+    // ---- for the context and the double-buffered appender -------------------------------------------------
 
-    private void bindBuffer() {
-        if (buffer == null) {
-            long blockSize = queue.queue().settings().blockSize();
-            buffer = new ComposeBuffer(BlockDescriptor.maxExcerptSize(blockSize), blockSize);
-        }
-        buffer.bind(cursor);
+    SegmentCursor cursor() {
+        return cursor;
+    }
+
+    AppendContext context() {
+        return context;
+    }
+
+    WriteLock lock() {
+        return lock;
+    }
+
+    /** The index of the open record's excerpt. */
+    long currentIndex() {
+        return queue.rollCycle().toIndex(cycle, sequence);
     }
 
     /**
-     * Takes the write lock for a buffered context and copies what it holds into a new record, from which the context
-     * goes on in place. When no record could be prepared the context is closed and the lock released; when the copy
-     * fails (the excerpt is larger than the file allows, the disk is full) the record is discarded on close.
+     * Copies an excerpt composed elsewhere into the open record, unless it is to be rolled back; either way it must
+     * fit: this cycle's file may have been made with a smaller block size than the queue's settings, and its limit
+     * rules.
      */
-    private void copyBufferIn() {
-        long length = cursor.position();
-        // A write that failed while buffering (too large, no memory) fails the excerpt as it would in place:
-        // binding the cursor to the record below forgets the failure, the flag does not.
-        boolean rollback = context.rollback || cursor.failed();
-        context.buffered = false;
-        if (closed) {
-            context.open = false;
-            cursor.unbind();
-            throw closedWhileComposing();
+    void copyComposed(MemorySegment composed, long length, boolean rollback) {
+        if (length > cursor.remaining()) {
+            throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
         }
+        if (!rollback) {
+            cursor.position(length);
+            MemorySegment.copy(composed, 0, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+        }
+    }
+
+    /** The appender was closed while the record was being opened: it is freed unwritten and the lock released. */
+    void abandonOpenRecord() {
+        context.open = false;
+        if (chunk != null) {
+            discard();
+        }
+        cursor.unbind();
+        lock.release();
+    }
+
+    /** Closing the open context: publishes the record, or discards it, and releases the lock. */
+    void finishRecord(boolean rollback) {
+        if (!lock.isHeld()) {
+            abandonTakenOver();
+        }
+        boolean published = false;
         try {
-            openInPlace(false);
-        } catch (RuntimeException | Error e) {
-            context.open = false;
-            cursor.unbind();
-            if (closed) {
-                // Closed while this thread waited for the lock, which left it no file to write in.
-                QueueException closedMeanwhile = closedWhileComposing();
-                closedMeanwhile.addSuppressed(e);
-                throw closedMeanwhile;
-            }
-            throw e;
-        }
-        if (closed) {
-            // Closed by another thread (the queue's close) while this one waited for the lock: nothing is written.
-            context.open = false;
-            if (chunk != null) {
+            if (rollback || cursor.failed()) {
                 discard();
+            } else {
+                publish();
+                published = true;
             }
+        } finally {
             cursor.unbind();
             lock.release();
-            throw closedWhileComposing();
+            announceRetired();
         }
-        context.rollback = rollback;
-        try {
-            if (length > cursor.remaining()) {
-                // This cycle's file was made with a smaller block size than the queue's settings: its limit rules.
-                throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
-            }
-            if (!rollback) {
-                cursor.position(length);
-                MemorySegment.copy(buffer.segment(), 0, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE,
-                        length);
-            }
-        } catch (RuntimeException | Error e) {
-            context.rollback = true;
-            throw e;
-        } finally {
-            releaseLargeBuffer();
+        if (published && queue.syncEachAppend()) {
+            forceLastExcerpt();
         }
-    }
-
-    private void releaseLargeBuffer() {
-        buffer.releaseIfLarge();
-    }
-
-    /** A {@link io.cq.core.QueueClosedException}. */
-    private QueueException closedWhileComposing() {
-        return Failures.closed("appender of queue " + queue.describe() + " was closed while its excerpt was "
-                + "being composed in its buffer; nothing was published");
     }
 
     private void prepareRecord() {
@@ -353,7 +325,7 @@ public final class StoreAppender implements ExcerptAppender {
     }
 
     /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
-    private long reserveForCursor(long end) {
+    long reserveForCursor(long end) {
         return file.mapped().blocks().reserve(position, end);
     }
 
@@ -445,44 +417,11 @@ public final class StoreAppender implements ExcerptAppender {
         return next;
     }
 
-    /**
-     * Moves to the cycle the clock gives, or to a later one another appender has started; creates its file,
-     * then marks the previous newest cycle finished and publishes the new one (docs/file-format.md, "Rolling").
-     */
+    /** Moves to the cycle the clock gives, or to a later one another appender has started (CycleRoller). */
     private void roll(long now) {
-        long target = Math.max(queue.calendar().cycleAt(now), queue.tableStore().maxCycle());
-        if (target > queue.rollCycle().lastCycle() || target < 0) {
-            throw new QueueException("the clock (" + Instant.ofEpochMilli(now) + ") is outside what "
-                    + queue.rollCycle() + " can index (cycles 0 to " + queue.rollCycle().lastCycle() + ", up to "
-                    + Instant.ofEpochMilli(queue.calendar().cycleStartMillis(queue.rollCycle().lastCycle()))
-                    + "); nothing was written");
-        }
+        long target = roller.targetCycle(now);
         if (target != cycle || file == null) {
-            queue.tableStore().requireStillInPlace();
-            if (file != null) {
-                // Nothing more is written to the file being left, though it counts as written until the next is
-                // published: reservations ahead in it (queued on the background thread, or a pretoucher's) would
-                // only take room, on a full disk the room retention makes for the next file.
-                file.mapped().blocks().stopReservingAhead();
-            }
-            CycleFile next = acquireOrCreateMakingRoom(target, now);
-            try {
-                // Before anything maps (and so lengthens) the file: a file cut short is refused, not padded.
-                next.checkTailForAppending();
-                long previousNewest = queue.tableStore().maxCycle();
-                List<Path> finished = previousNewest < target
-                        ? CycleFileMarks.finishBefore(queue.files(), previousNewest, target) : List.of();
-                queue.tableStore().publishCycle(target);
-                if (!finished.isEmpty()) {
-                    // Not on a new queue's first roll, which finishes nothing: that loads nothing for it.
-                    UnusedIndexRelease.submit(queue, finished);
-                }
-                retired.addAll(queue.retention().apply(queue.files(), queue.tableStore(), queue.namedTailers(),
-                        target, now));
-            } catch (RuntimeException | Error e) {
-                queue.files().release(next);
-                throw e;
-            }
+            CycleFile next = roller.enter(file, target, now);
             queue.files().release(file);
             file = next;
             cycle = target;
@@ -493,24 +432,6 @@ public final class StoreAppender implements ExcerptAppender {
             nextLookAt = Long.MIN_VALUE;
         }
         cycleEndMillis = queue.calendar().cycleStartMillis(cycle + 1);
-    }
-
-    /**
-     * Creates the new cycle's file; on a full disk, first lets retention delete what it would delete at this roll
-     * anyway, which may make the room, and tries once more.
-     */
-    private CycleFile acquireOrCreateMakingRoom(long target, long now) {
-        try {
-            return queue.files().acquireOrCreate(target, now);
-        } catch (UncheckedIOException e) {
-            List<Retention.Deletion> freed = queue.retention().apply(queue.files(), queue.tableStore(),
-                    queue.namedTailers(), target, now);
-            retired.addAll(freed);
-            if (freed.stream().noneMatch(deletion -> deletion.failure() == null)) {
-                throw e;
-            }
-            return queue.files().acquireOrCreate(target, now);
-        }
     }
 
     /** After the write lock is released: what retention deleted during a roll is logged and told. */
@@ -528,8 +449,6 @@ public final class StoreAppender implements ExcerptAppender {
     public long writeText(CharSequence text) {
         long length = Utf8.encodedLength(text);
         requireNoOpenContext();
-        // In place even when double-buffered: the text is encoded straight into the record, and a copy of a ready
-        // payload gains nothing from a buffer.
         try (WriteContext dc = openInPlace(false)) {
             try {
                 if (length > cursor.remaining()) {
@@ -582,13 +501,7 @@ public final class StoreAppender implements ExcerptAppender {
             return;
         }
         if (context.open) {
-            if (context.buffered) {
-                // Nothing was written to the queue yet: the buffered excerpt is dropped, and its owner's close says so.
-                context.open = false;
-                context.buffered = false;
-                context.droppedByClose = true;
-                cursor.unbind();
-            } else if (lock.isHeld()) {
+            if (lock.isHeld()) {
                 context.rollbackOnClose();
                 context.close();
             } else {
@@ -608,96 +521,5 @@ public final class StoreAppender implements ExcerptAppender {
 
     public boolean isClosed() {
         return closed;
-    }
-
-    /**
-     * The one write context of this appender, and its cursor's way to reserve further blocks: one class for both, and
-     * not a method reference (each class is about 0.15 ms of a new process's way to its first excerpt, and the first
-     * method reference of a JVM generates code).
-     */
-    private final class AppendContext implements WriteContext, ExcerptReservation {
-        boolean open;
-        boolean rollback;
-        /** Written into the appender's buffer, without the lock, until {@link #close()} or {@link #index()}. */
-        boolean buffered;
-        /** The appender was closed (by another thread) while this context was buffering: its excerpt is lost. */
-        boolean droppedByClose;
-
-        @Override
-        public ExcerptBytes bytes() {
-            return cursor;
-        }
-
-        @Override
-        public long reserveUpTo(long end) {
-            return reserveForCursor(end);
-        }
-
-        /** Known only under the lock: a buffered context takes it here and goes on in place. */
-        @Override
-        public long index() {
-            if (buffered) {
-                copyBufferIn();
-            }
-            return queue.rollCycle().toIndex(cycle, sequence);
-        }
-
-        @Override
-        public void rollbackOnClose() {
-            rollback = true;
-        }
-
-        @Override
-        public boolean isOpen() {
-            return open;
-        }
-
-        @Override
-        public void close() {
-            if (!open) {
-                if (droppedByClose) {
-                    droppedByClose = false;
-                    throw closedWhileComposing();
-                }
-                return;
-            }
-            if (buffered) {
-                if (rollback || cursor.failed()) {
-                    open = false;
-                    buffered = false;
-                    cursor.unbind();
-                    releaseLargeBuffer();
-                    return;
-                }
-                try {
-                    copyBufferIn();
-                } catch (RuntimeException | Error e) {
-                    if (open) {
-                        close();
-                    }
-                    throw e;
-                }
-            }
-            open = false;
-            if (!lock.isHeld()) {
-                abandonTakenOver();
-            }
-            boolean published = false;
-            try {
-                if (rollback || cursor.failed()) {
-                    discard();
-                } else {
-                    publish();
-                    published = true;
-                }
-            } finally {
-                cursor.unbind();
-                lock.release();
-                announceRetired();
-            }
-            if (published && queue.syncEachAppend()) {
-                forceLastExcerpt();
-            }
-        }
     }
 }

@@ -1,6 +1,5 @@
 package io.cq.core.internal.queue;
 
-import io.cq.core.CorruptQueueException;
 import io.cq.core.CycleCalendar;
 import io.cq.core.DiskSpace;
 import io.cq.core.Durability;
@@ -20,16 +19,12 @@ import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
 import io.cq.core.WriterProcess;
 import io.cq.core.internal.async.AsyncRing;
-import io.cq.core.internal.file.CycleFile;
-import io.cq.core.internal.file.CycleFileMarks;
 import io.cq.core.internal.file.CycleFiles;
-import io.cq.core.internal.file.CycleRepair;
 import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.lock.LeftoverTokens;
-import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.lock.WriteLockWord;
 import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.system.BackgroundWork;
@@ -53,8 +48,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 
 /**
  * The {@link MappedQueue}: opens the table store and the cycle files of a directory, hands out appenders and
@@ -77,18 +70,8 @@ public final class StoreQueue implements MappedQueue {
     private final QueueContext context;
     private final Set<AutoCloseable> resources = ConcurrentHashMap.newKeySet();
     private final AppendCounter appended = new AppendCounter();
-    /**
-     * Each thread's convenience appender. The thread's map holds a {@link ThreadBound}, which the queue empties when
-     * it closes or when the thread has ended, so no thread keeps a closed queue (or an ended thread's appender)
-     * reachable.
-     */
-    private final ThreadLocal<ThreadBound> threadAppenders = new ThreadLocal<>();
-    private final Set<ThreadBound> threadBound = ConcurrentHashMap.newKeySet();
-    /** Thread-bound appenders past which creating one first closes those of ended threads. */
-    private final AtomicInteger sweepAt = new AtomicInteger(MIN_SWEEP_AT);
-    private static final int MIN_SWEEP_AT = 64;
-    private static final long SWEEP_INTERVAL_NANOS = 1_000_000_000L;
-    private volatile ScheduledFuture<?> sweeper;
+    /** Each thread's convenience appender: made on the first {@link #acquireAppender()}, off a first excerpt's path. */
+    private volatile ThreadAppenders threadAppenders;
     private volatile boolean closed;
     private final QueueExtent extent;
     private final QueueFilesystem filesystem;
@@ -225,84 +208,34 @@ public final class StoreQueue implements MappedQueue {
     public ExcerptAppender createAppender() {
         ensureOpen();
         requireWritable("appenders");
-        ExcerptAppender appender = newAppender();
-        resources.add(appender);
-        return appender;
+        return newTrackedAppender();
     }
 
     private ExcerptAppender newAppender() {
-        return ring != null ? new AsyncAppender(context, ring) : new StoreAppender(context);
+        return ring != null ? new AsyncAppender(context, ring) : StoreAppender.of(context);
     }
 
     @Override
     public ExcerptAppender acquireAppender() {
         ensureOpen();
         requireWritable("appenders");
-        ThreadBound bound = threadAppenders.get();
-        ExcerptAppender appender = bound == null ? null : bound.appender;
-        if (appender != null && !isClosed(appender)) {
-            return appender;
-        }
-        return newThreadBoundAppender(bound);
+        ThreadAppenders appenders = threadAppenders;
+        return (appenders != null ? appenders : startThreadAppenders()).acquire();
     }
 
-    private static boolean isClosed(ExcerptAppender appender) {
-        return appender instanceof StoreAppender store ? store.isClosed() : ((AsyncAppender) appender).isClosed();
+    /** Under the queue's monitor, as its close is: none is made once the queue is closed. */
+    private synchronized ThreadAppenders startThreadAppenders() {
+        ensureOpen();
+        if (threadAppenders == null) {
+            threadAppenders = new ThreadAppenders(directory, this::newTrackedAppender);
+        }
+        return threadAppenders;
     }
 
-    private ExcerptAppender newThreadBoundAppender(ThreadBound existing) {
-        ThreadBound bound = existing;
-        if (bound == null) {
-            bound = new ThreadBound(Thread.currentThread());
-            threadAppenders.set(bound);
-        }
+    private ExcerptAppender newTrackedAppender() {
         ExcerptAppender appender = newAppender();
         resources.add(appender);
-        bound.appender = appender;
-        threadBound.add(bound);
-        if (threadBound.size() >= sweepAt.get()) {
-            closeAppendersOfEndedThreads();
-        }
-        if (sweeper == null) {
-            startSweeper();
-        }
         return appender;
-    }
-
-    private synchronized void startSweeper() {
-        if (sweeper == null && !closed) {
-            // Threads that appended once and ended are found within a second even if no other thread appends.
-            sweeper = BackgroundWork.every(SWEEP_INTERVAL_NANOS, directory, this::closeAppendersOfEndedThreads);
-        }
-    }
-
-    /**
-     * Closes the thread-bound appenders of threads that have ended: an ended thread can no longer use its appender,
-     * and its files and memory go back. Run when their number doubles and every second, so the cost per appender
-     * is constant and ended threads' appenders do not pile up.
-     */
-    private void closeAppendersOfEndedThreads() {
-        for (ThreadBound bound : threadBound) {
-            if (!bound.thread.isAlive()) {
-                ExcerptAppender appender = bound.appender;
-                bound.appender = null;
-                threadBound.remove(bound);
-                if (appender != null) {
-                    appender.close();
-                }
-            }
-        }
-        sweepAt.set(Math.max(MIN_SWEEP_AT, 2 * threadBound.size()));
-    }
-
-    /** What a thread's map holds for its convenience appender: emptied when the queue or the thread is done. */
-    private static final class ThreadBound {
-        final Thread thread;
-        volatile ExcerptAppender appender;
-
-        ThreadBound(Thread thread) {
-            this.thread = thread;
-        }
     }
 
     @Override
@@ -437,83 +370,7 @@ public final class StoreQueue implements MappedQueue {
     public QueueRepair repair() {
         ensureOpen();
         requireWritable("repairing");
-        requireNoOtherWriter();
-        List<QueueRepair.Skipped> skipped = new ArrayList<>();
-        List<QueueRepair.SetAside> setAside = new ArrayList<>();
-        List<QueueRepair.IndexRebuilt> rebuilt = new ArrayList<>();
-        QueueRepair.CycleRangeReset reset = null;
-        try (WriteLock lock = context.newWriteLock()) {
-            lock.acquire();
-            try {
-                long currentCycle = tableStore.calendar().cycleAt(settings.clock().millis());
-                Long storedNewest = files.resetInvalidCycleRange(currentCycle);
-                long newest = tableStore.maxCycle();
-                // After a reset the newest file may be of a cycle the clock has left: finished, end mark and all.
-                boolean newestOver = storedNewest != null && newest < currentCycle;
-                for (long cycle : files.cycles()) {
-                    if (cycle > newest) {
-                        continue; // created early by a pretoucher: nothing written yet
-                    }
-                    CycleFile file;
-                    try {
-                        file = files.acquire(cycle);
-                    } catch (CorruptQueueException e) {
-                        // Opening checks the file's own header: damaged, there is no first record to cut at, so
-                        // out of the queue it goes. A file of a newer format is no damage: the repair stops there.
-                        if (!e.file().equals(files.pathOf(cycle)) || CycleFiles.isNewerFormat(e)) {
-                            throw e;
-                        }
-                        setAside.add(new QueueRepair.SetAside(e.file(), files.setAside(cycle), e.problem()));
-                        continue;
-                    }
-                    if (file == null) {
-                        continue;
-                    }
-                    try {
-                        CycleRepair.Outcome outcome = CycleRepair.repair(file, cycle < newest || newestOver);
-                        if (outcome.skipped() != null) {
-                            skipped.add(outcome.skipped());
-                        }
-                        if (outcome.indexRebuilt() != null) {
-                            rebuilt.add(outcome.indexRebuilt());
-                        }
-                    } finally {
-                        files.release(file);
-                    }
-                }
-                if (!setAside.isEmpty()) {
-                    // The newest file may have been one of them.
-                    Long before = files.resetInvalidCycleRange(currentCycle);
-                    storedNewest = storedNewest != null ? storedNewest : before;
-                }
-                if (storedNewest != null) {
-                    reset = new QueueRepair.CycleRangeReset(tableStore.path(), storedNewest, tableStore.maxCycle());
-                }
-            } finally {
-                lock.release();
-            }
-        }
-        // Logged after the lock is released: a stalled log must not hold up the queue's writers.
-        for (QueueRepair.Skipped range : skipped) {
-            Log.warning(MappedQueue.class, "repair of {0}: skipped {1} excerpts from position {2} to {3} of {4}",
-                    directory, String.valueOf(range.excerptsSkipped()), String.valueOf(range.from()),
-                    String.valueOf(range.to()), range.file());
-        }
-        for (QueueRepair.SetAside file : setAside) {
-            Log.warning(MappedQueue.class, "repair of {0}: set {1} aside as {2}, its header being damaged: {3}",
-                    directory, file.file(), file.renamed(), file.problem());
-        }
-        for (QueueRepair.IndexRebuilt index : rebuilt) {
-            Log.warning(MappedQueue.class, "repair of {0}: rebuilt the index of {1} from its records (it was wrong "
-                    + "from position {2}); no excerpt was lost", directory, index.file(),
-                    String.valueOf(index.position()));
-        }
-        if (reset != null) {
-            Log.warning(MappedQueue.class, "repair of {0}: the newest cycle {1} named in {2} had no file; set to {3}",
-                    directory, String.valueOf(reset.storedNewest()), reset.tableStore(),
-                    String.valueOf(reset.newest()));
-        }
-        return new QueueRepair(skipped, setAside, reset, rebuilt);
+        return new WriteLockedMaintenance(context).repair();
     }
 
     @Override
@@ -522,7 +379,7 @@ public final class StoreQueue implements MappedQueue {
         int appenders = 0;
         int tailers = 0;
         for (AutoCloseable resource : resources) {
-            if (resource instanceof StoreAppender || resource instanceof AsyncAppender) {
+            if (resource instanceof ExcerptAppender) {
                 appenders++;
             } else if (resource instanceof StoreTailer || resource instanceof AsyncTailer) {
                 tailers++;
@@ -535,25 +392,6 @@ public final class StoreQueue implements MappedQueue {
     public List<WriterProcess> writerProcesses() {
         ensureOpen();
         return tableStore.processSlots().writers(new WriteLockWord(tableStore).ownerSlot());
-    }
-
-    /**
-     * For a repair: refuses while another process has the queue open for writing, whose appends a cut would lose
-     * (its next excerpt may already be past the cut).
-     *
-     * @throws QueueException naming the other writers
-     */
-    private void requireNoOtherWriter() {
-        List<WriterProcess> others = writerProcesses().stream()
-                .filter(writer -> writer.processSlot() != tableStore.processSlot()).toList();
-        if (!others.isEmpty()) {
-            throw new QueueException(directory + " is open for writing in " + others.size() + " other process"
-                    + (others.size() == 1 ? "" : "es") + " (" + others.stream()
-                    .map(writer -> writer.pid() > 0 ? "pid " + writer.pid() + " on " + writer.host()
-                            : "process slot " + writer.processSlot())
-                    .collect(Collectors.joining(", "))
-                    + "): stop every writer before repairing, since a repair cuts where they may be writing");
-        }
     }
 
     @Override
@@ -608,20 +446,15 @@ public final class StoreQueue implements MappedQueue {
             pretoucher.cancel(false);
         }
         cycleClock.close();
-        ScheduledFuture<?> sweeping;
+        ThreadAppenders appenders;
         synchronized (this) {
-            sweeping = sweeper;
+            appenders = threadAppenders;
         }
-        if (sweeping != null) {
-            sweeping.cancel(false);
+        if (appenders != null) {
+            appenders.close();
         }
-        // The threads' maps keep their ThreadBound; emptied, it keeps nothing of this queue.
-        for (ThreadBound bound : threadBound) {
-            bound.appender = null;
-        }
-        threadBound.clear();
         if (!readOnly) {
-            shrinkNewestIfLastWriter();
+            new WriteLockedMaintenance(context).shrinkNewestIfLastWriter();
         }
         if (flusher != null) {
             flusher.cancel(false);
@@ -630,33 +463,6 @@ public final class StoreQueue implements MappedQueue {
         extent.close();
         files.close();
         tableStore.release(!readOnly);
-    }
-
-    /**
-     * The last writer to close gives back what was reserved ahead in the newest cycle (docs/file-format.md,
-     * "Reserving and shrinking"). Closing does not fail for it: a file left longer only costs disk space.
-     */
-    private void shrinkNewestIfLastWriter() {
-        // Background work on this queue's files (reserving ahead, pretouching) finishes first.
-        BackgroundWork.drain();
-        if (!tableStore.isOnlyWriter()) {
-            return;
-        }
-        try (WriteLock lock = context.newWriteLock()) {
-            lock.acquire();
-            try {
-                long newest = tableStore.maxCycle();
-                if (newest != TableStore.NO_CYCLE && tableStore.isOnlyWriter()) {
-                    CycleFileMarks.shrinkNewest(files, newest);
-                    tableStore.countShrink();
-                }
-            } finally {
-                lock.release();
-            }
-        } catch (RuntimeException e) {
-            Log.warning(MappedQueue.class, "could not shrink the newest cycle file of " + directory
-                    + " on close; it keeps its reserved space", e);
-        }
     }
 
     /** Names an async queue's buffer file; never 0, which stands for none. */

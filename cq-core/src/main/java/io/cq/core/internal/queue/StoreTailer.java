@@ -278,7 +278,7 @@ public final class StoreTailer implements ExcerptTailer {
             return awaitOrReportDamage(header);
         }
         if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
-            requireAllExcerptsFound(header);
+            ReadDamage.requireAllExcerptsFound(file, chunk, chunkStart, position, sequence, header);
             return moveToNextCycle();
         }
         if (ExcerptHeaderDescriptor.isMeta(header)) {
@@ -286,7 +286,7 @@ public final class StoreTailer implements ExcerptTailer {
             return true;
         }
         if (ExcerptHeaderDescriptor.isFree(header)) {
-            return requireTheFreeMarkCounts(header);
+            return ReadDamage.requireTheFreeMarkCounts(file, chunk, chunkStart, position, sequence, header);
         }
         if (header == ExcerptHeaderDescriptor.EMPTY || ExcerptHeaderDescriptor.isWorking(header)) {
             // A word of 0 is free space to a writer that leaves no free mark (an older cq, or a file's first record),
@@ -303,50 +303,6 @@ public final class StoreTailer implements ExcerptTailer {
         }
         throw new CorruptQueueException(file.path(), position, "expected a record header, found "
                 + ExcerptHeaderDescriptor.describe(header));
-    }
-
-    /**
-     * A free mark that counts other excerpts before it than this tailer found on its way here: a damaged record length
-     * merged records or skipped some. The word is read once more first: a writer may have published here meanwhile.
-     */
-    private boolean requireTheFreeMarkCounts(int header) {
-        if (Memory.getIntAcquire(chunk, position - chunkStart) != header) {
-            return true;
-        }
-        throw new CorruptQueueException(file.path(), position, "the records end here after " + sequence
-                + " excerpts, but the writer's free mark here counts " + ExcerptHeaderDescriptor.length(header)
-                + " (modulo 2^29): a damaged record length hid or merged some of them (cq verify reports the "
-                + "damaged range)");
-    }
-
-    /**
-     * At the end of a cycle's records: the cycle's sequence hint counts the excerpts its writers published (it may
-     * lag behind them, never lead), so finding fewer means records were merged or skipped by a damaged length. The
-     * header is read once more first: a writer that published here meanwhile moved the hint on after it.
-     */
-    private void requireAllExcerptsFound(int header) {
-        long published = file.sequenceHint();
-        if (sequence >= published || Memory.getIntAcquire(chunk, position - chunkStart) != header) {
-            return;
-        }
-        throw new CorruptQueueException(file.path(), position, "the records end here after " + sequence
-                + " excerpts, but " + published + " were written to this cycle: a damaged record length hid some of "
-                + "them (cq verify reports the damaged range)");
-    }
-
-    /**
-     * Whether the position lies beyond where records were written: past the write position hint by more than the
-     * one record the hint may lag behind (its writer publishes a record, then moves the hint past it). Only a
-     * damaged length leads there.
-     */
-    private boolean pastWhatWasWritten(long written) {
-        if (position <= written) {
-            return false;
-        }
-        int last = file.headerAt(written);
-        boolean record = ExcerptHeaderDescriptor.isData(last)
-                || (ExcerptHeaderDescriptor.isMeta(last) && !ExcerptHeaderDescriptor.isEndOfCycle(last));
-        return !record || ExcerptHeaderDescriptor.next(written, ExcerptHeaderDescriptor.length(last)) != position;
     }
 
     /**
@@ -370,16 +326,10 @@ public final class StoreTailer implements ExcerptTailer {
         }
         if (written > length) {
             // A writer lengthens its file before it writes there, and a closing one cuts it after its records.
-            throw new CorruptQueueException(file.path(), length, "the file ends at " + length + " bytes but records "
-                    + "were written up to position " + written + ": it was cut short; the excerpts after position "
-                    + position + " are lost (cq verify reports the damaged range)");
+            throw ReadDamage.cutShort(file, length, written, position);
         }
-        if (finished || pastWhatWasWritten(written)) {
-            throw new CorruptQueueException(file.path(), position, "the records lead to position " + position
-                    + ", past the end of the file (" + file.mapped().size() + " bytes)" + (finished
-                    ? " of a finished cycle" : " and past where records were written (" + written + ")")
-                    + ": a damaged record length; the excerpts after it cannot be read (cq verify reports the "
-                    + "damaged range)");
+        if (finished || ReadDamage.pastWhatWasWritten(file, position, written)) {
+            throw ReadDamage.pastTheEnd(file, position, finished, written);
         }
         return absent();
     }
@@ -394,8 +344,8 @@ public final class StoreTailer implements ExcerptTailer {
     private boolean awaitOrReportDamage(int header) {
         long written = file.writePositionHint();
         boolean newerCycle = written <= position && queue.files().nextCycle(cycle) != NO_CYCLE;
-        if (written <= position && !newerCycle && !pastWhatWasWritten(written)) {
-            requireAllExcerptsFound(header);
+        if (written <= position && !newerCycle && !ReadDamage.pastWhatWasWritten(file, position, written)) {
+            ReadDamage.requireAllExcerptsFound(file, chunk, chunkStart, position, sequence, header);
             return false;
         }
         int again = Memory.getIntAcquire(chunk, position - chunkStart);
@@ -404,13 +354,7 @@ public final class StoreTailer implements ExcerptTailer {
         }
         // A live writer's record in progress is never below the hint (the hint passes a record only once it is
         // published), nor in a finished cycle: an unfinished or free header there is damage too.
-        throw new CorruptQueueException(file.path(), position, newerCycle
-                ? "expected a record or the end-of-cycle mark (a newer cycle exists, so this one is finished), found "
-                        + ExcerptHeaderDescriptor.describe(again) + "; the excerpts after it cannot be read (cq verify "
-                        + "reports the damaged range)"
-                : "expected a record header (records were written up to position " + written + "), found "
-                        + ExcerptHeaderDescriptor.describe(again) + "; the excerpts after it cannot be read (cq verify "
-                        + "reports the damaged range)");
+        throw ReadDamage.unreadable(file, position, newerCycle, written, again);
     }
 
     /**
