@@ -3,6 +3,7 @@ package io.cq.core;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -316,6 +317,68 @@ class AppendAndTailTest {
             }
             assertThat(into.toString()).isEqualTo("price=101.5");
             assertThat(new String(queue.createTailer().readBytes(), StandardCharsets.UTF_8)).endsWith("price=101.5");
+        }
+    }
+
+    @Test
+    void shouldRejectANegativeLengthWithoutPublishingAnything() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            try (WriteContext dc = appender.writingDocument()) {
+                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[4], 0, -1))
+                        .isInstanceOf(IndexOutOfBoundsException.class);
+                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[4], 2, 3))
+                        .isInstanceOf(IndexOutOfBoundsException.class);
+                dc.bytes().writeInt(7);
+            }
+            appender.writeText("next");
+            ExcerptTailer tailer = queue.createTailer();
+            try (ReadContext dc = tailer.readingDocument()) {
+                assertThat(dc.bytes().length()).isEqualTo(4);
+                assertThat(dc.bytes().readInt()).isEqualTo(7);
+            }
+            assertThat(tailer.readText()).isEqualTo("next");
+            assertThat(queue.lastIndex()).isEqualTo(appender.lastIndexAppended());
+        }
+    }
+
+    @Test
+    void shouldSayAWriteContextIsClosedWhenWrittenToAfterItsClose() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender()) {
+            WriteContext context = appender.writingDocument();
+            context.bytes().writeInt(1);
+            context.close();
+
+            assertThatThrownBy(() -> context.bytes().writeInt(2)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("is closed");
+            assertThat(queue.lastIndex()).isEqualTo(queue.firstIndex());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneakyThrow(Throwable e) throws T {
+        throw (T) e;
+    }
+
+    @Test
+    void shouldPublishNothingWhenAWriteThrowsACheckedExceptionUnchecked() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender()) {
+            assertThatThrownBy(() -> appender.writeDocument(bytes -> {
+                bytes.writeLong(1);
+                sneakyThrow(new IOException("as Kotlin or @SneakyThrows throw it"));
+            })).isInstanceOf(IOException.class);
+            assertThat(queue.lastIndex()).as("nothing half-written was published").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void shouldRollBackAReadWhenItThrowsACheckedExceptionUnchecked() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            appender.writeText("whole");
+            assertThatThrownBy(() -> tailer.readDocument(bytes -> sneakyThrow(new IOException("a failed read"))))
+                    .isInstanceOf(IOException.class);
+            assertThat(tailer.readText()).as("the read was rolled back").isEqualTo("whole");
         }
     }
 }

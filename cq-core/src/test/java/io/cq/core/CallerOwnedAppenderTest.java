@@ -104,4 +104,19 @@ class CallerOwnedAppenderTest {
                     .hasMessageContaining("read-only");
         }
     }
+
+    @Test
+    void shouldRefuseAtOnceASecondAppenderOnTheThreadThatHoldsTheWriteLock() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender first = queue.createAppender();
+             ExcerptAppender second = queue.createAppender()) {
+            try (WriteContext context = first.writingDocument()) {
+                context.bytes().writeInt(1);
+                assertThatThrownBy(() -> second.writeText("would wait for itself"))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("this thread already holds the queue's write lock");
+            }
+            second.writeText("after the first context closed");
+            assertThat(queue.lastIndex() - queue.firstIndex()).isEqualTo(1);
+        }
+    }
 }

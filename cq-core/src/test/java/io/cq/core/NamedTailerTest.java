@@ -1,9 +1,13 @@
 package io.cq.core;
 
+import io.cq.core.support.ChildJvm;
+import io.cq.core.support.ClaimNamedTailer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -154,6 +158,19 @@ class NamedTailerTest {
             assertThatThrownBy(() -> queue.createTailer("t")).isInstanceOf(QueueException.class)
                     .hasMessageContaining("read-only");
             assertThat(queue.createTailer().readText()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void shouldKeepANamedTailerHeldWhenTheSameQueueOpenedThroughALinkIsClosed() throws Exception {
+        Path link = Files.createSymbolicLink(dir.resolve("link"), dir.resolve("q").toAbsolutePath().getFileName());
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).rollCycle(RollCycle.TEST_SECONDLY)
+                .blockSize(64 * 1024).build(); ExcerptTailer held = queue.createTailer("billing")) {
+            MappedQueue.builder(link).rollCycle(RollCycle.TEST_SECONDLY).blockSize(64 * 1024).build().close();
+            try (ChildJvm other = ChildJvm.start(ClaimNamedTailer.class, dir.resolve("q").toString(), "billing")) {
+                assertThat(other.awaitLine("result:", 60, TimeUnit.SECONDS)).startsWith("result: in use");
+            }
+            assertThat(held.name()).isEqualTo("billing");
         }
     }
 }

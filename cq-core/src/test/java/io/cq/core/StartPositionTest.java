@@ -7,6 +7,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -104,5 +106,43 @@ class StartPositionTest {
                 .hasMessageContaining("index=-1");
         assertThatThrownBy(() -> StartPosition.of(StartPosition.Kind.TIME, -1, null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("time");
+    }
+
+    private static List<String> readAll(ExcerptTailer tailer) {
+        List<String> texts = new ArrayList<>();
+        for (String text = tailer.readText(); text != null; text = tailer.readText()) {
+            texts.add(text);
+        }
+        return texts;
+    }
+
+    @Test
+    void shouldLeaveATailerWhereItWasMovedInsideAnOpenReadContext() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender()) {
+            for (String text : List.of("a", "b", "c")) {
+                appender.writeText(text);
+            }
+            long last = queue.lastIndex();
+            try (ExcerptTailer tailer = queue.createTailer("moved")) {
+                try (ReadContext context = tailer.readingDocument()) {
+                    assertThat(context.isPresent()).isTrue();
+                    tailer.toEnd();
+                }
+                appender.writeText("d");
+                assertThat(readAll(tailer)).as("after toEnd: what came after it, nothing skipped").containsExactly("d");
+
+                assertThat(tailer.moveToIndex(last - 1)).isTrue();
+                assertThat(tailer.readDocument(bytes -> tailer.toStart())).isTrue();
+                assertThat(tailer.readText()).as("after toStart inside readDocument").isEqualTo("a");
+
+                try (ReadContext context = tailer.readingDocument()) {
+                    assertThat(tailer.moveToIndex(last)).isTrue();
+                }
+                assertThat(readAll(tailer)).as("moveToIndex reads the excerpt it moved to").containsExactly("c", "d");
+            }
+            try (ExcerptTailer reopened = queue.createTailer("moved")) {
+                assertThat(reopened.readText()).as("the saved position is the one after the last read").isNull();
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@ import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -485,5 +487,39 @@ class MethodWriterAndReaderTest {
             assertThat(Messages.methodReader(tailer, first, second).readOne()).isTrue();
         }
         assertThat(seen).containsExactly("first 3", "second 3");
+    }
+
+    /** Handlers whose interface declares a checked exception. */
+    public interface Orders {
+        void onOrder(String id) throws Exception;
+    }
+
+    @Test
+    void shouldReadAgainAMessageWhoseHandlerThrewACheckedException() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            Orders writer = Messages.methodWriter(appender, Orders.class);
+            try {
+                writer.onOrder("o-1");
+                writer.onOrder("o-2");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            List<String> handled = new ArrayList<>();
+            AtomicBoolean failOnce = new AtomicBoolean(true);
+            MethodReader reader = Messages.methodReader(tailer, (Orders) id -> {
+                if (failOnce.getAndSet(false)) {
+                    throw new IOException("the database is down");
+                }
+                handled.add(id);
+            });
+
+            assertThatThrownBy(reader::readOne).isInstanceOf(IOException.class);
+            while (reader.readOne()) {
+                // reads what is left
+            }
+
+            assertThat(handled).containsExactly("o-1", "o-2");
+        }
     }
 }
