@@ -90,7 +90,7 @@ class CycleNamesTest {
     }
 
     @Test
-    void countsTheSameEpochDaysAsLocalDateForEveryKindOfDay() {
+    void shouldCountTheSameEpochDaysAsLocalDateForEveryKindOfDay() {
         SplittableRandom random = new SplittableRandom(5_318_008L);
         for (int i = 0; i < 200_000; i++) {
             LocalDate date = LocalDate.ofEpochDay(random.nextLong(LocalDate.of(-2_000, 1, 1).toEpochDay(),
