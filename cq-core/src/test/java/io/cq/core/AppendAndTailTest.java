@@ -117,19 +117,32 @@ class AppendAndTailTest {
         }
     }
 
+    /** Rolls back a write of a long text and returns the index the write had. */
+    private static long rollBackAWrite(ExcerptAppender appender) {
+        try (WriteContext dc = appender.writingDocument()) {
+            dc.bytes().writeUtf8("a long text that must not leave anything behind when it is rolled back");
+            dc.rollbackOnClose();
+            return dc.index();
+        }
+    }
+
     @Test
-    void shouldDiscardARolledBackWriteAndGiveItsIndexToTheNextExcerpt() {
+    void shouldGiveTheIndexOfARolledBackWriteToTheNextExcerpt() {
         try (MappedQueue queue = open()) {
             ExcerptAppender appender = queue.acquireAppender();
-            long rolledBackIndex;
-            try (WriteContext dc = appender.writingDocument()) {
-                rolledBackIndex = dc.index();
-                dc.bytes().writeUtf8("a long text that must not leave anything behind when it is rolled back");
-                dc.rollbackOnClose();
-            }
+            long rolledBackIndex = rollBackAWrite(appender);
             long kept = appender.writeText("kept");
             assertThat(kept).isEqualTo(rolledBackIndex);
             assertThat(appender.lastIndexAppended()).isEqualTo(kept);
+        }
+    }
+
+    @Test
+    void shouldDiscardARolledBackWrite() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            rollBackAWrite(appender);
+            appender.writeText("kept");
 
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.readText()).isEqualTo("kept");
@@ -204,24 +217,39 @@ class AppendAndTailTest {
         }
     }
 
+    private MappedQueue openWith64KibBlocks() {
+        return MappedQueue.builder(dir).blockSize(64 * 1024).rollCycle(RollCycle.TEST_SECONDLY).build();
+    }
+
+    /** Tries an excerpt too large for 64 KiB blocks as bytes, as text and through a write context. */
+    private static void tryExcerptsTooLargeFor64KibBlocks(ExcerptAppender appender) {
+        assertThatThrownBy(() -> appender.writeBytes(new byte[20_000]))
+                .isInstanceOf(ExcerptTooLargeException.class)
+                .hasMessageContaining("limit of 16384 bytes")
+                .hasMessageContaining("blockSize=65536")
+                .hasMessageContaining("blockSize(..) to at least 131072");
+        assertThatThrownBy(() -> appender.writeText("x".repeat(20_000)))
+                .isInstanceOf(ExcerptTooLargeException.class);
+        try (WriteContext dc = appender.writingDocument()) {
+            dc.bytes().writeLong(1);
+            assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[20_000]))
+                    .isInstanceOf(ExcerptTooLargeException.class);
+        }
+    }
+
     @Test
-    void shouldRefuseAnExcerptTooLargeForTheBlockSizeAndStayUsable() {
-        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64 * 1024).rollCycle(RollCycle.TEST_SECONDLY)
-                .build()) {
+    void shouldRefuseAnExcerptTooLargeForTheBlockSize() {
+        try (MappedQueue queue = openWith64KibBlocks()) {
+            tryExcerptsTooLargeFor64KibBlocks(queue.acquireAppender());
+        }
+    }
+
+    @Test
+    void shouldStayUsableAfterRefusingAnExcerptTooLargeForTheBlockSize() {
+        try (MappedQueue queue = openWith64KibBlocks()) {
             ExcerptAppender appender = queue.acquireAppender();
             appender.writeText("before");
-            assertThatThrownBy(() -> appender.writeBytes(new byte[20_000]))
-                    .isInstanceOf(ExcerptTooLargeException.class)
-                    .hasMessageContaining("limit of 16384 bytes")
-                    .hasMessageContaining("blockSize=65536")
-                    .hasMessageContaining("blockSize(..) to at least 131072");
-            assertThatThrownBy(() -> appender.writeText("x".repeat(20_000)))
-                    .isInstanceOf(ExcerptTooLargeException.class);
-            try (WriteContext dc = appender.writingDocument()) {
-                dc.bytes().writeLong(1);
-                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[20_000]))
-                        .isInstanceOf(ExcerptTooLargeException.class);
-            }
+            tryExcerptsTooLargeFor64KibBlocks(appender);
             appender.writeText("after");
 
             ExcerptTailer tailer = queue.createTailer();
@@ -253,7 +281,23 @@ class AppendAndTailTest {
     }
 
     @Test
-    void shouldGiveEachThreadItsOwnAppenderAndKeepEachThreadsOrder() throws Exception {
+    void shouldGiveEachThreadItsOwnAppender() throws Exception {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender mine = queue.acquireAppender();
+            List<ExcerptAppender> others = new ArrayList<>();
+            Thread other = Thread.ofPlatform().start(() -> {
+                others.add(queue.acquireAppender());
+                others.add(queue.acquireAppender());
+            });
+            other.join();
+            assertThat(queue.acquireAppender()).isSameAs(mine);
+            assertThat(others.get(1)).isSameAs(others.get(0));
+            assertThat(others.get(0)).isNotSameAs(mine);
+        }
+    }
+
+    @Test
+    void shouldKeepEachThreadsOrderWhenThreadsAppendAtOnce() throws Exception {
         int threads = 4;
         int perThread = 20_000;
         try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1 << 20).build()) {
@@ -262,7 +306,6 @@ class AppendAndTailTest {
                 int id = t;
                 writers.add(Thread.ofPlatform().start(() -> {
                     ExcerptAppender appender = queue.acquireAppender();
-                    assertThat(queue.acquireAppender()).isSameAs(appender);
                     for (int i = 0; i < perThread; i++) {
                         try (WriteContext dc = appender.writingDocument()) {
                             dc.bytes().writeInt(id).writeInt(i);

@@ -18,23 +18,39 @@ class CallerOwnedAppenderTest {
     Path dir;
 
     @Test
-    void shouldGiveANewAppenderOnEachCreateAndKeepTheQueueUsableAfterClosingOne() {
+    void shouldGiveANewAppenderOnEachCreate() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender first = queue.createAppender();
             ExcerptAppender second = queue.createAppender();
             assertThat(first).isNotSameAs(second).isNotSameAs(queue.acquireAppender());
             assertThat(first.queue()).isSameAs(queue);
+        }
+    }
 
+    @Test
+    void shouldKeepTheQueueUsableAfterClosingOneAppenderTwice() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender first = queue.createAppender();
+            ExcerptAppender second = queue.createAppender();
             long a = first.writeText("a");
             first.close();
             first.close();
             long b = second.writeText("b");
 
             assertThat(b).isEqualTo(a + 1);
-            assertThatThrownBy(() -> first.writeText("c")).isInstanceOf(QueueClosedException.class);
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.readText()).isEqualTo("a");
             assertThat(tailer.readText()).isEqualTo("b");
+        }
+    }
+
+    @Test
+    void shouldRefuseToAppendThroughAClosedAppender() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender first = queue.createAppender();
+            first.writeText("a");
+            first.close();
+            assertThatThrownBy(() -> first.writeText("c")).isInstanceOf(QueueClosedException.class);
         }
     }
 

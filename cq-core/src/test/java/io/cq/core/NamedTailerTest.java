@@ -48,14 +48,21 @@ class NamedTailerTest {
     }
 
     @Test
-    void shouldAllowOneLiveTailerPerNameAndNameTheHolder() {
+    void shouldNameTheHolderWhenRefusingASecondLiveTailerOfTheSameName() {
         try (MappedQueue queue = open()) {
-            ExcerptTailer first = queue.createTailer("billing");
+            queue.createTailer("billing");
             assertThatThrownBy(() -> queue.createTailer("billing"))
                     .isInstanceOf(NamedTailerInUseException.class)
                     .hasMessageContaining("'billing'")
                     .hasMessageContaining("pid " + ProcessHandle.current().pid())
                     .hasMessageContaining("thread '" + Thread.currentThread().getName() + "'");
+        }
+    }
+
+    @Test
+    void shouldAllowOneLiveTailerPerNameAcrossQueuesOfTheSameDirectory() {
+        try (MappedQueue queue = open()) {
+            ExcerptTailer first = queue.createTailer("billing");
             try (MappedQueue sameDirectory = open()) {
                 assertThatThrownBy(() -> sameDirectory.createTailer("billing"))
                         .isInstanceOf(NamedTailerInUseException.class);
@@ -92,7 +99,7 @@ class NamedTailerTest {
     }
 
     @Test
-    void shouldReportAndSetPositionsOfNamedTailers() {
+    void shouldReportThePositionOfANamedTailerAndWhetherItIsHeld() {
         try (MappedQueue queue = open()) {
             append(queue, "a", "b", "c");
             long second = queue.firstIndex() + 1;
@@ -101,12 +108,22 @@ class NamedTailerTest {
                 NamedTailerPosition held = queue.namedTailer("billing").orElseThrow();
                 assertThat(held.nextIndex()).isEqualTo(second);
                 assertThat(held.held()).isTrue();
-                assertThatThrownBy(() -> queue.setNamedTailerIndex("billing", 0))
-                        .isInstanceOf(NamedTailerInUseException.class);
             }
             assertThat(queue.namedTailer("billing").orElseThrow().held()).isFalse();
             assertThat(queue.namedTailer("nobody")).isEmpty();
+        }
+    }
 
+    @Test
+    void shouldSetThePositionOfANamedTailerOnlyWhileItIsNotHeld() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a", "b", "c");
+            long second = queue.firstIndex() + 1;
+            try (ExcerptTailer tailer = queue.createTailer("billing")) {
+                tailer.readText();
+                assertThatThrownBy(() -> queue.setNamedTailerIndex("billing", 0))
+                        .isInstanceOf(NamedTailerInUseException.class);
+            }
             queue.setNamedTailerIndex("billing", second + 1);
             assertThat(queue.createTailer("billing").readText()).isEqualTo("c");
             queue.setNamedTailerIndex("fresh", -1);

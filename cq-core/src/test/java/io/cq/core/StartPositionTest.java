@@ -37,12 +37,22 @@ class StartPositionTest {
     }
 
     @Test
-    void shouldLeaveTheTailerAtTheEndAndSayFalseForAnIndexTheQueueDoesNotHold() {
+    void shouldSayFalseForAnIndexTheQueueDoesNotHold() {
         try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
             long last = appender.writeText("only");
             ExcerptTailer tailer = queue.createTailer();
 
             assertThat(tailer.moveTo(StartPosition.index(last + 100))).isFalse();
+        }
+    }
+
+    @Test
+    void shouldLeaveTheTailerAtTheEndWhenMovedToAnIndexTheQueueDoesNotHold() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            long last = appender.writeText("only");
+            ExcerptTailer tailer = queue.createTailer();
+
+            tailer.moveTo(StartPosition.index(last + 100));
             assertThat(tailer.readText()).isNull();
             appender.writeText("next");
             assertThat(tailer.readText()).isEqualTo("next");
@@ -50,13 +60,26 @@ class StartPositionTest {
     }
 
     @Test
-    void shouldResumeANamedTailerThatCommittedAndApplyTheFallbackToOneThatNeverDid() {
+    void shouldApplyTheFallbackToANamedTailerThatNeverCommitted() {
         try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("a");
             appender.writeText("b");
             try (ExcerptTailer fresh = queue.createTailer("reader")) {
                 assertThat(fresh.moveTo(StartPosition.resumeOrEnd())).isTrue();
                 assertThat(fresh.readText()).isNull();
+                appender.writeText("c");
+                assertThat(fresh.readText()).isEqualTo("c");
+            }
+        }
+    }
+
+    @Test
+    void shouldResumeANamedTailerThatCommitted() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("a");
+            appender.writeText("b");
+            try (ExcerptTailer fresh = queue.createTailer("reader")) {
+                assertThat(fresh.moveTo(StartPosition.resumeOrEnd())).isTrue();
                 appender.writeText("c");
                 assertThat(fresh.readText()).isEqualTo("c");
             }
@@ -69,6 +92,14 @@ class StartPositionTest {
                 assertThat(forced.moveTo(StartPosition.start())).isTrue();
                 assertThat(forced.readText()).isEqualTo("a");
             }
+        }
+    }
+
+    @Test
+    void shouldAlwaysApplyTheFallbackToAnUnnamedTailer() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("a");
+            appender.writeText("d");
             // An unnamed tailer has nothing to resume: the fallback always applies.
             ExcerptTailer unnamed = queue.createTailer();
             assertThat(unnamed.moveTo(StartPosition.resumeOr(StartPosition.index(queue.lastIndex())))).isTrue();
@@ -96,12 +127,24 @@ class StartPositionTest {
     }
 
     @Test
-    void shouldDescribeAndCompareAndRefuseBadPositions() {
+    void shouldEqualTheSamePositionHoweverItWasMade() {
         assertThat(StartPosition.of(StartPosition.Kind.INDEX, 16, null)).isEqualTo(StartPosition.index(16));
         assertThat(StartPosition.resumeOrStart()).isEqualTo(StartPosition.resumeOr(StartPosition.start()));
+    }
+
+    @Test
+    void shouldDescribeAPositionAsItIsWritten() {
         assertThat(StartPosition.resumeOrEnd().toString()).isEqualTo("resumeOr(end)");
         assertThat(StartPosition.index(255).toString()).isEqualTo("index(0xff)");
+    }
+
+    @Test
+    void shouldResumeOnlyWithAResumingPosition() {
         assertThat(StartPosition.start().resumes()).isFalse();
+    }
+
+    @Test
+    void shouldRefuseBadPositions() {
         assertThatThrownBy(() -> StartPosition.index(-1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("index=-1");
         assertThatThrownBy(() -> StartPosition.of(StartPosition.Kind.TIME, -1, null))
