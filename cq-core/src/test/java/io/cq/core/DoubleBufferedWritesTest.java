@@ -129,34 +129,53 @@ class DoubleBufferedWritesTest {
         }
     }
 
+    /**
+     * While {@code holder} holds the lock, another appender rolls back an excerpt, fails in its lambda and writes
+     * past its end; returns what the last attempt threw, once all three returned.
+     */
+    private static CompletableFuture<Throwable> failBufferedExcerptsBehind(MappedQueue queue) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (ExcerptAppender buffered = queue.createAppender()) {
+                try (WriteContext dc = buffered.writingDocument()) {
+                    dc.bytes().writeUtf8("rolled back");
+                    dc.rollbackOnClose();
+                }
+                try {
+                    buffered.writeDocument(bytes -> {
+                        bytes.writeUtf8("half");
+                        throw new IllegalStateException("the writer failed");
+                    });
+                } catch (IllegalStateException expected) {
+                    // The lambda's failure, as thrown: checked by what the queue holds.
+                }
+                try {
+                    buffered.writeDocument(bytes -> bytes.position(bytes.remaining() + 1));
+                    return null;
+                } catch (RuntimeException tooLarge) {
+                    return tooLarge;
+                }
+            }
+        });
+    }
+
     @Test
-    void shouldPublishNothingAndNeverWaitForTheLockWhenABufferedExcerptIsRolledBackOrFails() throws Exception {
+    void shouldNeverWaitForTheLockWhenABufferedExcerptIsRolledBackOrFails() throws Exception {
+        try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
+            try (WriteContext held = holder.writingDocument()) {
+                // All three return while the lock is still held: a buffered excerpt that is not published needs no
+                // lock.
+                assertThat(failBufferedExcerptsBehind(queue).get(10, TimeUnit.SECONDS))
+                        .isInstanceOf(IndexOutOfBoundsException.class);
+                held.bytes().writeUtf8("only");
+            }
+        }
+    }
+
+    @Test
+    void shouldPublishNothingWhenABufferedExcerptIsRolledBackOrFails() throws Exception {
         try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
             WriteContext held = holder.writingDocument();
-            CompletableFuture<Throwable> attempts = CompletableFuture.supplyAsync(() -> {
-                try (ExcerptAppender buffered = queue.createAppender()) {
-                    try (WriteContext dc = buffered.writingDocument()) {
-                        dc.bytes().writeUtf8("rolled back");
-                        dc.rollbackOnClose();
-                    }
-                    try {
-                        buffered.writeDocument(bytes -> {
-                            bytes.writeUtf8("half");
-                            throw new IllegalStateException("the writer failed");
-                        });
-                    } catch (IllegalStateException expected) {
-                        // The lambda's failure, as thrown: checked below by what the queue holds.
-                    }
-                    try {
-                        buffered.writeDocument(bytes -> bytes.position(bytes.remaining() + 1));
-                        return null;
-                    } catch (RuntimeException tooLarge) {
-                        return tooLarge;
-                    }
-                }
-            });
-            // All three return while the lock is still held: a buffered excerpt that is not published needs no lock.
-            assertThat(attempts.get(10, TimeUnit.SECONDS)).isInstanceOf(IndexOutOfBoundsException.class);
+            failBufferedExcerptsBehind(queue).get(10, TimeUnit.SECONDS);
             held.bytes().writeUtf8("only");
             held.close();
             try (ExcerptAppender appender = queue.createAppender()) {

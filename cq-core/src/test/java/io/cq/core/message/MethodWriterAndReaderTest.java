@@ -226,29 +226,43 @@ class MethodWriterAndReaderTest {
         void price(String symbol, long bid);
     }
 
+    interface Counts {
+        void count(String symbol, int count);
+    }
+
+    interface CountsAsLong {
+        void count(String symbol, long count);
+    }
+
+    /** A price of the older interface, then one of the newer interface with a venue. */
+    private static void appendAnOlderAndANewerPrice(ExcerptAppender appender) {
+        Messages.methodWriter(appender, Prices.class).price("EURUSD", 1.25, 1.5);
+        Messages.methodWriter(appender, PricesWithVenue.class).price("GBPUSD", 2.0, 2.5, "LSE");
+    }
+
     @Test
-    void shouldToleratePriceMethodsThatGainedOrLostArgumentsAndWidenIntegers() {
+    void shouldToleratePriceMethodsThatGainedOrLostArguments() {
         List<String> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            ExcerptAppender appender = queue.acquireAppender();
-            Messages.methodWriter(appender, Prices.class).price("EURUSD", 1.25, 1.5);
-            Messages.methodWriter(appender, PricesWithVenue.class).price("GBPUSD", 2.0, 2.5, "LSE");
+            appendAnOlderAndANewerPrice(queue.acquireAppender());
 
             PricesWithVenue newer = (symbol, bid, ask, venue) -> seen.add(symbol + " " + bid + " " + ask + " " + venue);
             MethodReader reader = Messages.methodReader(queue.createTailer(), newer);
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isTrue();
             assertThat(seen).containsExactly("EURUSD 1.25 1.5 null", "GBPUSD 2.0 2.5 LSE");
+        }
+    }
 
-            interface Counts {
-                void count(String symbol, int count);
-            }
+    @Test
+    void shouldWidenIntegers() {
+        List<String> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            appendAnOlderAndANewerPrice(appender);
             Messages.methodWriter(appender, Counts.class).count("x", 7);
             long countIndex = appender.lastIndexAppended();
             PricesBidOnly older = (symbol, bid) -> seen.add(symbol + " " + bid);
-            interface CountsAsLong {
-                void count(String symbol, long count);
-            }
             CountsAsLong wider = (symbol, count) -> seen.add("long " + symbol + " " + count);
             ExcerptTailer fromCount = queue.createTailer();
             assertThat(fromCount.moveToIndex(countIndex)).isTrue();
@@ -257,6 +271,14 @@ class MethodWriterAndReaderTest {
                 // drain
             }
             assertThat(seen).endsWith("long x 7");
+        }
+    }
+
+    @Test
+    void shouldRefuseToNarrowADoubleToALong() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendAnOlderAndANewerPrice(queue.acquireAppender());
+            PricesBidOnly older = (symbol, bid) -> { };
             assertThatThrownBy(() -> {
                 MethodReader mismatched = Messages.methodReader(queue.createTailer(), older);
                 mismatched.readOne(); // price(String, double...) read as price(String, long)
