@@ -95,22 +95,30 @@ class DoubleBufferedWritesTest {
         }
     }
 
+    /**
+     * While {@code holder} holds the lock, another appender buffers an int, asks its context for its index, writes
+     * an int and the index, and closes; returns that index and the appender's last index appended.
+     */
+    private static CompletableFuture<long[]> askForTheIndexWhileBuffering(MappedQueue queue, CountDownLatch buffering) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (ExcerptAppender buffered = queue.createAppender();
+                 WriteContext dc = buffered.writingDocument()) {
+                dc.bytes().writeInt(1);
+                buffering.countDown();
+                long index = dc.index();
+                dc.bytes().writeInt(2).writeLong(index);
+                dc.close();
+                return new long[] {index, buffered.lastIndexAppended()};
+            }
+        });
+    }
+
     @Test
-    void shouldTakeTheLockWhenABufferedContextAsksForItsIndexAndGoOnInPlace() throws Exception {
+    void shouldTakeTheLockWhenABufferedContextAsksForItsIndex() throws Exception {
         try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
             WriteContext held = holder.writingDocument();
             CountDownLatch buffering = new CountDownLatch(1);
-            CompletableFuture<long[]> second = CompletableFuture.supplyAsync(() -> {
-                try (ExcerptAppender buffered = queue.createAppender();
-                     WriteContext dc = buffered.writingDocument()) {
-                    dc.bytes().writeInt(1);
-                    buffering.countDown();
-                    long index = dc.index();
-                    dc.bytes().writeInt(2).writeLong(index);
-                    dc.close();
-                    return new long[] {index, buffered.lastIndexAppended()};
-                }
-            });
+            CompletableFuture<long[]> second = askForTheIndexWhileBuffering(queue, buffering);
             assertThat(buffering.await(10, TimeUnit.SECONDS)).isTrue();
             await().during(200, TimeUnit.MILLISECONDS).atMost(2, TimeUnit.SECONDS)
                     .untilAsserted(() -> assertThat(second).as("index() waits for the lock").isNotDone());
@@ -118,6 +126,19 @@ class DoubleBufferedWritesTest {
             held.close();
             long[] indexes = second.get(10, TimeUnit.SECONDS);
             assertThat(indexes[0]).isEqualTo(holder.lastIndexAppended() + 1).isEqualTo(indexes[1]);
+        }
+    }
+
+    @Test
+    void shouldGoOnInPlaceOnceABufferedContextHasItsIndex() throws Exception {
+        try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
+            WriteContext held = holder.writingDocument();
+            CountDownLatch buffering = new CountDownLatch(1);
+            CompletableFuture<long[]> second = askForTheIndexWhileBuffering(queue, buffering);
+            assertThat(buffering.await(10, TimeUnit.SECONDS)).isTrue();
+            held.bytes().writeInt(0);
+            held.close();
+            long[] indexes = second.get(10, TimeUnit.SECONDS);
             try (ExcerptTailer tailer = queue.createTailer()) {
                 tailer.moveToIndex(indexes[0]);
                 try (ReadContext dc = tailer.readingDocument()) {
