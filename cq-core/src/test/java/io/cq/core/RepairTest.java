@@ -125,14 +125,20 @@ class RepairTest {
         assertThat(MappedQueue.builder(dir).clock(clock).repair().repairedAnything()).isFalse();
     }
 
-    @Test
-    void shouldSetAsideACycleFileWhoseHeaderIsDamagedAndKeepItsBytes() throws IOException {
-        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+    /** Three cycles of 100 excerpts whose middle file is cut inside its header; returns that file. */
+    private Path cutTheMiddleCyclesHeader(MutableClock clock) throws IOException {
         List<Path> cycles = threeCycles(clock);
         Path middle = cycles.get(1);
         try (FileChannel channel = FileChannel.open(middle, StandardOpenOption.WRITE)) {
             channel.truncate(100);
         }
+        return middle;
+    }
+
+    @Test
+    void shouldSetAsideACycleFileWhoseHeaderIsDamaged() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path middle = cutTheMiddleCyclesHeader(clock);
 
         QueueRepair repair = MappedQueue.builder(dir).clock(clock).repair();
 
@@ -143,8 +149,27 @@ class RepairTest {
             assertThat(file.problem()).contains("shorter than its 256-byte header");
         });
         assertThat(repair.cycleRangeReset()).as("the newest file is still there").isNull();
-        assertThat(aside).hasSize(100);
         assertThat(middle).doesNotExist();
+    }
+
+    @Test
+    void shouldKeepTheBytesOfACycleFileItSetsAside() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path middle = cutTheMiddleCyclesHeader(clock);
+
+        MappedQueue.builder(dir).clock(clock).repair();
+
+        assertThat(middle.resolveSibling(middle.getFileName() + ".damaged")).hasSize(100);
+    }
+
+    @Test
+    void shouldReadTheCyclesAroundACycleFileItSetAside() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path middle = cutTheMiddleCyclesHeader(clock);
+
+        MappedQueue.builder(dir).clock(clock).repair();
+
+        Path aside = middle.resolveSibling(middle.getFileName() + ".damaged");
         try (MappedQueue queue = MappedQueue.builder(dir).clock(clock).build()) {
             List<String> texts = readAll(queue);
             assertThat(texts).hasSize(200);
