@@ -3,6 +3,7 @@ package io.cq.core;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -116,19 +117,32 @@ class AppendAndTailTest {
         }
     }
 
+    /** Rolls back a write of a long text and returns the index the write had. */
+    private static long rollBackAWrite(ExcerptAppender appender) {
+        try (WriteContext dc = appender.writingDocument()) {
+            dc.bytes().writeUtf8("a long text that must not leave anything behind when it is rolled back");
+            dc.rollbackOnClose();
+            return dc.index();
+        }
+    }
+
     @Test
-    void shouldDiscardARolledBackWriteAndGiveItsIndexToTheNextExcerpt() {
+    void shouldGiveTheIndexOfARolledBackWriteToTheNextExcerpt() {
         try (MappedQueue queue = open()) {
             ExcerptAppender appender = queue.acquireAppender();
-            long rolledBackIndex;
-            try (WriteContext dc = appender.writingDocument()) {
-                rolledBackIndex = dc.index();
-                dc.bytes().writeUtf8("a long text that must not leave anything behind when it is rolled back");
-                dc.rollbackOnClose();
-            }
+            long rolledBackIndex = rollBackAWrite(appender);
             long kept = appender.writeText("kept");
             assertThat(kept).isEqualTo(rolledBackIndex);
             assertThat(appender.lastIndexAppended()).isEqualTo(kept);
+        }
+    }
+
+    @Test
+    void shouldDiscardARolledBackWrite() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            rollBackAWrite(appender);
+            appender.writeText("kept");
 
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.readText()).isEqualTo("kept");
@@ -203,24 +217,39 @@ class AppendAndTailTest {
         }
     }
 
+    private MappedQueue openWith64KibBlocks() {
+        return MappedQueue.builder(dir).blockSize(64 * 1024).rollCycle(RollCycle.TEST_SECONDLY).build();
+    }
+
+    /** Tries an excerpt too large for 64 KiB blocks as bytes, as text and through a write context. */
+    private static void tryExcerptsTooLargeFor64KibBlocks(ExcerptAppender appender) {
+        assertThatThrownBy(() -> appender.writeBytes(new byte[20_000]))
+                .isInstanceOf(ExcerptTooLargeException.class)
+                .hasMessageContaining("limit of 16384 bytes")
+                .hasMessageContaining("blockSize=65536")
+                .hasMessageContaining("blockSize(..) to at least 131072");
+        assertThatThrownBy(() -> appender.writeText("x".repeat(20_000)))
+                .isInstanceOf(ExcerptTooLargeException.class);
+        try (WriteContext dc = appender.writingDocument()) {
+            dc.bytes().writeLong(1);
+            assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[20_000]))
+                    .isInstanceOf(ExcerptTooLargeException.class);
+        }
+    }
+
     @Test
-    void shouldRefuseAnExcerptTooLargeForTheBlockSizeAndStayUsable() {
-        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64 * 1024).rollCycle(RollCycle.TEST_SECONDLY)
-                .build()) {
+    void shouldRefuseAnExcerptTooLargeForTheBlockSize() {
+        try (MappedQueue queue = openWith64KibBlocks()) {
+            tryExcerptsTooLargeFor64KibBlocks(queue.acquireAppender());
+        }
+    }
+
+    @Test
+    void shouldStayUsableAfterRefusingAnExcerptTooLargeForTheBlockSize() {
+        try (MappedQueue queue = openWith64KibBlocks()) {
             ExcerptAppender appender = queue.acquireAppender();
             appender.writeText("before");
-            assertThatThrownBy(() -> appender.writeBytes(new byte[20_000]))
-                    .isInstanceOf(ExcerptTooLargeException.class)
-                    .hasMessageContaining("limit of 16384 bytes")
-                    .hasMessageContaining("blockSize=65536")
-                    .hasMessageContaining("blockSize(..) to at least 131072");
-            assertThatThrownBy(() -> appender.writeText("x".repeat(20_000)))
-                    .isInstanceOf(ExcerptTooLargeException.class);
-            try (WriteContext dc = appender.writingDocument()) {
-                dc.bytes().writeLong(1);
-                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[20_000]))
-                        .isInstanceOf(ExcerptTooLargeException.class);
-            }
+            tryExcerptsTooLargeFor64KibBlocks(appender);
             appender.writeText("after");
 
             ExcerptTailer tailer = queue.createTailer();
@@ -252,7 +281,23 @@ class AppendAndTailTest {
     }
 
     @Test
-    void shouldGiveEachThreadItsOwnAppenderAndKeepEachThreadsOrder() throws Exception {
+    void shouldGiveEachThreadItsOwnAppender() throws Exception {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender mine = queue.acquireAppender();
+            List<ExcerptAppender> others = new ArrayList<>();
+            Thread other = Thread.ofPlatform().start(() -> {
+                others.add(queue.acquireAppender());
+                others.add(queue.acquireAppender());
+            });
+            other.join();
+            assertThat(queue.acquireAppender()).isSameAs(mine);
+            assertThat(others.get(1)).isSameAs(others.get(0));
+            assertThat(others.get(0)).isNotSameAs(mine);
+        }
+    }
+
+    @Test
+    void shouldKeepEachThreadsOrderWhenThreadsAppendAtOnce() throws Exception {
         int threads = 4;
         int perThread = 20_000;
         try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1 << 20).build()) {
@@ -261,7 +306,6 @@ class AppendAndTailTest {
                 int id = t;
                 writers.add(Thread.ofPlatform().start(() -> {
                     ExcerptAppender appender = queue.acquireAppender();
-                    assertThat(queue.acquireAppender()).isSameAs(appender);
                     for (int i = 0; i < perThread; i++) {
                         try (WriteContext dc = appender.writingDocument()) {
                             dc.bytes().writeInt(id).writeInt(i);
@@ -316,6 +360,68 @@ class AppendAndTailTest {
             }
             assertThat(into.toString()).isEqualTo("price=101.5");
             assertThat(new String(queue.createTailer().readBytes(), StandardCharsets.UTF_8)).endsWith("price=101.5");
+        }
+    }
+
+    @Test
+    void shouldRejectANegativeLengthWithoutPublishingAnything() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            try (WriteContext dc = appender.writingDocument()) {
+                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[4], 0, -1))
+                        .isInstanceOf(IndexOutOfBoundsException.class);
+                assertThatThrownBy(() -> dc.bytes().writeBytes(new byte[4], 2, 3))
+                        .isInstanceOf(IndexOutOfBoundsException.class);
+                dc.bytes().writeInt(7);
+            }
+            appender.writeText("next");
+            ExcerptTailer tailer = queue.createTailer();
+            try (ReadContext dc = tailer.readingDocument()) {
+                assertThat(dc.bytes().length()).isEqualTo(4);
+                assertThat(dc.bytes().readInt()).isEqualTo(7);
+            }
+            assertThat(tailer.readText()).isEqualTo("next");
+            assertThat(queue.lastIndex()).isEqualTo(appender.lastIndexAppended());
+        }
+    }
+
+    @Test
+    void shouldSayAWriteContextIsClosedWhenWrittenToAfterItsClose() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender()) {
+            WriteContext context = appender.writingDocument();
+            context.bytes().writeInt(1);
+            context.close();
+
+            assertThatThrownBy(() -> context.bytes().writeInt(2)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("is closed");
+            assertThat(queue.lastIndex()).isEqualTo(queue.firstIndex());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneakyThrow(Throwable e) throws T {
+        throw (T) e;
+    }
+
+    @Test
+    void shouldPublishNothingWhenAWriteThrowsACheckedExceptionUnchecked() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender()) {
+            assertThatThrownBy(() -> appender.writeDocument(bytes -> {
+                bytes.writeLong(1);
+                sneakyThrow(new IOException("as Kotlin or @SneakyThrows throw it"));
+            })).isInstanceOf(IOException.class);
+            assertThat(queue.lastIndex()).as("nothing half-written was published").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void shouldRollBackAReadWhenItThrowsACheckedExceptionUnchecked() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            appender.writeText("whole");
+            assertThatThrownBy(() -> tailer.readDocument(bytes -> sneakyThrow(new IOException("a failed read"))))
+                    .isInstanceOf(IOException.class);
+            assertThat(tailer.readText()).as("the read was rolled back").isEqualTo("whole");
         }
     }
 }

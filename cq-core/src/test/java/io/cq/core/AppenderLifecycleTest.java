@@ -138,21 +138,32 @@ class AppenderLifecycleTest {
     }
 
     @Test
-    void shouldCountOpenAppendersTailersAndFilesAndReturnToTheBaseline() {
+    void shouldCountOpenAppendersTailersAndFiles() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             QueueResources empty = queue.resources();
             assertThat(empty.openAppenders()).isZero();
             assertThat(empty.openTailers()).isZero();
 
+            try (ExcerptAppender appender = queue.createAppender(); ExcerptTailer tailer = queue.createTailer()) {
+                appender.writeText("one");
+                assertThat(tailer.readText()).isEqualTo("one");
+                QueueResources busy = queue.resources();
+                assertThat(busy.openAppenders()).isEqualTo(1);
+                assertThat(busy.openTailers()).isEqualTo(1);
+                assertThat(busy.openFiles()).isEqualTo(1);
+                assertThat(busy.mappedBytes()).isPositive();
+            }
+        }
+    }
+
+    @Test
+    void shouldReturnToTheBaselineOnceAppendersAndTailersAreClosed() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.createAppender();
             appender.writeText("one");
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.readText()).isEqualTo("one");
             QueueResources busy = queue.resources();
-            assertThat(busy.openAppenders()).isEqualTo(1);
-            assertThat(busy.openTailers()).isEqualTo(1);
-            assertThat(busy.openFiles()).isEqualTo(1);
-            assertThat(busy.mappedBytes()).isPositive();
 
             appender.close();
             tailer.close();

@@ -125,21 +125,36 @@ class AsyncModeTest {
         }
     }
 
+    /** Appends "one" and "two" where nobody drains, reads both through the tailer, and returns the second index. */
+    private static long appendAndReadTwoBufferedExcerpts(MappedQueue writerQueue, ExcerptAppender appender,
+                                                         ExcerptTailer tailer) {
+        long first = appender.writeText("one");
+        long second = appender.writeText("two");
+        assertThat(second).isEqualTo(first + 1);
+        assertThat(writerQueue.lastIndex()).as("nobody drains: nothing in the queue's files").isEqualTo(-1);
+        assertThat(writerQueue.asyncBufferedBytes()).as("two records of 3 bytes, 32 bytes each").isEqualTo(64);
+        assertThat(tailer.lag()).isEqualTo(2);
+        assertThat(tailer.readText()).isEqualTo("one");
+        assertThat(tailer.index()).isEqualTo(second);
+        assertThat(tailer.readText()).isEqualTo("two");
+        assertThat(tailer.readText()).isNull();
+        assertThat(tailer.lag()).isZero();
+        return second;
+    }
+
     @Test
-    void shouldReadBufferedExcerptsBeforeAnyoneDrainsThemAndNotAgainAfter() {
+    void shouldReadBufferedExcerptsBeforeAnyoneDrainsThem() {
         try (MappedQueue writerQueue = open(false); ExcerptAppender appender = writerQueue.createAppender();
              ExcerptTailer tailer = writerQueue.createTailer("reader")) {
-            long first = appender.writeText("one");
-            long second = appender.writeText("two");
-            assertThat(second).isEqualTo(first + 1);
-            assertThat(writerQueue.lastIndex()).as("nobody drains: nothing in the queue's files").isEqualTo(-1);
-            assertThat(writerQueue.asyncBufferedBytes()).as("two records of 3 bytes, 32 bytes each").isEqualTo(64);
-            assertThat(tailer.lag()).isEqualTo(2);
-            assertThat(tailer.readText()).isEqualTo("one");
-            assertThat(tailer.index()).isEqualTo(second);
-            assertThat(tailer.readText()).isEqualTo("two");
-            assertThat(tailer.readText()).isNull();
-            assertThat(tailer.lag()).isZero();
+            appendAndReadTwoBufferedExcerpts(writerQueue, appender, tailer);
+        }
+    }
+
+    @Test
+    void shouldNotReadBufferedExcerptsAgainOnceTheyAreDrained() {
+        try (MappedQueue writerQueue = open(false); ExcerptAppender appender = writerQueue.createAppender();
+             ExcerptTailer tailer = writerQueue.createTailer("reader")) {
+            long second = appendAndReadTwoBufferedExcerpts(writerQueue, appender, tailer);
 
             try (MappedQueue drainer = open(true)) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> drainer.lastIndex() == second);
@@ -156,15 +171,25 @@ class AsyncModeTest {
     }
 
     @Test
-    void shouldMoveToTheEndPastBufferedExcerptsAndToABufferedIndex() {
+    void shouldMoveToTheEndPastBufferedExcerpts() {
+        try (MappedQueue queue = open(false); ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            appender.writeText("one");
+            appender.writeText("two");
+            tailer.toEnd();
+            assertThat(tailer.readText()).isNull();
+            appender.writeText("three");
+            assertThat(tailer.readText()).isEqualTo("three");
+        }
+    }
+
+    @Test
+    void shouldMoveToABufferedIndex() {
         try (MappedQueue queue = open(false); ExcerptAppender appender = queue.createAppender();
              ExcerptTailer tailer = queue.createTailer()) {
             long first = appender.writeText("one");
             long second = appender.writeText("two");
             tailer.toEnd();
-            assertThat(tailer.readText()).isNull();
-            appender.writeText("three");
-            assertThat(tailer.readText()).isEqualTo("three");
             assertThat(tailer.moveToIndex(second)).isTrue();
             assertThat(tailer.readText()).isEqualTo("two");
             assertThat(tailer.moveToIndex(first)).isTrue();
@@ -174,17 +199,26 @@ class AsyncModeTest {
     }
 
     @Test
-    void shouldRefuseToOpenAQueueInTheOtherModeAndAdoptTheQueuesModeWhenUnset() {
+    void shouldRefuseToOpenAQueueInTheOtherMode() {
         MappedQueue.builder(dir.resolve("plain")).build().close();
         assertThatThrownBy(() -> MappedQueue.builder(dir.resolve("plain")).asyncMode(true).build())
                 .isInstanceOf(AsyncModeMismatchException.class).hasMessageContaining("created without async mode");
         open(true).close();
         assertThatThrownBy(() -> MappedQueue.builder(queueDir()).asyncMode(false).build())
                 .isInstanceOf(AsyncModeMismatchException.class).hasMessageContaining("created in async mode");
+    }
+
+    @Test
+    void shouldAdoptTheQueuesModeWhenUnset() {
+        open(true).close();
         try (MappedQueue adopted = MappedQueue.builder(queueDir()).build()) {
             assertThat(adopted.settings().asyncMode()).isTrue();
             assertThat(adopted.settings().asyncBufferDirectory()).isEqualTo(buffers().toAbsolutePath());
         }
+    }
+
+    @Test
+    void shouldRefuseAsyncModeWithSyncDurability() {
         assertThatThrownBy(() -> MappedQueue.builder(dir.resolve("sync")).asyncMode(true)
                 .durability(Durability.SYNC).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("do not go together");

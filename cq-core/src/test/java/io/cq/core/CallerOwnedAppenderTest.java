@@ -18,23 +18,39 @@ class CallerOwnedAppenderTest {
     Path dir;
 
     @Test
-    void shouldGiveANewAppenderOnEachCreateAndKeepTheQueueUsableAfterClosingOne() {
+    void shouldGiveANewAppenderOnEachCreate() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender first = queue.createAppender();
             ExcerptAppender second = queue.createAppender();
             assertThat(first).isNotSameAs(second).isNotSameAs(queue.acquireAppender());
             assertThat(first.queue()).isSameAs(queue);
+        }
+    }
 
+    @Test
+    void shouldKeepTheQueueUsableAfterClosingOneAppenderTwice() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender first = queue.createAppender();
+            ExcerptAppender second = queue.createAppender();
             long a = first.writeText("a");
             first.close();
             first.close();
             long b = second.writeText("b");
 
             assertThat(b).isEqualTo(a + 1);
-            assertThatThrownBy(() -> first.writeText("c")).isInstanceOf(QueueClosedException.class);
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.readText()).isEqualTo("a");
             assertThat(tailer.readText()).isEqualTo("b");
+        }
+    }
+
+    @Test
+    void shouldRefuseToAppendThroughAClosedAppender() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender first = queue.createAppender();
+            first.writeText("a");
+            first.close();
+            assertThatThrownBy(() -> first.writeText("c")).isInstanceOf(QueueClosedException.class);
         }
     }
 
@@ -102,6 +118,21 @@ class CallerOwnedAppenderTest {
         try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build()) {
             assertThatThrownBy(queue::createAppender).isInstanceOf(QueueException.class)
                     .hasMessageContaining("read-only");
+        }
+    }
+
+    @Test
+    void shouldRefuseAtOnceASecondAppenderOnTheThreadThatHoldsTheWriteLock() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender first = queue.createAppender();
+             ExcerptAppender second = queue.createAppender()) {
+            try (WriteContext context = first.writingDocument()) {
+                context.bytes().writeInt(1);
+                assertThatThrownBy(() -> second.writeText("would wait for itself"))
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("this thread already holds the queue's write lock");
+            }
+            second.writeText("after the first context closed");
+            assertThat(queue.lastIndex() - queue.firstIndex()).isEqualTo(1);
         }
     }
 }

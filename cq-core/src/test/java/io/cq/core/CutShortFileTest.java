@@ -22,8 +22,11 @@ class CutShortFileTest {
     @TempDir
     Path dir;
 
-    @Test
-    void shouldRefuseToAppendAfterAnExcerptCutByTheEndOfTheFileAndLeaveTheFileAsItIs() throws IOException {
+    private record Cut(Path cycleFile, long cutAt) {
+    }
+
+    /** Appends 100 excerpts, closes the queue and cuts its file into the last one. */
+    private Cut cutIntoTheLastExcerpt() throws IOException {
         try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
             for (int i = 0; i < 100; i++) {
                 appender.writeText("excerpt " + i + " " + "z".repeat(40));
@@ -33,27 +36,46 @@ class CutShortFileTest {
         try (Stream<Path> files = Files.list(dir)) {
             cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
         }
-        long cutAt;
         try (FileChannel channel = FileChannel.open(cycleFile, StandardOpenOption.WRITE)) {
             // The closed file ends with the free header word after the last excerpt: cut into that excerpt.
-            cutAt = channel.size() - 20;
+            long cutAt = channel.size() - 20;
             channel.truncate(cutAt);
+            return new Cut(cycleFile, cutAt);
         }
+    }
+
+    @Test
+    void shouldRefuseToAppendAfterAnExcerptCutByTheEndOfTheFile() throws IOException {
+        Cut cut = cutIntoTheLastExcerpt();
 
         try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
             assertThatThrownBy(() -> appender.writeText("after the cut"))
                     .isInstanceOf(CorruptQueueException.class)
-                    .hasMessageContaining(cycleFile.getFileName().toString())
+                    .hasMessageContaining(cut.cycleFile().getFileName().toString())
                     .hasMessageContaining("cut short");
-            assertThat(Files.size(cycleFile)).as("the damaged file is not lengthened").isEqualTo(cutAt);
+        }
+    }
 
-            try (ExcerptTailer tailer = queue.createTailer()) {
-                for (int i = 0; i < 99; i++) {
-                    assertThat(tailer.readText()).startsWith("excerpt " + i + " ");
-                }
-                assertThatThrownBy(tailer::readText).isInstanceOf(CorruptQueueException.class)
-                        .hasMessageContaining("cut short");
+    @Test
+    void shouldLeaveAFileCutShortAsItIsWhenRefusingToAppend() throws IOException {
+        Cut cut = cutIntoTheLastExcerpt();
+
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            assertThatThrownBy(() -> appender.writeText("after the cut")).isInstanceOf(CorruptQueueException.class);
+            assertThat(Files.size(cut.cycleFile())).as("the damaged file is not lengthened").isEqualTo(cut.cutAt());
+        }
+    }
+
+    @Test
+    void shouldReadUpToTheExcerptCutByTheEndOfTheFile() throws IOException {
+        cutIntoTheLastExcerpt();
+
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptTailer tailer = queue.createTailer()) {
+            for (int i = 0; i < 99; i++) {
+                assertThat(tailer.readText()).startsWith("excerpt " + i + " ");
             }
+            assertThatThrownBy(tailer::readText).isInstanceOf(CorruptQueueException.class)
+                    .hasMessageContaining("cut short");
         }
     }
 }

@@ -29,20 +29,36 @@ class CycleNamesTest {
                 .toFormatter().withZone(zone);
     }
 
-    @Test
-    void shouldNameEveryRollCycleAsItsFormatterDoesAndReadTheNameBack() {
+    /** Calls {@code check} with 2,000 random cycles of every roll cycle, the same ones each time. */
+    private static void forRandomCyclesOfEveryRollCycle(CycleCheck check) {
         SplittableRandom random = new SplittableRandom(20261126L);
         for (RollCycle rollCycle : RollCycle.values()) {
             CycleCalendar calendar = CycleCalendar.of(rollCycle);
-            DateTimeFormatter formatter = formatter(rollCycle, ZoneOffset.UTC);
             for (int i = 0; i < 2_000; i++) {
-                long cycle = calendar.cycleAt(random.nextLong(FROM, TO));
-                String name = calendar.fileName(cycle);
-                assertThat(name).as("%s cycle %d", rollCycle, cycle)
-                        .isEqualTo(formatter.format(Instant.ofEpochMilli(calendar.cycleStartMillis(cycle))));
-                assertThat(calendar.parseCycle(name)).as(name).contains(cycle);
+                check.check(rollCycle, calendar, calendar.cycleAt(random.nextLong(FROM, TO)));
             }
         }
+    }
+
+    private interface CycleCheck {
+        void check(RollCycle rollCycle, CycleCalendar calendar, long cycle);
+    }
+
+    @Test
+    void shouldNameEveryRollCycleAsItsFormatterDoes() {
+        forRandomCyclesOfEveryRollCycle((rollCycle, calendar, cycle) -> {
+            DateTimeFormatter formatter = formatter(rollCycle, ZoneOffset.UTC);
+            assertThat(calendar.fileName(cycle)).as("%s cycle %d", rollCycle, cycle)
+                    .isEqualTo(formatter.format(Instant.ofEpochMilli(calendar.cycleStartMillis(cycle))));
+        });
+    }
+
+    @Test
+    void shouldReadEveryRollCyclesNameBack() {
+        forRandomCyclesOfEveryRollCycle((rollCycle, calendar, cycle) -> {
+            String name = calendar.fileName(cycle);
+            assertThat(calendar.parseCycle(name)).as(name).contains(cycle);
+        });
     }
 
     @Test
@@ -90,7 +106,7 @@ class CycleNamesTest {
     }
 
     @Test
-    void countsTheSameEpochDaysAsLocalDateForEveryKindOfDay() {
+    void shouldCountTheSameEpochDaysAsLocalDateForEveryKindOfDay() {
         SplittableRandom random = new SplittableRandom(5_318_008L);
         for (int i = 0; i < 200_000; i++) {
             LocalDate date = LocalDate.ofEpochDay(random.nextLong(LocalDate.of(-2_000, 1, 1).toEpochDay(),

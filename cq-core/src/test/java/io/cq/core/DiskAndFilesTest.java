@@ -38,17 +38,28 @@ class DiskAndFilesTest {
         }
     }
 
-    @Test
-    void shouldCreateMissingParentDirectoriesForTheOwnerOnlyAndLeaveExistingOnesAlone() throws IOException {
+    /** Opens a queue two missing directories below a directory everyone may read, and appends to it. */
+    private Path appendInMissingParentDirectories() throws IOException {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path queueDir = dir.resolve("a/b/q");
         try (MappedQueue queue = MappedQueue.builder(queueDir).build()) {
             queue.acquireAppender().writeText("x");
         }
+        return queueDir;
+    }
+
+    @Test
+    void shouldCreateMissingParentDirectoriesForTheOwnerOnly() throws IOException {
+        Path queueDir = appendInMissingParentDirectories();
         for (Path created : List.of(dir.resolve("a"), dir.resolve("a/b"), queueDir)) {
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(created))).as(created.toString())
                     .isEqualTo("rwx------");
         }
+    }
+
+    @Test
+    void shouldLeaveExistingParentDirectoriesAlone() throws IOException {
+        appendInMissingParentDirectories();
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir))).isEqualTo("rwxr-xr-x");
     }
 
@@ -80,7 +91,21 @@ class DiskAndFilesTest {
     }
 
     @Test
-    void shouldReportDiskSpaceAgainstTheThresholdsAndWarnOncePerCrossing() {
+    void shouldReportDiskSpaceAgainstTheThresholds() {
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).diskSpaceWarning(Long.MAX_VALUE / 2, 0)
+                .build()) {
+            DiskSpace space = queue.diskSpace();
+            assertThat(space.low()).isTrue();
+            assertThat(space.usableBytes()).isPositive();
+            assertThat(space.totalBytes()).isGreaterThanOrEqualTo(space.usableBytes());
+        }
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("r")).diskSpaceWarning(0, 0).build()) {
+            assertThat(queue.diskSpace().low()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldWarnOncePerCrossing() {
         java.util.logging.Logger logger =
                 java.util.logging.Logger.getLogger("io.cq.core.internal.system.DiskSpaceMonitor");
         java.util.List<java.util.logging.LogRecord> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -103,7 +128,7 @@ class DiskAndFilesTest {
         logger.addHandler(capture);
         try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).diskSpaceWarning(Long.MAX_VALUE / 2, 0)
                 .build()) {
-            DiskSpace space = queue.diskSpace();
+            queue.diskSpace();
             queue.diskSpace();
             queue.acquireAppender().writeText("grows a file, which checks again");
             queue.diskSpace();
@@ -112,12 +137,6 @@ class DiskAndFilesTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> warnings.size() >= 1);
             BackgroundWork.drain();
             assertThat(warnings).hasSize(1);
-            assertThat(space.low()).isTrue();
-            assertThat(space.usableBytes()).isPositive();
-            assertThat(space.totalBytes()).isGreaterThanOrEqualTo(space.usableBytes());
-        }
-        try (MappedQueue queue = MappedQueue.builder(dir.resolve("r")).diskSpaceWarning(0, 0).build()) {
-            assertThat(queue.diskSpace().low()).isFalse();
         } finally {
             logger.removeHandler(capture);
         }

@@ -95,22 +95,30 @@ class DoubleBufferedWritesTest {
         }
     }
 
+    /**
+     * While {@code holder} holds the lock, another appender buffers an int, asks its context for its index, writes
+     * an int and the index, and closes; returns that index and the appender's last index appended.
+     */
+    private static CompletableFuture<long[]> askForTheIndexWhileBuffering(MappedQueue queue, CountDownLatch buffering) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (ExcerptAppender buffered = queue.createAppender();
+                 WriteContext dc = buffered.writingDocument()) {
+                dc.bytes().writeInt(1);
+                buffering.countDown();
+                long index = dc.index();
+                dc.bytes().writeInt(2).writeLong(index);
+                dc.close();
+                return new long[] {index, buffered.lastIndexAppended()};
+            }
+        });
+    }
+
     @Test
-    void shouldTakeTheLockWhenABufferedContextAsksForItsIndexAndGoOnInPlace() throws Exception {
+    void shouldTakeTheLockWhenABufferedContextAsksForItsIndex() throws Exception {
         try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
             WriteContext held = holder.writingDocument();
             CountDownLatch buffering = new CountDownLatch(1);
-            CompletableFuture<long[]> second = CompletableFuture.supplyAsync(() -> {
-                try (ExcerptAppender buffered = queue.createAppender();
-                     WriteContext dc = buffered.writingDocument()) {
-                    dc.bytes().writeInt(1);
-                    buffering.countDown();
-                    long index = dc.index();
-                    dc.bytes().writeInt(2).writeLong(index);
-                    dc.close();
-                    return new long[] {index, buffered.lastIndexAppended()};
-                }
-            });
+            CompletableFuture<long[]> second = askForTheIndexWhileBuffering(queue, buffering);
             assertThat(buffering.await(10, TimeUnit.SECONDS)).isTrue();
             await().during(200, TimeUnit.MILLISECONDS).atMost(2, TimeUnit.SECONDS)
                     .untilAsserted(() -> assertThat(second).as("index() waits for the lock").isNotDone());
@@ -118,6 +126,19 @@ class DoubleBufferedWritesTest {
             held.close();
             long[] indexes = second.get(10, TimeUnit.SECONDS);
             assertThat(indexes[0]).isEqualTo(holder.lastIndexAppended() + 1).isEqualTo(indexes[1]);
+        }
+    }
+
+    @Test
+    void shouldGoOnInPlaceOnceABufferedContextHasItsIndex() throws Exception {
+        try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
+            WriteContext held = holder.writingDocument();
+            CountDownLatch buffering = new CountDownLatch(1);
+            CompletableFuture<long[]> second = askForTheIndexWhileBuffering(queue, buffering);
+            assertThat(buffering.await(10, TimeUnit.SECONDS)).isTrue();
+            held.bytes().writeInt(0);
+            held.close();
+            long[] indexes = second.get(10, TimeUnit.SECONDS);
             try (ExcerptTailer tailer = queue.createTailer()) {
                 tailer.moveToIndex(indexes[0]);
                 try (ReadContext dc = tailer.readingDocument()) {
@@ -129,34 +150,53 @@ class DoubleBufferedWritesTest {
         }
     }
 
+    /**
+     * While {@code holder} holds the lock, another appender rolls back an excerpt, fails in its lambda and writes
+     * past its end; returns what the last attempt threw, once all three returned.
+     */
+    private static CompletableFuture<Throwable> failBufferedExcerptsBehind(MappedQueue queue) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (ExcerptAppender buffered = queue.createAppender()) {
+                try (WriteContext dc = buffered.writingDocument()) {
+                    dc.bytes().writeUtf8("rolled back");
+                    dc.rollbackOnClose();
+                }
+                try {
+                    buffered.writeDocument(bytes -> {
+                        bytes.writeUtf8("half");
+                        throw new IllegalStateException("the writer failed");
+                    });
+                } catch (IllegalStateException expected) {
+                    // The lambda's failure, as thrown: checked by what the queue holds.
+                }
+                try {
+                    buffered.writeDocument(bytes -> bytes.position(bytes.remaining() + 1));
+                    return null;
+                } catch (RuntimeException tooLarge) {
+                    return tooLarge;
+                }
+            }
+        });
+    }
+
     @Test
-    void shouldPublishNothingAndNeverWaitForTheLockWhenABufferedExcerptIsRolledBackOrFails() throws Exception {
+    void shouldNeverWaitForTheLockWhenABufferedExcerptIsRolledBackOrFails() throws Exception {
+        try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
+            try (WriteContext held = holder.writingDocument()) {
+                // All three return while the lock is still held: a buffered excerpt that is not published needs no
+                // lock.
+                assertThat(failBufferedExcerptsBehind(queue).get(10, TimeUnit.SECONDS))
+                        .isInstanceOf(IndexOutOfBoundsException.class);
+                held.bytes().writeUtf8("only");
+            }
+        }
+    }
+
+    @Test
+    void shouldPublishNothingWhenABufferedExcerptIsRolledBackOrFails() throws Exception {
         try (MappedQueue queue = open(); ExcerptAppender holder = queue.createAppender()) {
             WriteContext held = holder.writingDocument();
-            CompletableFuture<Throwable> attempts = CompletableFuture.supplyAsync(() -> {
-                try (ExcerptAppender buffered = queue.createAppender()) {
-                    try (WriteContext dc = buffered.writingDocument()) {
-                        dc.bytes().writeUtf8("rolled back");
-                        dc.rollbackOnClose();
-                    }
-                    try {
-                        buffered.writeDocument(bytes -> {
-                            bytes.writeUtf8("half");
-                            throw new IllegalStateException("the writer failed");
-                        });
-                    } catch (IllegalStateException expected) {
-                        // The lambda's failure, as thrown: checked below by what the queue holds.
-                    }
-                    try {
-                        buffered.writeDocument(bytes -> bytes.position(bytes.remaining() + 1));
-                        return null;
-                    } catch (RuntimeException tooLarge) {
-                        return tooLarge;
-                    }
-                }
-            });
-            // All three return while the lock is still held: a buffered excerpt that is not published needs no lock.
-            assertThat(attempts.get(10, TimeUnit.SECONDS)).isInstanceOf(IndexOutOfBoundsException.class);
+            failBufferedExcerptsBehind(queue).get(10, TimeUnit.SECONDS);
             held.bytes().writeUtf8("only");
             held.close();
             try (ExcerptAppender appender = queue.createAppender()) {

@@ -1,7 +1,10 @@
 package io.cq.core;
 
 import io.cq.modulecheck.ModulePathProbe;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
@@ -22,9 +25,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ModulePathTest {
     private static final List<String> API_PACKAGES = List.of("io.cq.core", "io.cq.core.idle", "io.cq.core.message");
 
-    @TempDir
-    Path dir;
-
     @Test
     void shouldExportOnlyThePublicApiPackages() {
         ModuleDescriptor descriptor = ModuleFinder.of(coreClasses()).find("io.cq.core").orElseThrow().descriptor();
@@ -36,25 +36,43 @@ class ModulePathTest {
         assertThat(descriptor.opens()).isEmpty();
     }
 
-    @Test
-    void shouldServeAnApplicationOnTheModulePathAndKeepItsInternalsClosed() throws Exception {
-        List<String> classPath = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
-        String modulePath = classPath.stream()
-                .filter(entry -> entry.equals(coreClasses().toString()) || entry.contains("jackson"))
-                .collect(Collectors.joining(File.pathSeparator));
-        String testClasses = classPath.stream().filter(entry -> entry.endsWith("test-classes")).findFirst()
-                .orElseThrow();
-        String java = ProcessHandle.current().info().command().orElseThrow();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=io.cq.core", "--module-path", modulePath, "--add-modules", "io.cq.core",
-                "-cp", testClasses, ModulePathProbe.class.getName(), dir.resolve("queue").toString()));
+    /** One application run on the module path in a child JVM: run once, for all its tests. */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class AnApplicationOnTheModulePath {
+        private List<String> output;
 
-        List<String> output = run(command);
+        @BeforeAll
+        void runIt(@TempDir Path dir) throws Exception {
+            List<String> classPath = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
+            String modulePath = classPath.stream()
+                    .filter(entry -> entry.equals(coreClasses().toString()) || entry.contains("jackson"))
+                    .collect(Collectors.joining(File.pathSeparator));
+            String testClasses = classPath.stream().filter(entry -> entry.endsWith("test-classes")).findFirst()
+                    .orElseThrow();
+            String java = ProcessHandle.current().info().command().orElseThrow();
+            List<String> command = new ArrayList<>(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
+                    "--enable-native-access=io.cq.core", "--module-path", modulePath, "--add-modules", "io.cq.core",
+                    "-cp", testClasses, ModulePathProbe.class.getName(), dir.resolve("queue").toString()));
 
-        assertThat(output).contains("module=io.cq.core", "exports=" + API_PACKAGES,
-                "text=over the module path", "message=[module]", "document=Greeting[who=record, times=2]",
-                "internal=refused");
-        assertThat(output).noneMatch(line -> line.contains("WARNING"));
+            output = run(command);
+        }
+
+        @Test
+        void shouldServeIt() {
+            assertThat(output).contains("module=io.cq.core", "exports=" + API_PACKAGES,
+                    "text=over the module path", "message=[module]", "document=Greeting[who=record, times=2]");
+        }
+
+        @Test
+        void shouldKeepTheInternalsClosedToIt() {
+            assertThat(output).contains("internal=refused");
+        }
+
+        @Test
+        void shouldWarnItOfNothing() {
+            assertThat(output).noneMatch(line -> line.contains("WARNING"));
+        }
     }
 
     private static Path coreClasses() {

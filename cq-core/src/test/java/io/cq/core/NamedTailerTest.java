@@ -1,9 +1,13 @@
 package io.cq.core;
 
+import io.cq.core.support.ChildJvm;
+import io.cq.core.support.ClaimNamedTailer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -44,14 +48,21 @@ class NamedTailerTest {
     }
 
     @Test
-    void shouldAllowOneLiveTailerPerNameAndNameTheHolder() {
+    void shouldNameTheHolderWhenRefusingASecondLiveTailerOfTheSameName() {
         try (MappedQueue queue = open()) {
-            ExcerptTailer first = queue.createTailer("billing");
+            queue.createTailer("billing");
             assertThatThrownBy(() -> queue.createTailer("billing"))
                     .isInstanceOf(NamedTailerInUseException.class)
                     .hasMessageContaining("'billing'")
                     .hasMessageContaining("pid " + ProcessHandle.current().pid())
                     .hasMessageContaining("thread '" + Thread.currentThread().getName() + "'");
+        }
+    }
+
+    @Test
+    void shouldAllowOneLiveTailerPerNameAcrossQueuesOfTheSameDirectory() {
+        try (MappedQueue queue = open()) {
+            ExcerptTailer first = queue.createTailer("billing");
             try (MappedQueue sameDirectory = open()) {
                 assertThatThrownBy(() -> sameDirectory.createTailer("billing"))
                         .isInstanceOf(NamedTailerInUseException.class);
@@ -88,7 +99,7 @@ class NamedTailerTest {
     }
 
     @Test
-    void shouldReportAndSetPositionsOfNamedTailers() {
+    void shouldReportThePositionOfANamedTailerAndWhetherItIsHeld() {
         try (MappedQueue queue = open()) {
             append(queue, "a", "b", "c");
             long second = queue.firstIndex() + 1;
@@ -97,12 +108,22 @@ class NamedTailerTest {
                 NamedTailerPosition held = queue.namedTailer("billing").orElseThrow();
                 assertThat(held.nextIndex()).isEqualTo(second);
                 assertThat(held.held()).isTrue();
-                assertThatThrownBy(() -> queue.setNamedTailerIndex("billing", 0))
-                        .isInstanceOf(NamedTailerInUseException.class);
             }
             assertThat(queue.namedTailer("billing").orElseThrow().held()).isFalse();
             assertThat(queue.namedTailer("nobody")).isEmpty();
+        }
+    }
 
+    @Test
+    void shouldSetThePositionOfANamedTailerOnlyWhileItIsNotHeld() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a", "b", "c");
+            long second = queue.firstIndex() + 1;
+            try (ExcerptTailer tailer = queue.createTailer("billing")) {
+                tailer.readText();
+                assertThatThrownBy(() -> queue.setNamedTailerIndex("billing", 0))
+                        .isInstanceOf(NamedTailerInUseException.class);
+            }
             queue.setNamedTailerIndex("billing", second + 1);
             assertThat(queue.createTailer("billing").readText()).isEqualTo("c");
             queue.setNamedTailerIndex("fresh", -1);
@@ -154,6 +175,19 @@ class NamedTailerTest {
             assertThatThrownBy(() -> queue.createTailer("t")).isInstanceOf(QueueException.class)
                     .hasMessageContaining("read-only");
             assertThat(queue.createTailer().readText()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void shouldKeepANamedTailerHeldWhenTheSameQueueOpenedThroughALinkIsClosed() throws Exception {
+        Path link = Files.createSymbolicLink(dir.resolve("link"), dir.resolve("q").toAbsolutePath().getFileName());
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).rollCycle(RollCycle.TEST_SECONDLY)
+                .blockSize(64 * 1024).build(); ExcerptTailer held = queue.createTailer("billing")) {
+            MappedQueue.builder(link).rollCycle(RollCycle.TEST_SECONDLY).blockSize(64 * 1024).build().close();
+            try (ChildJvm other = ChildJvm.start(ClaimNamedTailer.class, dir.resolve("q").toString(), "billing")) {
+                assertThat(other.awaitLine("result:", 60, TimeUnit.SECONDS)).startsWith("result: in use");
+            }
+            assertThat(held.name()).isEqualTo("billing");
         }
     }
 }

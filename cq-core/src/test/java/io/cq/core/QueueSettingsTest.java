@@ -35,12 +35,21 @@ class QueueSettingsTest {
         }
     }
 
-    @Test
-    void shouldReportTheRollCycleInForceAndNoForcingOnAReadOnlyQueue() {
+    private MappedQueue openReadOnlyAskingForDailyAndSync() {
         MappedQueue.builder(dir).rollCycle(RollCycle.MINUTELY).build().close();
-        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.DAILY).readOnly(true)
-                .durability(Durability.SYNC).build()) {
+        return MappedQueue.builder(dir).rollCycle(RollCycle.DAILY).readOnly(true).durability(Durability.SYNC).build();
+    }
+
+    @Test
+    void shouldReportTheRollCycleInForce() {
+        try (MappedQueue queue = openReadOnlyAskingForDailyAndSync()) {
             assertThat(queue.settings().rollCycle()).isEqualTo(RollCycle.MINUTELY);
+        }
+    }
+
+    @Test
+    void shouldReportNoForcingOnAReadOnlyQueue() {
+        try (MappedQueue queue = openReadOnlyAskingForDailyAndSync()) {
             assertThat(queue.settings().durability()).isEqualTo(Durability.PAGE_CACHE);
             assertThat(queue.settings().readOnly()).isTrue();
         }

@@ -54,18 +54,36 @@ class RandomAccessTest {
         }
     }
 
+    /** Tries indexes past the end, past a cycle's end, in a cycle with no file and below zero. */
+    private static List<Boolean> moveToIndexesThatHoldNoExcerpt(MappedQueue queue, ExcerptTailer tailer,
+                                                                List<Long> indexes) {
+        RollCycle roll = queue.rollCycle();
+        return List.of(tailer.moveToIndex(indexes.getLast() + 1),
+                tailer.moveToIndex(roll.toIndex(roll.toCycle(indexes.getFirst()), 1000)),
+                tailer.moveToIndex(roll.toIndex(roll.toCycle(indexes.getFirst()) + 1, 0)),
+                tailer.moveToIndex(-5));
+    }
+
     @Test
-    void shouldRefuseIndexesThatHoldNoExcerptAndStayWhereItWas() {
+    void shouldRefuseIndexesThatHoldNoExcerpt() {
+        try (MappedQueue queue = open(16)) {
+            List<Long> indexes = writeThreeCycles(queue);
+            ExcerptTailer tailer = queue.createTailer();
+            List<Boolean> moved = moveToIndexesThatHoldNoExcerpt(queue, tailer, indexes);
+            assertThat(moved.get(0)).as("past the end").isFalse();
+            assertThat(moved.get(1)).as("past a cycle's end").isFalse();
+            assertThat(moved.get(2)).as("in a cycle with no file").isFalse();
+            assertThat(moved.get(3)).as("below zero").isFalse();
+        }
+    }
+
+    @Test
+    void shouldStayWhereItWasWhenRefusingAnIndexThatHoldsNoExcerpt() {
         try (MappedQueue queue = open(16)) {
             List<Long> indexes = writeThreeCycles(queue);
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.moveToIndex(indexes.get(10))).isTrue();
-            long last = indexes.getLast();
-            RollCycle roll = queue.rollCycle();
-            assertThat(tailer.moveToIndex(last + 1)).isFalse();
-            assertThat(tailer.moveToIndex(roll.toIndex(roll.toCycle(indexes.getFirst()), 1000))).isFalse();
-            assertThat(tailer.moveToIndex(roll.toIndex(roll.toCycle(indexes.getFirst()) + 1, 0))).isFalse();
-            assertThat(tailer.moveToIndex(-5)).isFalse();
+            moveToIndexesThatHoldNoExcerpt(queue, tailer, indexes);
             assertThat(tailer.readText()).isEqualTo("10");
         }
     }

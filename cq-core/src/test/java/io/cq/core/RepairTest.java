@@ -33,9 +33,8 @@ class RepairTest {
     @TempDir
     Path dir;
 
-    @Test
-    void shouldSkipTheDamagedRangesOfAFinishedAndTheNewestCycleAndGoOn() throws IOException {
-        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+    /** Two hourly cycles of 2,000 excerpts, each with a page of zeros in its middle; returns their files. */
+    private List<Path> twoCyclesWithAZeroedPage(MutableClock clock) throws IOException {
         try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build();
              ExcerptAppender appender = queue.createAppender()) {
             for (int i = 0; i < 2_000; i++) {
@@ -53,6 +52,13 @@ class RepairTest {
         for (Path cycle : cycles) {
             zeroPageInTheMiddle(cycle);
         }
+        return cycles;
+    }
+
+    @Test
+    void shouldSkipTheDamagedRangesOfAFinishedAndTheNewestCycle() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        List<Path> cycles = twoCyclesWithAZeroedPage(clock);
 
         try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build()) {
             assertThatThrownBy(() -> readAll(queue)).isInstanceOf(CorruptQueueException.class);
@@ -65,6 +71,16 @@ class RepairTest {
                 assertThat(range.to()).isGreaterThan(range.from());
             });
             assertThat(repair.skipped()).extracting(QueueRepair.Skipped::file).containsExactlyElementsOf(cycles);
+        }
+    }
+
+    @Test
+    void shouldGoOnAppendingAndReadingAfterSkippingDamagedRanges() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        twoCyclesWithAZeroedPage(clock);
+
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build()) {
+            QueueRepair repair = queue.repair();
             long skipped = repair.skipped().stream().mapToLong(QueueRepair.Skipped::excerptsSkipped).sum();
 
             queue.acquireAppender().writeText("after the repair");
@@ -73,6 +89,16 @@ class RepairTest {
             assertThat(texts.getLast()).isEqualTo("after the repair");
             assertThat(texts).anyMatch(text -> text.startsWith("second 0 "));
             assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldFindNothingToRepairAfterSkippingDamagedRanges() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        twoCyclesWithAZeroedPage(clock);
+
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build()) {
+            assertThat(queue.repair().repairedAnything()).as("the first repair").isTrue();
             assertThat(queue.repair().repairedAnything()).as("a second repair finds nothing").isFalse();
         }
     }
@@ -125,14 +151,20 @@ class RepairTest {
         assertThat(MappedQueue.builder(dir).clock(clock).repair().repairedAnything()).isFalse();
     }
 
-    @Test
-    void shouldSetAsideACycleFileWhoseHeaderIsDamagedAndKeepItsBytes() throws IOException {
-        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+    /** Three cycles of 100 excerpts whose middle file is cut inside its header; returns that file. */
+    private Path cutTheMiddleCyclesHeader(MutableClock clock) throws IOException {
         List<Path> cycles = threeCycles(clock);
         Path middle = cycles.get(1);
         try (FileChannel channel = FileChannel.open(middle, StandardOpenOption.WRITE)) {
             channel.truncate(100);
         }
+        return middle;
+    }
+
+    @Test
+    void shouldSetAsideACycleFileWhoseHeaderIsDamaged() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path middle = cutTheMiddleCyclesHeader(clock);
 
         QueueRepair repair = MappedQueue.builder(dir).clock(clock).repair();
 
@@ -143,8 +175,27 @@ class RepairTest {
             assertThat(file.problem()).contains("shorter than its 256-byte header");
         });
         assertThat(repair.cycleRangeReset()).as("the newest file is still there").isNull();
-        assertThat(aside).hasSize(100);
         assertThat(middle).doesNotExist();
+    }
+
+    @Test
+    void shouldKeepTheBytesOfACycleFileItSetsAside() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path middle = cutTheMiddleCyclesHeader(clock);
+
+        MappedQueue.builder(dir).clock(clock).repair();
+
+        assertThat(middle.resolveSibling(middle.getFileName() + ".damaged")).hasSize(100);
+    }
+
+    @Test
+    void shouldReadTheCyclesAroundACycleFileItSetAside() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path middle = cutTheMiddleCyclesHeader(clock);
+
+        MappedQueue.builder(dir).clock(clock).repair();
+
+        Path aside = middle.resolveSibling(middle.getFileName() + ".damaged");
         try (MappedQueue queue = MappedQueue.builder(dir).clock(clock).build()) {
             List<String> texts = readAll(queue);
             assertThat(texts).hasSize(200);

@@ -119,18 +119,26 @@ class RollTimeTest {
         }
     }
 
-    @Test
-    void shouldRefuseAnotherRollTimeAndLetAProcessThatNamesNoneUseTheQueues() throws Exception {
+    private void createRollingAt17NewYork() {
         try (MappedQueue queue = MappedQueue.builder(dir).rollTime(LocalTime.of(17, 0), NEW_YORK).build()) {
             assertThat(queue.cycleCalendar().zone()).isEqualTo(NEW_YORK);
         }
+    }
+
+    @Test
+    void shouldRefuseAnotherRollTime() {
+        createRollingAt17NewYork();
         assertThatThrownBy(() -> MappedQueue.builder(dir).rollTime(LocalTime.of(17, 0), LONDON).build())
                 .isInstanceOf(QueueException.class)
                 .hasMessageContaining("rolls at 17:00 America/New_York")
                 .hasMessageContaining("asked for 17:00 Europe/London");
         assertThatThrownBy(() -> MappedQueue.builder(dir).rollTime(LocalTime.MIDNIGHT).build())
                 .hasMessageContaining("rolls at 17:00 America/New_York");
+    }
 
+    @Test
+    void shouldLetAProcessThatNamesNoRollTimeCutTheSameCycles() throws Exception {
+        createRollingAt17NewYork();
         // Another JVM that names no roll time cuts the same cycles: 16:59 New York on 8 March is still 7 March's.
         try (ChildJvm child = ChildJvm.start(false, List.of(), ZonedAppender.class, dir.toString(),
                 "2026-03-08T20:59:00Z", "late")) {

@@ -9,7 +9,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,23 +35,34 @@ class RollingTest {
     }
 
     @Test
-    void shouldStartANewFileEachCycleAndLetTailersCrossThem() throws IOException {
+    void shouldStartANewFileEachCycle() throws IOException {
         try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
             ExcerptAppender appender = queue.acquireAppender();
-            ExcerptTailer tailer = queue.createTailer();
             long a = appender.writeText("a");
             appender.writeText("b");
-            assertThat(tailer.readText()).isEqualTo("a");
             clock.advance(Duration.ofSeconds(1));
             long c = appender.writeText("c");
             assertThat(queue.rollCycle().toCycle(c)).isEqualTo(queue.rollCycle().toCycle(a) + 1);
             assertThat(queue.rollCycle().toSequenceNumber(c)).isZero();
+            assertThat(cycleFiles()).isEqualTo(2);
+            assertThat(queue.dump()).contains("end of cycle");
+        }
+    }
+
+    @Test
+    void shouldLetATailerCrossIntoTheNextCycle() {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            ExcerptAppender appender = queue.acquireAppender();
+            ExcerptTailer tailer = queue.createTailer();
+            appender.writeText("a");
+            appender.writeText("b");
+            assertThat(tailer.readText()).isEqualTo("a");
+            clock.advance(Duration.ofSeconds(1));
+            appender.writeText("c");
 
             assertThat(tailer.readText()).isEqualTo("b");
             assertThat(tailer.readText()).isEqualTo("c");
             assertThat(tailer.readText()).isNull();
-            assertThat(cycleFiles()).isEqualTo(2);
-            assertThat(queue.dump()).contains("end of cycle");
         }
     }
 
@@ -164,6 +177,77 @@ class RollingTest {
         }
         try (MappedQueue other = MappedQueue.builder(queueDir).readOnly(true).build()) {
             assertThat(other.lastIndex()).as("nothing of the old queue in the new directory").isEqualTo(-1);
+        }
+    }
+
+    /** Appends "a" and "b" one cycle apart, closes the queue, and appends "c" a cycle later in the queue it reopens. */
+    private MappedQueue appendOneExcerptPerCycleAcrossAReopen() {
+        try (MappedQueue queue = open(RollCycle.TEST_SECONDLY)) {
+            queue.acquireAppender().writeText("a");
+            clock.advance(Duration.ofSeconds(1));
+            queue.acquireAppender().writeText("b");
+        }
+        clock.advance(Duration.ofSeconds(1));
+        MappedQueue queue = open(RollCycle.TEST_SECONDLY);
+        queue.acquireAppender().writeText("c");
+        return queue;
+    }
+
+    @Test
+    void shouldReadEveryOlderCycleForwardAfterRollingAgainInAReopenedQueue() {
+        try (MappedQueue queue = appendOneExcerptPerCycleAcrossAReopen()) {
+            ExcerptTailer forward = queue.createTailer();
+            assertThat(forward.readText()).isEqualTo("a");
+            assertThat(forward.readText()).isEqualTo("b");
+            assertThat(forward.readText()).isEqualTo("c");
+        }
+    }
+
+    @Test
+    void shouldReadEveryOlderCycleBackwardAfterRollingAgainInAReopenedQueue() {
+        try (MappedQueue queue = appendOneExcerptPerCycleAcrossAReopen()) {
+            ExcerptTailer backward = queue.createTailer().direction(TailerDirection.BACKWARD).toEnd();
+            assertThat(backward.readText()).isEqualTo("c");
+            assertThat(backward.readText()).isEqualTo("b");
+            assertThat(backward.readText()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void shouldCountTheExcerptsOfEveryOlderCycleAfterRollingAgainInAReopenedQueue() {
+        try (MappedQueue queue = appendOneExcerptPerCycleAcrossAReopen()) {
+            assertThat(queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1)).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void shouldNameTheLastExcerptOfTheCycleBeforeAsNextWhenReadingBackwardPastACyclesStart() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.HOURLY).clock(clock).build();
+             ExcerptAppender appender = queue.acquireAppender()) {
+            for (int hour = 0; hour < 2; hour++) {
+                for (int i = 0; i < 3; i++) {
+                    appender.writeText("h" + hour + " e" + i);
+                }
+                clock.advance(Duration.ofHours(1));
+            }
+            long lastOfFirstHour;
+            try (ExcerptTailer tailer = queue.createTailer("back")) {
+                tailer.direction(TailerDirection.BACKWARD).toEnd();
+                List<String> read = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    read.add(tailer.readText());
+                }
+                assertThat(read).containsExactly("h1 e2", "h1 e1", "h1 e0");
+                lastOfFirstHour = tailer.index();
+                assertThat(queue.rollCycle().toSequenceNumber(lastOfFirstHour)).isEqualTo(2);
+                assertThat(tailer.moveToIndex(lastOfFirstHour)).as("index() names an excerpt that exists").isTrue();
+            }
+            try (ExcerptTailer resumed = queue.createTailer("back")) {
+                resumed.direction(TailerDirection.BACKWARD);
+                assertThat(resumed.readText()).as("resumes with the next one backward, not the one read last")
+                        .isEqualTo("h0 e2");
+            }
         }
     }
 }

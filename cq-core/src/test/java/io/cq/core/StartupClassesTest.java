@@ -8,6 +8,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,18 +28,23 @@ class StartupClassesTest {
      */
     private static final int BUDGET = 73;
 
+    /** One queue directory per setting, shared by the tests of the class. */
     @TempDir
-    Path dir;
+    static Path dir;
 
-    /** With native access, and without it: a plain {@code java -jar}, whose appenders reserve by writing zeros. */
-    @ParameterizedTest(name = "native access: {0}, double-buffered: {1}")
-    @CsvSource({"true, false", "true, true", "false, false"})
-    void shouldLoadNoFailureOnlyClassAndStayWithinTheClassBudgetOnTheWayToAFirstExcerpt(boolean nativeAccess,
-                                                                                       boolean doubleBuffered)
+    /** What a child JVM loaded on its way to a first excerpt, per setting: one child per setting for all tests. */
+    private static final Map<String, List<String>> LOADED = new ConcurrentHashMap<>();
+
+    private static List<String> loadedOnTheWayToAFirstExcerpt(boolean nativeAccess, boolean doubleBuffered)
             throws Exception {
+        String setting = nativeAccess + "-" + doubleBuffered;
+        List<String> cached = LOADED.get(setting);
+        if (cached != null) {
+            return cached;
+        }
         List<String> loaded;
         try (ChildJvm child = ChildJvm.start(nativeAccess, List.of("-Xlog:class+load=info:stdout"),
-                FirstAppendProcess.class, dir.resolve("q").toString(), String.valueOf(doubleBuffered))) {
+                FirstAppendProcess.class, dir.resolve("q-" + setting).toString(), String.valueOf(doubleBuffered))) {
             child.awaitLine("appended", 60, TimeUnit.SECONDS);
             assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
             String transcript = child.transcript();
@@ -47,6 +54,16 @@ class StartupClassesTest {
                     .toList();
         }
         assertThat(loaded).as("the class-loading log is there").contains("io.cq.core.internal.queue.StoreAppender");
+        LOADED.put(setting, loaded);
+        return loaded;
+    }
+
+    /** With native access, and without it: a plain {@code java -jar}, whose appenders reserve by writing zeros. */
+    @ParameterizedTest(name = "native access: {0}, double-buffered: {1}")
+    @CsvSource({"true, false", "true, true", "false, false"})
+    void shouldLoadNoFailureOnlyClassOnTheWayToAFirstExcerpt(boolean nativeAccess, boolean doubleBuffered)
+            throws Exception {
+        List<String> loaded = loadedOnTheWayToAFirstExcerpt(nativeAccess, doubleBuffered);
         assertThat(loaded).as("thrown only on failure, or used only by features a first excerpt does not use")
                 .doesNotContain("io.cq.core.AsyncModeMismatchException", "io.cq.core.RollTimeMismatchException",
                         "io.cq.core.QueueClosedException", "io.cq.core.NamedTailerInUseException",
@@ -54,6 +71,13 @@ class StartupClassesTest {
                         "io.cq.core.internal.system.Failures", "io.cq.core.internal.memory.ComposeBuffer",
                         "io.cq.core.internal.queue.UnusedIndexRelease",
                         "io.cq.core.internal.file.UnusedIndexSpace", "io.cq.core.DiskSpace");
+    }
+
+    @ParameterizedTest(name = "native access: {0}, double-buffered: {1}")
+    @CsvSource({"true, false", "true, true", "false, false"})
+    void shouldStayWithinTheClassBudgetOnTheWayToAFirstExcerpt(boolean nativeAccess, boolean doubleBuffered)
+            throws Exception {
+        List<String> loaded = loadedOnTheWayToAFirstExcerpt(nativeAccess, doubleBuffered);
         assertThat(loaded.stream().filter(name -> !name.contains("$$Lambda")).toList())
                 .as("cq's classes before the first excerpt (budget: docs/notes/performance-journal.md, \"2026-12-07\")")
                 .hasSizeLessThanOrEqualTo(BUDGET);

@@ -19,7 +19,7 @@ class SystemClockRollTest {
     Path dir;
 
     @Test
-    void everyExcerptLandsInTheCycleOfTheTimeItWasAppendedAcrossSeveralCycleEnds() {
+    void shouldPutEveryExcerptInTheCycleOfTheTimeItWasAppendedAcrossSeveralCycleEnds() {
         try (MappedQueue queue = MappedQueue.builder(dir).rollCycle(RollCycle.TEST_SECONDLY).build();
              ExcerptAppender appender = queue.createAppender()) {
             CycleCalendar calendar = CycleCalendar.of(RollCycle.TEST_SECONDLY);

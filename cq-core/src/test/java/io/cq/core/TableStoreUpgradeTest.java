@@ -27,8 +27,8 @@ class TableStoreUpgradeTest {
     @TempDir
     Path dir;
 
-    @Test
-    void shouldUpgradeAVersion1TableStoreAndClearTheLockOfADeadOlderWriter() throws IOException {
+    /** A queue written by version 1, whose table store is a version 1 one with the lock of a dead writer. */
+    private Path writeAVersion1QueueWithTheLockOfADeadWriter() throws IOException {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             queue.acquireAppender().writeText("written by version 1");
         }
@@ -39,11 +39,23 @@ class TableStoreUpgradeTest {
             // A version 1 token: pid 4242 in bits 40.., process slot 7 + 1 in bits 24..39, counter 5; slot 7 is free.
             channel.write(littleEndianLong(4242L << 40 | 8L << 24 | 5), LOCK_OFFSET);
         }
+        return tableStore;
+    }
+
+    @Test
+    void shouldReadAVersion1TableStoreReadOnly() throws IOException {
+        writeAVersion1QueueWithTheLockOfADeadWriter();
 
         try (MappedQueue readOnly = MappedQueue.builder(dir).readOnly(true).build();
              ExcerptTailer tailer = readOnly.createTailer()) {
             assertThat(tailer.readText()).isEqualTo("written by version 1");
         }
+    }
+
+    @Test
+    void shouldClearTheLockOfADeadOlderWriter() throws IOException {
+        writeAVersion1QueueWithTheLockOfADeadWriter();
+
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             queue.acquireAppender().writeText("written by version 2");
             List<WriterProcess> writers = queue.writerProcesses();
@@ -51,6 +63,15 @@ class TableStoreUpgradeTest {
                 assertThat(writer.pid()).isEqualTo(ProcessHandle.current().pid());
                 assertThat(writer.holdsWriteLock()).isFalse();
             });
+        }
+    }
+
+    @Test
+    void shouldUpgradeAVersion1TableStoreWhenOpenedForWriting() throws IOException {
+        Path tableStore = writeAVersion1QueueWithTheLockOfADeadWriter();
+
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().writeText("written by version 2");
         }
         try (RandomAccessFile file = new RandomAccessFile(tableStore.toFile(), "r")) {
             file.seek(VERSION_OFFSET);

@@ -81,7 +81,7 @@ class TailerPollTest {
     }
 
     @Test
-    void pollReadsTheSameExcerptsInTheSameOrderWithTheSameIndexesAsReadingOneByOne() {
+    void shouldPollTheSameExcerptsInTheSameOrderWithTheSameIndexesAsReadingOneByOne() {
         for (long seed : new long[] {7, 1_234, 98_765}) {
             SplittableRandom random = new SplittableRandom(seed);
             Path queueDir = dir.resolve("seed-" + seed);
@@ -118,7 +118,7 @@ class TailerPollTest {
     }
 
     @Test
-    void pollFollowsAWriterThatAppendsWhileItReads() throws Exception {
+    void shouldPollEveryExcerptOfAWriterThatAppendsWhileItReads() throws Exception {
         SplittableRandom random = new SplittableRandom(424_242);
         List<byte[]> written = new ArrayList<>();
         for (int i = 0; i < 20_000; i++) {
@@ -144,55 +144,7 @@ class TailerPollTest {
     }
 
     @Test
-    void pollReturnsZeroUntilExcerptsArriveAndThenReadsOnlyThoseThatAreThere() {
-        try (MappedQueue queue = open();
-             ExcerptAppender appender = queue.createAppender();
-             ExcerptTailer tailer = queue.createTailer()) {
-            List<Read> reads = new ArrayList<>();
-            ExcerptHandler handler = collectInto(reads);
-            assertThat(tailer.poll(handler, 10)).isZero();
-            appender.writeText("one");
-            appender.writeText("two");
-            assertThat(tailer.poll(handler, 10)).isEqualTo(2);
-            assertThat(tailer.poll(handler, 10)).isZero();
-            appender.writeText("three");
-            clock.advance(Duration.ofSeconds(2));
-            appender.writeText("four");
-            assertThat(tailer.poll(handler, 1)).isEqualTo(1);
-            assertThat(tailer.poll(handler, 10)).isEqualTo(1);
-            assertThat(reads).extracting(r -> new String(r.bytes())).containsExactly("one", "two", "three", "four");
-        }
-    }
-
-    @Test
-    void aHandlerThatThrowsLeavesTheTailerOnThatExcerptAndCountsTheOnesBeforeAsRead() {
-        try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender()) {
-            for (int i = 0; i < 10; i++) {
-                appender.writeText("m" + i);
-            }
-            try (ExcerptTailer tailer = queue.createTailer("audit")) {
-                List<String> seen = new ArrayList<>();
-                assertThatThrownBy(() -> tailer.poll((bytes, index) -> {
-                    byte[] raw = new byte[(int) bytes.length()];
-                    bytes.readBytes(raw);
-                    String text = new String(raw, StandardCharsets.UTF_8);
-                    if (text.equals("m4")) {
-                        throw new IllegalStateException("cannot handle " + text);
-                    }
-                    seen.add(text);
-                }, 10)).isInstanceOf(IllegalStateException.class).hasMessage("cannot handle m4");
-                assertThat(seen).containsExactly("m0", "m1", "m2", "m3");
-                assertThat(tailer.readText()).isEqualTo("m4");
-            }
-        }
-        // The named tailer persisted after each excerpt it handed over: a new process resumes after m4.
-        try (MappedQueue queue = open(); ExcerptTailer tailer = queue.createTailer("audit")) {
-            assertThat(tailer.readText()).isEqualTo("m5");
-        }
-    }
-
-    @Test
-    void aNamedTailerPersistsEveryExcerptAPollHandedOver() {
+    void shouldPersistForANamedTailerEveryExcerptAPollHandedOver() {
         try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender()) {
             for (int i = 0; i < 50; i++) {
                 appender.writeText("m" + i);
@@ -211,47 +163,7 @@ class TailerPollTest {
     }
 
     @Test
-    void aHandlerThatMovesTheTailerEndsThePollAndTheTailerStaysWhereItWasMoved() {
-        try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender()) {
-            List<Long> indexes = new ArrayList<>();
-            for (int i = 0; i < 10; i++) {
-                indexes.add(appender.writeText("m" + i));
-            }
-            try (ExcerptTailer tailer = queue.createTailer()) {
-                List<Long> seen = new ArrayList<>();
-                int read = tailer.poll((bytes, index) -> {
-                    seen.add(index);
-                    if (seen.size() == 6) {
-                        tailer.moveToIndex(indexes.get(2));
-                    }
-                }, 100);
-                assertThat(read).isEqualTo(6);
-                assertThat(seen).containsExactlyElementsOf(indexes.subList(0, 6));
-                assertThat(tailer.readText()).isEqualTo("m2");
-            }
-        }
-    }
-
-    @Test
-    void readingInsideAHandlerIsRefusedAndTheTailerStaysUsable() {
-        try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender();
-             ExcerptTailer tailer = queue.createTailer()) {
-            appender.writeText("a");
-            appender.writeText("b");
-            assertThatThrownBy(() -> tailer.poll((bytes, index) -> tailer.readingDocument(), 10))
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("open read context");
-            assertThat(tailer.readText()).isEqualTo("a");
-            try (ReadContext open = tailer.readingDocument()) {
-                assertThat(open.isPresent()).isTrue();
-                assertThatThrownBy(() -> tailer.poll((bytes, index) -> { }, 1))
-                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("open read context");
-            }
-            assertThat(tailer.readText()).isNull();
-        }
-    }
-
-    @Test
-    void pollingBackwardReadsFromTheEndTowardsTheStart() {
+    void shouldPollBackwardFromTheEndTowardsTheStart() {
         try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender();
              ExcerptTailer tailer = queue.createTailer()) {
             for (int i = 0; i < 5; i++) {
@@ -265,19 +177,7 @@ class TailerPollTest {
     }
 
     @Test
-    void pollRefusesALimitBelowOneAndAClosedTailer() {
-        try (MappedQueue queue = open()) {
-            ExcerptTailer tailer = queue.createTailer();
-            assertThatThrownBy(() -> tailer.poll((bytes, index) -> { }, 0))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessage("limit must be at least 1, was 0");
-            tailer.close();
-            assertThatThrownBy(() -> tailer.poll((bytes, index) -> { }, 1))
-                    .isInstanceOf(QueueClosedException.class);
-        }
-    }
-
-    @Test
-    void pollOnAnAsyncQueueReadsWhatTheBufferHolds() {
+    void shouldPollWhatTheBufferOfAnAsyncQueueHolds() {
         try (MappedQueue queue = MappedQueue.builder(dir.resolve("async")).asyncMode(true).build();
              ExcerptAppender appender = queue.createAppender();
              ExcerptTailer tailer = queue.createTailer()) {
@@ -289,6 +189,174 @@ class TailerPollTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> tailer.poll(handler, 7) >= 0 && reads.size() == 20);
             assertThat(reads).extracting(r -> new String(r.bytes()))
                     .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "m" + i).toList());
+        }
+    }
+
+    @Test
+    void shouldPollZeroUntilExcerptsArrive() {
+        try (MappedQueue queue = open();
+             ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            List<Read> reads = new ArrayList<>();
+            ExcerptHandler handler = collectInto(reads);
+            assertThat(tailer.poll(handler, 10)).isZero();
+            appender.writeText("one");
+            appender.writeText("two");
+            assertThat(tailer.poll(handler, 10)).isEqualTo(2);
+            assertThat(reads).extracting(r -> new String(r.bytes())).containsExactly("one", "two");
+        }
+    }
+
+    @Test
+    void shouldPollOnlyTheExcerptsThatAreThereWithinTheLimitAcrossACycleEnd() {
+        try (MappedQueue queue = open();
+             ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            List<Read> reads = new ArrayList<>();
+            ExcerptHandler handler = collectInto(reads);
+            appender.writeText("one");
+            appender.writeText("two");
+            assertThat(tailer.poll(handler, 10)).isEqualTo(2);
+            assertThat(tailer.poll(handler, 10)).isZero();
+            appender.writeText("three");
+            clock.advance(Duration.ofSeconds(2));
+            appender.writeText("four");
+            assertThat(tailer.poll(handler, 1)).isEqualTo(1);
+            assertThat(tailer.poll(handler, 10)).isEqualTo(1);
+            assertThat(reads).extracting(r -> new String(r.bytes())).containsExactly("one", "two", "three", "four");
+        }
+    }
+
+    /** Appends m0..m9 and polls them with a handler that throws at m4; returns what the handler saw before. */
+    private List<String> pollUntilTheHandlerThrowsAtM4(MappedQueue queue, ExcerptTailer tailer) {
+        try (ExcerptAppender appender = queue.createAppender()) {
+            for (int i = 0; i < 10; i++) {
+                appender.writeText("m" + i);
+            }
+        }
+        List<String> seen = new ArrayList<>();
+        assertThatThrownBy(() -> tailer.poll((bytes, index) -> {
+            byte[] raw = new byte[(int) bytes.length()];
+            bytes.readBytes(raw);
+            String text = new String(raw, StandardCharsets.UTF_8);
+            if (text.equals("m4")) {
+                throw new IllegalStateException("cannot handle " + text);
+            }
+            seen.add(text);
+        }, 10)).isInstanceOf(IllegalStateException.class).hasMessage("cannot handle m4");
+        return seen;
+    }
+
+    @Test
+    void shouldHandOverTheExcerptsBeforeTheOneWhosePollHandlerThrows() {
+        try (MappedQueue queue = open(); ExcerptTailer tailer = queue.createTailer("audit")) {
+            assertThat(pollUntilTheHandlerThrowsAtM4(queue, tailer)).containsExactly("m0", "m1", "m2", "m3");
+        }
+    }
+
+    @Test
+    void shouldLeaveTheTailerOnTheExcerptWhosePollHandlerThrows() {
+        try (MappedQueue queue = open(); ExcerptTailer tailer = queue.createTailer("audit")) {
+            pollUntilTheHandlerThrowsAtM4(queue, tailer);
+            assertThat(tailer.readText()).isEqualTo("m4");
+        }
+    }
+
+    @Test
+    void shouldPersistForANamedTailerTheExcerptsBeforeTheOneWhosePollHandlerThrows() {
+        try (MappedQueue queue = open()) {
+            try (ExcerptTailer tailer = queue.createTailer("audit")) {
+                pollUntilTheHandlerThrowsAtM4(queue, tailer);
+                assertThat(tailer.readText()).isEqualTo("m4");
+            }
+        }
+        // The named tailer persisted after each excerpt it handed over: a new process resumes after m4.
+        try (MappedQueue queue = open(); ExcerptTailer tailer = queue.createTailer("audit")) {
+            assertThat(tailer.readText()).isEqualTo("m5");
+        }
+    }
+
+    private record MovedPoll(int read, List<Long> seen, List<Long> indexes) {
+    }
+
+    /** Appends m0..m9 and polls them with a handler that moves the tailer back to m2 at the sixth excerpt. */
+    private static MovedPoll pollMovingBackToM2AtTheSixthExcerpt(MappedQueue queue, ExcerptTailer tailer) {
+        List<Long> indexes = new ArrayList<>();
+        try (ExcerptAppender appender = queue.createAppender()) {
+            for (int i = 0; i < 10; i++) {
+                indexes.add(appender.writeText("m" + i));
+            }
+        }
+        List<Long> seen = new ArrayList<>();
+        int read = tailer.poll((bytes, index) -> {
+            seen.add(index);
+            if (seen.size() == 6) {
+                tailer.moveToIndex(indexes.get(2));
+            }
+        }, 100);
+        return new MovedPoll(read, seen, indexes);
+    }
+
+    @Test
+    void shouldEndThePollWhenItsHandlerMovesTheTailer() {
+        try (MappedQueue queue = open(); ExcerptTailer tailer = queue.createTailer()) {
+            MovedPoll poll = pollMovingBackToM2AtTheSixthExcerpt(queue, tailer);
+            assertThat(poll.read()).isEqualTo(6);
+            assertThat(poll.seen()).containsExactlyElementsOf(poll.indexes().subList(0, 6));
+        }
+    }
+
+    @Test
+    void shouldLeaveTheTailerWhereAPollHandlerMovedIt() {
+        try (MappedQueue queue = open(); ExcerptTailer tailer = queue.createTailer()) {
+            pollMovingBackToM2AtTheSixthExcerpt(queue, tailer);
+            assertThat(tailer.readText()).isEqualTo("m2");
+        }
+    }
+
+    @Test
+    void shouldRefuseReadingInsideAPollHandlerLeavingTheTailerWhereThePollBegan() {
+        try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            appender.writeText("a");
+            appender.writeText("b");
+            assertThatThrownBy(() -> tailer.poll((bytes, index) -> tailer.readingDocument(), 10))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("open read context");
+            assertThat(tailer.readText()).isEqualTo("a");
+        }
+    }
+
+    @Test
+    void shouldRefuseToPollInsideAnOpenReadContextWithoutDisturbingIt() {
+        try (MappedQueue queue = open(); ExcerptAppender appender = queue.createAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            appender.writeText("a");
+            appender.writeText("b");
+            assertThat(tailer.readText()).isEqualTo("a");
+            try (ReadContext open = tailer.readingDocument()) {
+                assertThat(open.isPresent()).isTrue();
+                assertThatThrownBy(() -> tailer.poll((bytes, index) -> { }, 1))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("open read context");
+            }
+            assertThat(tailer.readText()).isNull();
+        }
+    }
+
+    @Test
+    void shouldRefuseToPollWithALimitBelowOne() {
+        try (MappedQueue queue = open(); ExcerptTailer tailer = queue.createTailer()) {
+            assertThatThrownBy(() -> tailer.poll((bytes, index) -> { }, 0))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessage("limit must be at least 1, was 0");
+        }
+    }
+
+    @Test
+    void shouldRefuseToPollAClosedTailer() {
+        try (MappedQueue queue = open()) {
+            ExcerptTailer tailer = queue.createTailer();
+            tailer.close();
+            assertThatThrownBy(() -> tailer.poll((bytes, index) -> { }, 1))
+                    .isInstanceOf(QueueClosedException.class);
         }
     }
 }

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -266,6 +267,31 @@ class VerifyTest {
             assertThat(queue.verify().isIntact()).as(queue.verify().toString()).isTrue();
             appender.writeText("after");
             assertThat(queue.verify().isIntact()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldFindNoDamageWhileAnotherThreadAppends() throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(dir).blockSize(1 << 20).build()) {
+            Thread writer = Thread.ofPlatform().start(() -> {
+                try (ExcerptAppender appender = queue.acquireAppender()) {
+                    for (int i = 0; i < 60_000; i++) {
+                        appender.writeBytes(new byte[1_000 + i % 2_000]);
+                    }
+                }
+            });
+            List<String> findings = new ArrayList<>();
+            int verifications = 0;
+            while (writer.isAlive()) {
+                queue.verify().findings().stream()
+                        .filter(finding -> finding.severity() == QueueVerification.Severity.DAMAGE)
+                        .forEach(finding -> findings.add(finding.toString()));
+                verifications++;
+            }
+            writer.join();
+            assertThat(verifications).isPositive();
+            assertThat(findings).isEmpty();
+            assertThat(queue.verify().excerptsChecked()).isEqualTo(60_000);
         }
     }
 }

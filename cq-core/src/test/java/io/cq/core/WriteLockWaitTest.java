@@ -1,6 +1,9 @@
 package io.cq.core;
 
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.management.ManagementFactory;
@@ -52,74 +55,132 @@ class WriteLockWaitTest {
         }
     }
 
-    @Test
-    void shouldLeaveTheWaitWithinAHundredMillisecondsWhenInterruptedAndKeepTheInterruptStatus() throws Exception {
-        try (MappedQueue queue = MappedQueue.builder(dir).build();
-             ExcerptAppender holder = queue.createAppender();
-             ExcerptAppender waiter = queue.createAppender()) {
-            WriteContext held = holder.writingDocument();
-            AtomicReference<Throwable> thrown = new AtomicReference<>();
-            AtomicLong leftAt = new AtomicLong();
-            AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
-            Thread waiting = Thread.ofPlatform().start(() -> {
-                try {
-                    waiter.writeText("never");
-                } catch (Throwable e) {
-                    leftAt.set(System.nanoTime());
-                    thrown.set(e);
-                    interruptedAfter.set(Thread.currentThread().isInterrupted());
-                }
-            });
-            // Parked between attempts, where an interrupt used to be swallowed.
-            await().atMost(Duration.ofSeconds(5)).until(() -> waiting.getState() == Thread.State.TIMED_WAITING);
-            long interruptedAt = System.nanoTime();
-            waiting.interrupt();
-            waiting.join(5_000);
+    /** One waiter interrupted while it waits for a live holder: interrupted once, for all its tests. */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class AnInterruptedWaiter {
+        private Path queueDir;
+        private Throwable thrown;
+        private Boolean interruptedAfter;
+        private Duration leftAfter;
 
-            assertThat(thrown.get()).isInstanceOf(QueueInterruptedException.class)
-                    .hasMessageContaining("nothing was written");
-            assertThat(interruptedAfter.get()).isTrue();
-            assertThat(Duration.ofNanos(leftAt.get() - interruptedAt)).isLessThan(Duration.ofMillis(100));
-            held.bytes().writeLong(42);
-            held.close();
-        }
-        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptTailer tailer = queue.createTailer()) {
-            try (ReadContext context = tailer.readingDocument()) {
-                assertThat(context.bytes().readLong()).isEqualTo(42);
+        @BeforeAll
+        void interruptTheWaiter(@TempDir Path tempDir) throws Exception {
+            queueDir = tempDir;
+            try (MappedQueue queue = MappedQueue.builder(queueDir).build();
+                 ExcerptAppender holder = queue.createAppender();
+                 ExcerptAppender waiter = queue.createAppender()) {
+                WriteContext held = holder.writingDocument();
+                AtomicReference<Throwable> caught = new AtomicReference<>();
+                AtomicLong leftAt = new AtomicLong();
+                AtomicReference<Boolean> interrupted = new AtomicReference<>();
+                Thread waiting = Thread.ofPlatform().start(() -> {
+                    try {
+                        waiter.writeText("never");
+                    } catch (Throwable e) {
+                        leftAt.set(System.nanoTime());
+                        caught.set(e);
+                        interrupted.set(Thread.currentThread().isInterrupted());
+                    }
+                });
+                // Parked between attempts, where an interrupt used to be swallowed.
+                await().atMost(Duration.ofSeconds(5))
+                        .until(() -> waiting.getState() == Thread.State.TIMED_WAITING);
+                long interruptedAt = System.nanoTime();
+                waiting.interrupt();
+                waiting.join(5_000);
+                thrown = caught.get();
+                interruptedAfter = interrupted.get();
+                leftAfter = Duration.ofNanos(leftAt.get() - interruptedAt);
+                held.bytes().writeLong(42);
+                held.close();
             }
-            assertThat(tailer.readBytes()).as("the interrupted waiter wrote nothing").isNull();
+        }
+
+        @Test
+        void shouldLeaveTheWaitWithinAHundredMilliseconds() {
+            assertThat(thrown).isInstanceOf(QueueInterruptedException.class)
+                    .hasMessageContaining("nothing was written");
+            assertThat(leftAfter).isLessThan(Duration.ofMillis(100));
+        }
+
+        @Test
+        void shouldKeepTheInterruptStatus() {
+            assertThat(interruptedAfter).isTrue();
+        }
+
+        @Test
+        void shouldWriteOnlyTheHoldersExcerpt() {
+            try (MappedQueue queue = MappedQueue.builder(queueDir).build();
+                 ExcerptTailer tailer = queue.createTailer()) {
+                try (ReadContext context = tailer.readingDocument()) {
+                    assertThat(context.bytes().readLong()).isEqualTo(42);
+                }
+                assertThat(tailer.readBytes()).as("the interrupted waiter wrote nothing").isNull();
+            }
         }
     }
 
-    @Test
-    void shouldGiveUpAfterTheTimeoutNamingTheLiveHolderAndUseLittleCpuWhileWaiting() throws Exception {
-        try (MappedQueue queue = MappedQueue.builder(dir).writeLockTimeout(Duration.ofSeconds(2)).build();
-             ExcerptAppender holder = queue.createAppender();
-             ExcerptAppender waiter = queue.createAppender()) {
-            WriteContext held = holder.writingDocument();
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-            CompletableFuture<Long> cpuNanos = new CompletableFuture<>();
-            AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread waiting = Thread.ofPlatform().start(() -> {
-                long before = threads.getCurrentThreadCpuTime();
-                try {
-                    waiter.writeText("never");
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-                cpuNanos.complete(threads.getCurrentThreadCpuTime() - before);
-            });
-            waiting.join(10_000);
-            held.close();
+    /** One waiter that waits out a timeout of 2 s behind a live holder: waited once, for all its tests. */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class AWaiterThatTimesOut {
+        private Path queueDir;
+        private Throwable thrown;
+        private long cpuNanos;
+        private long lastIndex;
+        private long firstIndex;
 
-            assertThat(thrown.get()).isInstanceOf(WriteLockTimeoutException.class)
+        @BeforeAll
+        void waitOutTheTimeout(@TempDir Path tempDir) throws Exception {
+            queueDir = tempDir;
+            try (MappedQueue queue = MappedQueue.builder(queueDir).writeLockTimeout(Duration.ofSeconds(2)).build();
+                 ExcerptAppender holder = queue.createAppender();
+                 ExcerptAppender waiter = queue.createAppender()) {
+                WriteContext held = holder.writingDocument();
+                ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+                CompletableFuture<Long> cpu = new CompletableFuture<>();
+                AtomicReference<Throwable> caught = new AtomicReference<>();
+                Thread waiting = Thread.ofPlatform().start(() -> {
+                    long before = threads.getCurrentThreadCpuTime();
+                    try {
+                        waiter.writeText("never");
+                    } catch (Throwable e) {
+                        caught.set(e);
+                    }
+                    cpu.complete(threads.getCurrentThreadCpuTime() - before);
+                });
+                waiting.join(10_000);
+                held.close();
+                thrown = caught.get();
+                cpuNanos = cpu.get(1, TimeUnit.SECONDS);
+                lastIndex = queue.lastIndex();
+                firstIndex = queue.firstIndex();
+            }
+        }
+
+        @Test
+        void shouldGiveUpAfterTheTimeout() {
+            assertThat(thrown).isInstanceOf(WriteLockTimeoutException.class);
+            assertThat(((WriteLockTimeoutException) thrown).waited()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        }
+
+        @Test
+        void shouldNameTheLiveHolder() {
+            assertThat(thrown).isInstanceOf(WriteLockTimeoutException.class)
                     .hasMessageContaining("pid " + ProcessHandle.current().pid());
-            WriteLockTimeoutException timeout = (WriteLockTimeoutException) thrown.get();
-            assertThat(timeout.waited()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
-            assertThat(timeout.directory()).isEqualTo(dir);
-            assertThat(Duration.ofNanos(cpuNanos.get(1, TimeUnit.SECONDS)))
-                    .as("CPU used by a waiter in 2 s").isLessThanOrEqualTo(Duration.ofMillis(400));
-            assertThat(queue.lastIndex()).as("only the holder's excerpt").isEqualTo(queue.firstIndex());
+            assertThat(((WriteLockTimeoutException) thrown).directory()).isEqualTo(queueDir);
+        }
+
+        @Test
+        void shouldUseLittleCpuWhileWaiting() {
+            assertThat(Duration.ofNanos(cpuNanos)).as("CPU used by a waiter in 2 s")
+                    .isLessThanOrEqualTo(Duration.ofMillis(400));
+        }
+
+        @Test
+        void shouldWriteNothingForTheWaiter() {
+            assertThat(lastIndex).as("only the holder's excerpt").isEqualTo(firstIndex);
         }
     }
 

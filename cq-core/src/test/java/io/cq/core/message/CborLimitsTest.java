@@ -30,10 +30,8 @@ class CborLimitsTest {
         void note(Note note);
     }
 
-    @Test
-    void shouldRefuseHostileDocumentsQuicklyAndReadOn() {
-        List<Note> seen = new ArrayList<>();
-        Notes handler = seen::add;
+    /** Four hostile documents (endless tags, deep nesting, a huge array, a long text), then a good note. */
+    private static void appendHostileDocumentsThenANote(MappedQueue queue) {
         byte[] tags = new byte[400_001];
         Arrays.fill(tags, 0, 400_000, (byte) 0xC6);
         tags[400_000] = 0x01;
@@ -43,13 +41,19 @@ class CborLimitsTest {
         byte[] hugeArray = {(byte) 0x9B, 0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
             (byte) 0xFF, (byte) 0xFF};
         byte[] longText = {0x7A, 0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 'a'};
-        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Notes writer = Messages.methodWriter(queue.acquireAppender(), Notes.class);
-            for (byte[] hostile : List.of(tags, deep, hugeArray, longText)) {
-                CraftedMessages.append(queue, "note", hostile);
-            }
-            writer.note(new Note("still read"));
+        Notes writer = Messages.methodWriter(queue.acquireAppender(), Notes.class);
+        for (byte[] hostile : List.of(tags, deep, hugeArray, longText)) {
+            CraftedMessages.append(queue, "note", hostile);
+        }
+        writer.note(new Note("still read"));
+    }
 
+    @Test
+    void shouldRefuseHostileDocumentsQuickly() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendHostileDocumentsThenANote(queue);
+
+            Notes handler = note -> { };
             MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
             assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
                 assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
@@ -60,6 +64,22 @@ class CborLimitsTest {
                         .hasMessageContaining("CBOR array of");
                 assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class)
                         .hasMessageContaining("CBOR string of");
+            });
+        }
+    }
+
+    @Test
+    void shouldReadOnAfterHostileDocuments() {
+        List<Note> seen = new ArrayList<>();
+        Notes handler = seen::add;
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendHostileDocumentsThenANote(queue);
+
+            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
+            assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+                for (int i = 0; i < 4; i++) {
+                    assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class);
+                }
                 assertThat(reader.readOne()).isTrue();
             });
         }

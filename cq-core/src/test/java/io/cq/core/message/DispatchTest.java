@@ -51,14 +51,29 @@ class DispatchTest {
         }
     }
 
+    private static void appendTwoOrdersAndAText(MappedQueue queue) {
+        Orders orders = Messages.methodWriter(queue.acquireAppender(), Orders.class);
+        orders.placed("o-1", 10);
+        orders.placed("o-2", 20);
+        queue.acquireAppender().writeText("not a message");
+    }
+
+    /** Dispatches each of the next excerpts in a read context the caller opens and closes. */
+    private static List<Boolean> dispatchEach(MethodReader reader, ExcerptTailer tailer, int excerpts) {
+        List<Boolean> dispatched = new ArrayList<>();
+        for (int i = 0; i < excerpts; i++) {
+            try (ReadContext context = tailer.readingDocument()) {
+                dispatched.add(reader.dispatch(context));
+            }
+        }
+        return dispatched;
+    }
+
     @Test
-    void shouldDispatchAContextTheCallerOwnsAndLeaveCommitAndRollbackToIt() {
+    void shouldLeaveCommitAndRollbackOfADispatchedContextToTheCaller() {
         Handler handler = new Handler();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Orders orders = Messages.methodWriter(queue.acquireAppender(), Orders.class);
-            orders.placed("o-1", 10);
-            orders.placed("o-2", 20);
-            queue.acquireAppender().writeText("not a message");
+            appendTwoOrdersAndAText(queue);
             MethodReader reader = MethodReaderBuilder.forDispatch().handler(handler, Orders.class).build();
             ExcerptTailer tailer = queue.createTailer("container");
 
@@ -67,32 +82,51 @@ class DispatchTest {
                 assertThatThrownBy(() -> reader.dispatch(context)).hasMessage("downstream is down");
                 context.rollbackOnClose();
             }
-            List<Boolean> dispatched = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
-                try (ReadContext context = tailer.readingDocument()) {
-                    dispatched.add(reader.dispatch(context));
-                }
-            }
+            dispatchEach(reader, tailer, 3);
 
             assertThat(handler.calls).containsExactly("o-1 x10", "o-2 x20");
-            assertThat(dispatched).containsExactly(true, true, false);
-            assertThat(reader.messagesRead()).isEqualTo(2);
-            assertThat(reader.otherExcerptsSkipped()).isEqualTo(1);
-            assertThat(reader.tailer()).isNull();
-            assertThatThrownBy(reader::readOne).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("dispatch");
         }
     }
 
     @Test
-    void shouldRefuseAnInterfaceTheHandlerDoesNotImplementAndIgnoreTheOnesNotNamed() {
+    void shouldDispatchMessagesAndCountTheExcerptsThatAreNot() {
+        Handler handler = new Handler();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendTwoOrdersAndAText(queue);
+            MethodReader reader = MethodReaderBuilder.forDispatch().handler(handler, Orders.class).build();
+
+            List<Boolean> dispatched = dispatchEach(reader, queue.createTailer("container"), 3);
+
+            assertThat(dispatched).containsExactly(true, true, false);
+            assertThat(reader.messagesRead()).isEqualTo(2);
+            assertThat(reader.otherExcerptsSkipped()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldRefuseToReadOnItsOwnWhenBuiltForDispatch() {
+        MethodReader reader = MethodReaderBuilder.forDispatch().handler(new Handler(), Orders.class).build();
+
+        assertThat(reader.tailer()).isNull();
+        assertThatThrownBy(reader::readOne).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("dispatch");
+    }
+
+    @Test
+    void shouldRefuseAnInterfaceTheHandlerDoesNotImplement() {
+        Handler handler = new Handler();
+
+        assertThatThrownBy(() -> MethodReaderBuilder.forDispatch().handler(handler, Runnable.class).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not implement interface java.lang.Runnable");
+    }
+
+    @Test
+    void shouldIgnoreTheInterfacesOfTheHandlerThatAreNotNamed() {
         Handler handler = new Handler();
 
         assertThatThrownBy(() -> MethodReaderBuilder.forDispatch().handlers(handler).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("start");
-        assertThatThrownBy(() -> MethodReaderBuilder.forDispatch().handler(handler, Runnable.class).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("does not implement interface java.lang.Runnable");
         assertThat(MethodReaderBuilder.forDispatch().handler(handler, Orders.class).build()).isNotNull();
     }
 }

@@ -22,27 +22,49 @@ class DocumentsAndObjectsTest {
     }
 
     @Test
-    void shouldWriteAndReadDocumentsThroughTheCursorAndRollBackOnFailure() {
+    void shouldWriteAndReadDocumentsThroughTheCursor() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             ExcerptAppender appender = queue.acquireAppender();
             long index = appender.writeDocument(bytes -> bytes.writeUtf8("AAPL").writeLong(100));
+            appender.writeDocument(bytes -> bytes.writeInt(2));
+
+            ExcerptTailer tailer = queue.createTailer();
+            assertThat(tailer.index()).isEqualTo(index);
+            StringBuilder seen = new StringBuilder();
+            assertThat(tailer.readDocument(bytes -> seen.append(bytes.readUtf8()).append(bytes.readLong()))).isTrue();
+            assertThat(tailer.readDocument(bytes -> seen.append(' ').append(bytes.readInt()))).isTrue();
+            assertThat(tailer.readDocument(bytes -> seen.append("never"))).isFalse();
+            assertThat(seen).hasToString("AAPL100 2");
+        }
+    }
+
+    @Test
+    void shouldRollBackADocumentWhoseWriteFails() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            appender.writeDocument(bytes -> bytes.writeUtf8("AAPL").writeLong(100));
             assertThatThrownBy(() -> appender.writeDocument(bytes -> {
                 bytes.writeInt(1);
                 throw new IllegalStateException("changed my mind");
             })).hasMessage("changed my mind");
             appender.writeDocument(bytes -> bytes.writeInt(2));
             assertThat(queue.countExcerpts(queue.firstIndex(), queue.lastIndex() + 1)).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldRollBackADocumentWhoseReadFails() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            appender.writeDocument(bytes -> bytes.writeUtf8("AAPL").writeLong(100));
 
             ExcerptTailer tailer = queue.createTailer();
-            assertThat(tailer.index()).isEqualTo(index);
             assertThatThrownBy(() -> tailer.readDocument(bytes -> {
                 throw new IllegalStateException("not now");
             })).hasMessage("not now");
             StringBuilder seen = new StringBuilder();
             assertThat(tailer.readDocument(bytes -> seen.append(bytes.readUtf8()).append(bytes.readLong()))).isTrue();
-            assertThat(tailer.readDocument(bytes -> seen.append(' ').append(bytes.readInt()))).isTrue();
-            assertThat(tailer.readDocument(bytes -> seen.append("never"))).isFalse();
-            assertThat(seen).hasToString("AAPL100 2");
+            assertThat(seen).hasToString("AAPL100");
         }
     }
 
@@ -65,23 +87,53 @@ class DocumentsAndObjectsTest {
         }
     }
 
+    private static final Fill FILL = new Fill("o-2", 7, Instant.parse("2026-11-22T17:30:00Z"), Map.of());
+
+    /** Writes {@link #FILL} as an object, then a raw text; returns the object's index. */
+    private static long appendAFillAndAText(MappedQueue queue) {
+        long index = Messages.writeObject(queue.acquireAppender(), FILL);
+        queue.acquireAppender().writeText("raw");
+        return index;
+    }
+
     @Test
-    void shouldDecodeAnObjectInsideAReadContextAndLeaveCommitOrRollbackToTheContext() {
-        Fill fill = new Fill("o-2", 7, Instant.parse("2026-11-22T17:30:00Z"), Map.of());
+    void shouldDecodeAnObjectInsideAReadContextWithoutMovingItsCursor() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            long index = Messages.writeObject(queue.acquireAppender(), fill);
-            queue.acquireAppender().writeText("raw");
+            appendAFillAndAText(queue);
 
             ExcerptTailer tailer = queue.createTailer("decoder");
             try (io.cq.core.ReadContext dc = tailer.readingDocument()) {
-                assertThat(Messages.readObject(dc, Fill.class)).isEqualTo(fill);
+                assertThat(Messages.readObject(dc, Fill.class)).isEqualTo(FILL);
                 assertThat(dc.bytes().position()).isZero();
+            }
+        }
+    }
+
+    @Test
+    void shouldLeaveCommitOrRollbackToTheReadContextAnObjectIsDecodedIn() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            long index = appendAFillAndAText(queue);
+
+            ExcerptTailer tailer = queue.createTailer("decoder");
+            try (io.cq.core.ReadContext dc = tailer.readingDocument()) {
+                assertThat(Messages.readObject(dc, Fill.class)).isEqualTo(FILL);
                 dc.rollbackOnClose();
             }
             assertThat(tailer.index()).isEqualTo(index);
             try (io.cq.core.ReadContext dc = tailer.readingDocument()) {
-                assertThat(Messages.readObject(dc, Fill.class)).isEqualTo(fill);
+                assertThat(Messages.readObject(dc, Fill.class)).isEqualTo(FILL);
             }
+            assertThat(tailer.index()).isEqualTo(index + 1);
+        }
+    }
+
+    @Test
+    void shouldRefuseToDecodeAnObjectFromAReadContextThatHoldsNoMessage() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendAFillAndAText(queue);
+
+            ExcerptTailer tailer = queue.createTailer("decoder");
+            tailer.readingDocument().close();
             try (io.cq.core.ReadContext dc = tailer.readingDocument()) {
                 assertThatThrownBy(() -> Messages.readObject(dc, Fill.class))
                         .isInstanceOf(MessageDecodingException.class)

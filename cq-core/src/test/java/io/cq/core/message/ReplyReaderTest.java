@@ -129,18 +129,34 @@ class ReplyReaderTest {
         assertThat(reader.pendingCount()).isZero();
     }
 
-    @Test
-    void shouldTimeOutForgetTheRequestAndIgnoreItsLateReply() throws Exception {
-        MappedQueue requests = queue("requests");
-        MappedQueue replies = queue("replies");
-        ReplyReader reader = reader(replies, "replies");
-
+    /** Sends a request with a timeout of 100 ms that nobody answers, and waits for it to time out. */
+    private void sendARequestThatTimesOut(ReplyReader reader, MappedQueue requests) {
         CompletableFuture<String> reply = send(reader, requests, "late", String.class, Duration.ofMillis(100));
 
         assertThatThrownBy(() -> reply.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(ReplyTimeoutException.class)
                 .hasMessageStartingWith("no reply within 100 ms to request ")
                 .hasMessageEndingWith(" sent to queue 'requests' (replies are read from queue 'replies')");
+    }
+
+    @Test
+    void shouldTimeOutARequestThatGetsNoReply() {
+        sendARequestThatTimesOut(reader(queue("replies"), "replies"), queue("requests"));
+    }
+
+    @Test
+    void shouldForgetARequestThatTimedOut() {
+        ReplyReader reader = reader(queue("replies"), "replies");
+
+        sendARequestThatTimesOut(reader, queue("requests"));
         assertThat(reader.pendingCount()).isZero();
+    }
+
+    @Test
+    void shouldIgnoreTheLateReplyOfARequestThatTimedOut() throws Exception {
+        MappedQueue requests = queue("requests");
+        MappedQueue replies = queue("replies");
+        ReplyReader reader = reader(replies, "replies");
+        sendARequestThatTimesOut(reader, requests);
 
         respond(requests, replies, text -> "answered " + text);   // now answers the request that timed out
         CompletableFuture<String> next = send(reader, requests, "next", String.class, LONG);
@@ -174,7 +190,7 @@ class ReplyReaderTest {
     }
 
     @Test
-    void shouldFailWaitingRequestsWhenClosedAndRefuseNewOnes() {
+    void shouldFailWaitingRequestsWhenClosed() {
         MappedQueue requests = queue("requests");
         ReplyReader reader = reader(queue("replies"), "replies");
         CompletableFuture<String> waiting = send(reader, requests, "never answered", String.class, LONG);
@@ -186,17 +202,35 @@ class ReplyReaderTest {
                 .hasMessageContaining("the reply reader of queue 'replies' was closed before request ")
                 .hasMessageEndingWith(" to queue 'requests' got a reply");
         assertThat(reader.pendingCount()).isZero();
+    }
+
+    @Test
+    void shouldRefuseNewRequestsOnceClosed() {
+        MappedQueue requests = queue("requests");
+        ReplyReader reader = reader(queue("replies"), "replies");
+
+        reader.close();
+
         assertThatThrownBy(() -> send(reader, requests, "too late", String.class, LONG))
                 .isInstanceOf(QueueClosedException.class).hasMessage("the reply reader of queue 'replies' is closed");
     }
 
-    @Test
-    void shouldForgetARequestWhoseAppendFailedAndRethrow() {
-        ReplyReader reader = reader(queue("replies"), "replies");
-
+    private static void requestFailingToAppend(ReplyReader reader) {
         assertThatThrownBy(() -> reader.request("queue 'requests'", String.class, LONG, headers -> {
             throw new IllegalArgumentException("cannot append");
         })).isInstanceOf(IllegalArgumentException.class).hasMessage("cannot append");
+    }
+
+    @Test
+    void shouldRethrowWhenARequestsAppendFails() {
+        requestFailingToAppend(reader(queue("replies"), "replies"));
+    }
+
+    @Test
+    void shouldForgetARequestWhoseAppendFailed() {
+        ReplyReader reader = reader(queue("replies"), "replies");
+
+        requestFailingToAppend(reader);
         assertThat(reader.pendingCount()).isZero();
     }
 

@@ -154,9 +154,14 @@ class TextHeadersTest {
     }
 
     @Test
-    void shouldReplaceAValueOfTheSameNameAndKeepTheOrderOfFirstPut() {
+    void shouldReplaceAValueOfTheSameNameKeepingTheOrderOfFirstPut() {
         TextHeaders headers = new TextHeaders().put("b", "1").put("a", "2").put("b", "3");
         assertThat(headers.toMap()).containsExactly(Map.entry("b", "3"), Map.entry("a", "2"));
+    }
+
+    @Test
+    void shouldRefuseAnEmptyName() {
+        TextHeaders headers = new TextHeaders();
         assertThatThrownBy(() -> headers.put("", "x")).isInstanceOf(IllegalArgumentException.class);
     }
 }

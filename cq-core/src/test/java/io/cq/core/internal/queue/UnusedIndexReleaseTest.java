@@ -39,35 +39,50 @@ class UnusedIndexReleaseTest {
     @TempDir
     Path dir;
 
+    /** Tries to give back the unused index of {@code file} from another thread while this one holds the lock. */
+    private static long releaseWhileAnotherWriterHoldsTheLock(QueueContext context, Path file) throws Exception {
+        try (WriteLock holder = context.newWriteLock()) {
+            holder.acquire();
+            try {
+                // From another thread, as the background thread does: it waits in line, then gives up.
+                CompletableFuture<Long> whileHeld = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return UnusedIndexRelease.release(context, file, false);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+                return whileHeld.get(30, TimeUnit.SECONDS);
+            } finally {
+                holder.release();
+            }
+        }
+    }
+
     /** With a write-lock timeout of an hour, a background thread that waited for the lock would hang this test. */
     @Test
     @Timeout(60)
-    void shouldGiveUpRatherThanWaitWhileAnotherWriterHoldsTheLockAndSucceedOnceItIsFree() throws Exception {
+    void shouldGiveUpRatherThanWaitWhileAnotherWriterHoldsTheLock() throws Exception {
+        try (MappedQueue queue = finishedCycles(dir.resolve("held"), Long.MIN_VALUE)) {
+            QueueContext context = ((StoreQueue) queue).context();
+            Path file = files(queue).getFirst();
+            Object inode = Files.getAttribute(file, "unix:ino");
+
+            assertThat(releaseWhileAnotherWriterHoldsTheLock(context, file)).as("given back while held").isZero();
+            assertThat(Files.getAttribute(file, "unix:ino")).as("the same file").isEqualTo(inode);
+            assertThat(leftCopies(queue)).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldGiveTheUnusedIndexBackOnceTheLockIsFree() throws Exception {
         try (MappedQueue queue = finishedCycles(dir.resolve("held"), Long.MIN_VALUE)) {
             QueueContext context = ((StoreQueue) queue).context();
             Path file = files(queue).getFirst();
             Object inode = Files.getAttribute(file, "unix:ino");
             byte[] bytes = Files.readAllBytes(file);
             long allocated = DiskUsage.allocatedBytes(file);
-
-            try (WriteLock holder = context.newWriteLock()) {
-                holder.acquire();
-                try {
-                    // From another thread, as the background thread does: it waits in line, then gives up.
-                    CompletableFuture<Long> whileHeld = CompletableFuture.supplyAsync(() -> {
-                        try {
-                            return UnusedIndexRelease.release(context, file, false);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    });
-                    assertThat(whileHeld.get(30, TimeUnit.SECONDS)).as("given back while held").isZero();
-                } finally {
-                    holder.release();
-                }
-            }
-            assertThat(Files.getAttribute(file, "unix:ino")).as("the same file").isEqualTo(inode);
-            assertThat(leftCopies(queue)).isEmpty();
+            releaseWhileAnotherWriterHoldsTheLock(context, file);
 
             assertThat(UnusedIndexRelease.release(context, file, false)).as("given back once free")
                     .isGreaterThanOrEqualTo(2L * RollCycle.MINUTELY.indexCount() * Long.BYTES - 4 * 4096);
@@ -92,20 +107,33 @@ class UnusedIndexReleaseTest {
         }
     }
 
+    /** Leaves a sparse copy as a process that died making it would, beside the first cycle file. */
+    private static Path leaveACopy(MappedQueue queue) throws IOException {
+        List<Path> files = files(queue);
+        Path left = files.getFirst().resolveSibling(files.getFirst().getFileName() + ".4242.1234.sparse.tmp");
+        Files.write(left, new byte[4096]);
+        assertThat(queue.path()).isDirectoryContaining("glob:**.sparse.tmp");
+        return left;
+    }
+
     @Test
-    void shouldDeleteCopiesThatADeadProcessLeftAndNameThemInVerify() throws Exception {
+    void shouldNameCopiesThatADeadProcessLeftInVerify() throws Exception {
         try (MappedQueue queue = finishedCycles(dir.resolve("left"), Long.MIN_VALUE)) {
-            QueueContext context = ((StoreQueue) queue).context();
-            List<Path> files = files(queue);
-            Path left = files.getFirst().resolveSibling(files.getFirst().getFileName() + ".4242.1234.sparse.tmp");
-            Files.write(left, new byte[4096]);
-            assertThat(queue.path()).isDirectoryContaining("glob:**.sparse.tmp");
+            Path left = leaveACopy(queue);
             assertThat(queue.verify().findings()).anySatisfy(finding -> {
                 assertThat(finding.file()).isEqualTo(left);
                 assertThat(finding.description()).contains("temporary file");
             });
+        }
+    }
+
+    @Test
+    void shouldDeleteCopiesThatADeadProcessLeftOnlyOnceTheyAreOld() throws Exception {
+        try (MappedQueue queue = finishedCycles(dir.resolve("left"), Long.MIN_VALUE)) {
+            QueueContext context = ((StoreQueue) queue).context();
+            Path left = leaveACopy(queue);
             // Younger than an hour: it may be a live process's copy in the making, and stays.
-            UnusedIndexRelease.release(context, files.get(1), false);
+            UnusedIndexRelease.release(context, files(queue).get(1), false);
             assertThat(left).exists();
             assertThat(UnusedIndexSpace.deleteLeftCopies(queue.path(), Duration.ZERO))
                     .isEqualTo(1);
