@@ -36,8 +36,10 @@ class WriterBurstTest {
     void shouldAppendEveryExcerptOfABurstOfVirtualThreadsWithoutTimingOut(String appenders) throws Exception {
         for (int run = 0; run < RUNS; run++) {
             Path queueDir = dir.resolve(appenders + "-" + run);
-            List<String> output = ChildJvm.runToEnd(false, BurstWriter.class, queueDir.toString(), appenders,
-                    Integer.toString(THREADS));
+            // A service's JVM, not a test child's: 200,000 virtual threads waiting at once hold their stacks in the
+            // heap (some 300 MB), which the children's 256 MiB would spend the run collecting; and both compilers.
+            List<String> output = ChildJvm.runToEnd(false, List.of("-Xmx2g", "-XX:TieredStopAtLevel=4"),
+                    BurstWriter.class, queueDir.toString(), appenders, Integer.toString(THREADS));
 
             String result = output.getLast();
             assertThat(result).as("run %d: %s", run, output).startsWith("done 0 ");
