@@ -183,8 +183,9 @@ class CqJarIT {
         assertThat(tail.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String err = new String(tail.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(tail.exitValue()).isEqualTo(CqCli.EXIT_CORRUPT);
-        assertThat(err).startsWith("cq: damaged queue: a file of the queue ended before the data being read")
-                .doesNotContain("\tat ");
+        // One line either way: the tail finds the file cut when it reads the file's length (naming file and
+        // position), or when a page it maps is gone (the JVM's error, said in words).
+        assertThat(err).containsPattern("^cq( tail)?: damaged queue: ").hasLineCount(1).doesNotContain("\tat ");
     }
 
     /** The tail has opened the queue once its JVM maps a cycle file, which /proc shows. */
