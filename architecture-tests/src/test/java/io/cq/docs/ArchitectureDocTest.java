@@ -41,7 +41,7 @@ class ArchitectureDocTest {
                 .forEach(name -> problems.add("internal." + pkg + "." + name + " is missing from the table")));
         documented.forEach((pkg, classes) -> classes.stream()
                 .filter(name -> !actual.getOrDefault(pkg, Set.of()).contains(name))
-                .forEach(name -> problems.add("internal." + pkg + "." + name + " is in the table but not in the code")));
+                .forEach(name -> problems.add("internal." + pkg + "." + name + " is listed but not in the code")));
         assertThat(problems).as("docs/architecture.md, \"%s\"", TABLE_HEADING).isEmpty();
     }
 
