@@ -20,6 +20,7 @@ import io.cq.core.RollCycle;
 import io.cq.core.WriterProcess;
 import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.file.QueueDirectory;
 import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
@@ -101,7 +102,7 @@ public final class StoreQueue implements MappedQueue {
         this.blockSize = requested.blockSize();
         RollCycle requestedRollCycle = requested.rollCycle();
         FilePermissions permissions = new FilePermissions(requested.filePermissions());
-        CycleFiles.prepareDirectory(directory, readOnly, permissions, requested.refuseSharedDirectory());
+        QueueDirectory.prepare(directory, readOnly, permissions, requested.refuseSharedDirectory());
         this.diskSpace = new DiskSpaceMonitor(directory, requested.diskSpaceWarningBytes(),
                 requested.diskSpaceWarningPercent());
         this.filesystem = FilesystemGuard.detect(diskSpace);
