@@ -1,6 +1,7 @@
 package io.cq.core.internal.file;
 
 import io.cq.core.CorruptQueueException;
+import io.cq.core.RollCycle;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
@@ -74,5 +75,28 @@ final class CycleFileHeaders {
         if (!condition) {
             throw new CorruptQueueException(path, position, problem);
         }
+    }
+
+    /** A new cycle file's header and primary index, as {@link CycleFiles} creates the file with them. */
+    static ByteBuffer newHeader(long cycle, RollCycle rollCycle, int indexSpacing, long blockSize, long nowMillis) {
+        int indexCount = rollCycle.indexCount();
+        long dataStart = CycleHeaderDescriptor.dataStart(indexCount);
+        // The header and the primary index, written whole (their blocks allocated by the write); the records'
+        // blocks are reserved a step at a time by the appenders (docs/file-format.md, "Reserving and shrinking").
+        ByteBuffer header = ByteBuffer.allocate((int) dataStart).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong((int) CycleHeaderDescriptor.MAGIC_OFFSET, CycleHeaderDescriptor.MAGIC);
+        header.putInt((int) CycleHeaderDescriptor.FORMAT_VERSION_OFFSET, CycleHeaderDescriptor.FORMAT_VERSION);
+        header.putInt((int) CycleHeaderDescriptor.HEADER_LENGTH_OFFSET, CycleHeaderDescriptor.HEADER_LENGTH);
+        header.putLong((int) CycleHeaderDescriptor.CYCLE_OFFSET, cycle);
+        header.putInt((int) CycleHeaderDescriptor.SEQUENCE_BITS_OFFSET, rollCycle.sequenceBits());
+        header.putInt((int) CycleHeaderDescriptor.INDEX_COUNT_OFFSET, indexCount);
+        header.putInt((int) CycleHeaderDescriptor.INDEX_SPACING_OFFSET, indexSpacing);
+        header.putLong((int) CycleHeaderDescriptor.BLOCK_SIZE_OFFSET, blockSize);
+        header.putLong((int) CycleHeaderDescriptor.CREATED_MILLIS_OFFSET, nowMillis);
+        header.putLong((int) CycleHeaderDescriptor.DATA_START_OFFSET, dataStart);
+        header.putLong((int) CycleHeaderDescriptor.WRITE_POSITION_OFFSET, dataStart);
+        header.putLong((int) CycleHeaderDescriptor.SEQUENCE_OFFSET, 0);
+        header.putLong((int) CycleHeaderDescriptor.PAGE_HINT_OFFSET, dataStart);
+        return header;
     }
 }

@@ -8,34 +8,25 @@ import io.cq.core.RollCycle;
 import io.cq.core.StoreFileListener;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
-import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.Failures;
 import io.cq.core.internal.system.FilePermissions;
-import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
-import java.util.Optional;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -61,13 +52,8 @@ public final class CycleFiles implements AutoCloseable {
     private final DiskSpaceMonitor diskSpace;
     private final StoreFileListener listener;
     private final Map<Long, CycleFile> open = new HashMap<>();
-    private final TreeSet<Long> listed = new TreeSet<>();
-    /** The table store's cycle range when the directory was last listed; a change means the listing is stale. */
-    private long listedMinCycle;
-    private long listedMaxCycle;
-    /** The table store's maxCycle when last listed (listedMaxCycle is what readers go by). */
-    private long storedMaxCycle;
-    private boolean everListed;
+    /** Which cycles have a file; used under this object's lock. */
+    private final CycleListing listing;
     private boolean closed;
     /** The newest file an appender acquired, held open for the next one (keepOpen). */
     private CycleFile kept;
@@ -89,6 +75,7 @@ public final class CycleFiles implements AutoCloseable {
         this.writable = writable;
         this.blockSize = blockSize;
         this.indexSpacing = indexSpacing;
+        this.listing = new CycleListing(directory, calendar, tableStore);
     }
 
     public Path directory() {
@@ -240,9 +227,7 @@ public final class CycleFiles implements AutoCloseable {
      * table store's newest one (created early by a pretoucher) are not visible until an appender starts them.
      */
     public synchronized long nextCycle(long cycle) {
-        ensureListingCurrent();
-        Long next = listed.higher(cycle);
-        return next == null || next > listedMaxCycle ? NO_CYCLE : next;
+        return listing.nextCycle(cycle);
     }
 
     /**
@@ -254,28 +239,7 @@ public final class CycleFiles implements AutoCloseable {
      * @throws CorruptQueueException naming the table store, the field's offset, and what was expected and found
      */
     public synchronized void requireValidCycleRange() {
-        long max = tableStore.maxCycle();
-        long min = tableStore.minCycle();
-        if (max == NO_CYCLE) {
-            return;
-        }
-        long largest = Long.MAX_VALUE >>> rollCycle.sequenceBits();
-        Path table = tableStore.path();
-        if (max < 0 || max > largest) {
-            throw new CorruptQueueException(table, TableStoreDescriptor.MAX_CYCLE_OFFSET, "maxCycle " + max
-                    + " is not a cycle of " + rollCycle + " (0 to " + largest + ", or -1 for none)");
-        }
-        if (min != NO_CYCLE && (min < 0 || min > max)) {
-            throw new CorruptQueueException(table, TableStoreDescriptor.MIN_CYCLE_OFFSET, "minCycle " + min
-                    + " is not between 0 and maxCycle " + max);
-        }
-        refresh();
-        if (!listed.contains(max)) {
-            Long newest = listed.isEmpty() ? null : listed.last();
-            throw new CorruptQueueException(table, TableStoreDescriptor.MAX_CYCLE_OFFSET, "maxCycle " + max + " names "
-                    + pathOf(max).getFileName() + ", which does not exist (" + (newest == null ? "no cycle files"
-                    : "the newest cycle file is " + pathOf(newest).getFileName()) + "); refusing to write from it");
-        }
+        listing.requireValidRange();
     }
 
     /**
@@ -286,21 +250,7 @@ public final class CycleFiles implements AutoCloseable {
      * @return the newest cycle as it was stored, or {@code null} when the range was valid and is left as it is
      */
     public synchronized Long resetInvalidCycleRange(long currentCycle) {
-        try {
-            requireValidCycleRange();
-            return null;
-        } catch (CorruptQueueException e) {
-            long stored = tableStore.maxCycle();
-            refresh();
-            Long newest = listed.floor(currentCycle);
-            if (newest == null && !listed.isEmpty()) {
-                newest = listed.first();
-            }
-            tableStore.resetCycleRange(newest == null ? NO_CYCLE : listed.first(),
-                    newest == null ? NO_CYCLE : newest);
-            refresh();
-            return stored;
-        }
+        return listing.resetInvalidRange(currentCycle);
     }
 
     /**
@@ -322,7 +272,7 @@ public final class CycleFiles implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot rename " + file + " to " + aside + ": " + e.getMessage(), e);
         }
-        refresh();
+        listing.refresh();
         return aside;
     }
 
@@ -334,93 +284,27 @@ public final class CycleFiles implements AutoCloseable {
 
     /** The last cycle before {@code cycle} that has a file, or {@link #NO_CYCLE}. */
     public synchronized long previousCycle(long cycle) {
-        ensureListingCurrent();
-        Long previous = listed.lower(cycle);
-        return previous == null ? NO_CYCLE : previous;
+        return listing.previousCycle(cycle);
     }
 
     /** The oldest started cycle with a file, or {@link #NO_CYCLE}. */
     public synchronized long firstCycle() {
-        ensureListingCurrent();
-        return listed.isEmpty() || listed.first() > listedMaxCycle ? NO_CYCLE : listed.first();
+        return listing.firstCycle();
     }
 
     /** The newest started cycle with a file, or {@link #NO_CYCLE}. */
     public synchronized long lastCycle() {
-        ensureListingCurrent();
-        Long last = listed.floor(listedMaxCycle);
-        return last == null ? NO_CYCLE : last;
+        return listing.lastCycle();
     }
 
     /** Cycles whose files exist but that no appender has started yet (created early by a pretoucher). */
     public synchronized NavigableSet<Long> unstartedCycles() {
-        refresh();
-        // Stepped through rather than copied from a tailSet view: this is on a new process's first roll, and the
-        // view's nine classes are not in the JDK's shared archive.
-        NavigableSet<Long> unstarted = new TreeSet<>();
-        for (Long cycle = listed.higher(listedMaxCycle); cycle != null; cycle = listed.higher(cycle)) {
-            unstarted.add(cycle);
-        }
-        return unstarted;
+        return listing.unstartedCycles();
     }
 
     /** Every started cycle that has a file, oldest first; lists the directory. */
     public synchronized NavigableSet<Long> cycles() {
-        refresh();
-        return new TreeSet<>(listed.headSet(listedMaxCycle, true));
-    }
-
-    /**
-     * Cycle files appear only under the write lock, before the table store's range is widened to include them,
-     * so a listing taken after reading the range holds every file of that range: it is current while the range
-     * has not changed. No system call unless it has.
-     */
-    private void ensureListingCurrent() {
-        if (!everListed || tableStore.maxCycle() != storedMaxCycle || tableStore.minCycle() != listedMinCycle) {
-            refresh();
-        }
-    }
-
-    private void refresh() {
-        storedMaxCycle = tableStore.maxCycle();
-        listedMinCycle = tableStore.minCycle();
-        everListed = true;
-        listed.clear();
-        for (String name : fileNames()) {
-            if (!name.endsWith(SUFFIX)) {
-                continue;
-            }
-            Optional<Long> cycle = calendar.parseCycle(name.substring(0, name.length() - SUFFIX.length()));
-            if (cycle.isPresent()) {
-                listed.add(cycle.get());
-            }
-        }
-        // A newest cycle that names no file is damage (writers refuse it: requireValidCycleRange); readers go by the
-        // files, so that what they hold is still read.
-        listedMaxCycle = storedMaxCycle == NO_CYCLE || listed.contains(storedMaxCycle) || listed.isEmpty()
-                ? storedMaxCycle : listed.last();
-    }
-
-    /**
-     * The names in the queue's directory. {@code File.list} is one system call's worth of work and loads nothing;
-     * a {@code DirectoryStream}, the first in a JVM, costs about 2 ms on a new queue's path to its first excerpt
-     * (its classes, and a lambda generated for its iterator). It says nothing of why it failed, so a failure is
-     * listed again through {@code Files}, which names the cause.
-     */
-    private String[] fileNames() {
-        String[] names = directory.toFile().list();
-        if (names != null) {
-            return names;
-        }
-        try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory)) {
-            List<String> found = new ArrayList<>();
-            for (Path path : stream) {
-                found.add(path.getFileName().toString());
-            }
-            return found.toArray(new String[0]);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list the cycle files of " + directory + ": " + e.getMessage(), e);
-        }
+        return listing.cycles();
     }
 
     private CycleFile openFile(long cycle) {
@@ -473,66 +357,11 @@ public final class CycleFiles implements AutoCloseable {
         if (!writable) {
             throw new QueueException("queue " + directory + " is read-only; cannot create cycle file " + pathOf(cycle));
         }
-        int indexCount = rollCycle.indexCount();
-        long dataStart = CycleHeaderDescriptor.dataStart(indexCount);
-        // The header and the primary index, written whole (their blocks allocated by the write); the records'
-        // blocks are reserved a step at a time by the appenders (docs/file-format.md, "Reserving and shrinking").
-        ByteBuffer header = ByteBuffer.allocate((int) dataStart).order(ByteOrder.LITTLE_ENDIAN);
-        header.putLong((int) CycleHeaderDescriptor.MAGIC_OFFSET, CycleHeaderDescriptor.MAGIC);
-        header.putInt((int) CycleHeaderDescriptor.FORMAT_VERSION_OFFSET, CycleHeaderDescriptor.FORMAT_VERSION);
-        header.putInt((int) CycleHeaderDescriptor.HEADER_LENGTH_OFFSET, CycleHeaderDescriptor.HEADER_LENGTH);
-        header.putLong((int) CycleHeaderDescriptor.CYCLE_OFFSET, cycle);
-        header.putInt((int) CycleHeaderDescriptor.SEQUENCE_BITS_OFFSET, rollCycle.sequenceBits());
-        header.putInt((int) CycleHeaderDescriptor.INDEX_COUNT_OFFSET, indexCount);
-        header.putInt((int) CycleHeaderDescriptor.INDEX_SPACING_OFFSET, indexSpacing);
-        header.putLong((int) CycleHeaderDescriptor.BLOCK_SIZE_OFFSET, blockSize);
-        header.putLong((int) CycleHeaderDescriptor.CREATED_MILLIS_OFFSET, nowMillis);
-        header.putLong((int) CycleHeaderDescriptor.DATA_START_OFFSET, dataStart);
-        header.putLong((int) CycleHeaderDescriptor.WRITE_POSITION_OFFSET, dataStart);
-        header.putLong((int) CycleHeaderDescriptor.SEQUENCE_OFFSET, 0);
-        header.putLong((int) CycleHeaderDescriptor.PAGE_HINT_OFFSET, dataStart);
+        ByteBuffer header = CycleFileHeaders.newHeader(cycle, rollCycle, indexSpacing, blockSize, nowMillis);
         try {
             AtomicFiles.createWithContent(pathOf(cycle), header, permissions);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create cycle file " + pathOf(cycle) + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Checks that a queue's directory can be used, creating it (with its permissions) for a writable queue.
-     *
-     * @throws QueueException saying why it cannot
-     */
-    public static void prepareDirectory(Path directory, boolean readOnly, FilePermissions permissions,
-                                        boolean refuseShared) {
-        if (!Files.isDirectory(directory)) {
-            if (Files.exists(directory, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(directory)) {
-                throw new QueueException("queue path " + directory + " exists but is not a directory");
-            }
-            if (readOnly) {
-                throw new QueueException("queue directory " + directory + " does not exist; a queue opened read-only "
-                        + "must already exist");
-            }
-            try {
-                // Tolerates another process creating it at the same moment.
-                permissions.createDirectories(directory);
-            } catch (FileAlreadyExistsException e) {
-                throw new QueueException("queue path " + directory + " exists but is not a directory");
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot create queue directory " + directory + ": " + e, e);
-            }
-        }
-        if (!Files.isReadable(directory) || (!readOnly && !Files.isWritable(directory))) {
-            throw new QueueException("queue directory " + directory + " is not "
-                    + (readOnly ? "readable" : "readable and writable") + " by this process");
-        }
-        if (FilePermissions.isWritableByOthers(directory)) {
-            if (refuseShared) {
-                throw new QueueException("queue directory " + directory + " is writable by every user, who could "
-                        + "replace or damage its files; refused (refuseSharedDirectory): chmod o-w " + directory);
-            }
-            Log.warning(CycleFiles.class, "queue directory {0} is writable by every user: any of them can replace "
-                    + "or damage its files (chmod o-w {0})", directory);
         }
     }
 

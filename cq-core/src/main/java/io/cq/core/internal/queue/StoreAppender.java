@@ -6,11 +6,8 @@ import io.cq.core.MappedQueue;
 import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
 import io.cq.core.internal.file.CycleFile;
-import io.cq.core.internal.file.CycleFileMarks;
-import io.cq.core.internal.index.CycleIndex;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
-import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.memory.SegmentCursor;
@@ -28,32 +25,32 @@ import java.util.List;
  * are separate slow-path methods.
  */
 public final class StoreAppender implements ExcerptAppender {
-    private final QueueContext queue;
-    private final WriteLock lock;
-    private final SegmentCursor cursor = new SegmentCursor();
+    final QueueContext queue;
+    final WriteLock lock;
+    final SegmentCursor cursor = new SegmentCursor();
     private final AppendContext context = new AppendContext(this);
-    private final Position scratch = new Position();
+    final Position scratch = new Position();
     /** Files retention deleted under the write lock, to log and announce once it is released. */
     private final List<Retention.Deletion> retired = new ArrayList<>();
-    private final CycleRoller roller;
+    final CycleRoller roller;
 
     private static final long NO_STAMP = Long.MIN_VALUE;
     /** The time an excerpt is appended at, when a drainer gives it; else the clock's. */
     private long stampMillis = NO_STAMP;
 
-    private CycleFile file;
-    private long cycle = Long.MIN_VALUE;
-    private long cycleEndMillis = Long.MIN_VALUE;
+    CycleFile file;
+    long cycle = Long.MIN_VALUE;
+    long cycleEndMillis = Long.MIN_VALUE;
     /** Appends left before this appender reads the clock again while its cycle is vouched for (CycleClock). */
     private int appendsUntilClockRead;
     /** Appends that read the clock before this appender starts the queue's CycleClock check (then negative). */
     private int appendsUntilWatching = CycleClock.APPENDS_BEFORE_WATCHING;
 
-    private MemorySegment chunk;
-    private long chunkStart;
-    private long chunkEnd = Long.MIN_VALUE;
-    private long position;
-    private long sequence;
+    MemorySegment chunk;
+    long chunkStart;
+    long chunkEnd = Long.MIN_VALUE;
+    long position;
+    long sequence;
     private long lastIndexAppended = -1;
     /**
      * Where this appender's last excerpt ended, in which file, and the write generation its hold left: while the
@@ -71,16 +68,16 @@ public final class StoreAppender implements ExcerptAppender {
      * The table store's shrink count when this appender last looked (docs/file-format.md, "Reserving and shrinking").
      */
     private long shrinks;
-    private final ReservationPacer pacer;
+    final ReservationPacer pacer;
     /** Where the next block gets mapped ahead (half-way through the current one). */
-    private long nextChunkMappedAt = Long.MAX_VALUE;
+    long nextChunkMappedAt = Long.MAX_VALUE;
     /**
-     * The position from which {@link #lookAround} is due: the nearest of the chunk's end, the next block's mapping
-     * and the pacer's next look.
+     * The position from which {@link RecordPlacement#lookAround} is due: the nearest of the chunk's end, the next
+     * block's mapping and the pacer's next look.
      */
-    private long nextLookAt = Long.MIN_VALUE;
+    long nextLookAt = Long.MIN_VALUE;
     /** Reserved beyond a record's start before its header is written: small excerpts need no more. */
-    private static final long RESERVED_PER_RECORD = 64;
+    static final long RESERVED_PER_RECORD = 64;
 
     public StoreAppender(QueueContext queue) {
         this.queue = queue;
@@ -179,7 +176,7 @@ public final class StoreAppender implements ExcerptAppender {
     void abandonOpenRecord() {
         context.open = false;
         if (chunk != null) {
-            discard();
+            RecordPlacement.discard(this);
         }
         cursor.unbind();
         lock.release();
@@ -188,12 +185,12 @@ public final class StoreAppender implements ExcerptAppender {
     /** Closing the open context: publishes the record, or discards it, and releases the lock. */
     void finishRecord(boolean rollback) {
         if (!lock.isHeld()) {
-            abandonTakenOver();
+            RecordPlacement.abandonTakenOver(this);
         }
         boolean published = false;
         try {
             if (rollback || cursor.failed()) {
-                discard();
+                RecordPlacement.discard(this);
             } else {
                 publish();
                 published = true;
@@ -225,7 +222,7 @@ public final class StoreAppender implements ExcerptAppender {
             now = Long.MIN_VALUE;
         }
         if (now >= cycleEndMillis || queue.tableStore().maxCycle() != cycle) {
-            roll(now == Long.MIN_VALUE ? queue.clock().millis() : now);
+            RecordPlacement.roll(this, now == Long.MIN_VALUE ? queue.clock().millis() : now);
         }
         final CycleFile f = file;
         long shrunk = queue.tableStore().shrinks();
@@ -237,7 +234,7 @@ public final class StoreAppender implements ExcerptAppender {
         long p = f.writePositionHint();
         long s = f.sequenceHint();
         if (p < chunkStart || p >= nextLookAt) {
-            lookAround(f, p);
+            RecordPlacement.lookAround(this, f, p);
         }
         // Where this appender's own last excerpt ended, with nobody holding the lock since, the free mark is there:
         // it is not read. Reading it would fetch the line a tailer polls before writing it, which costs a transfer
@@ -248,12 +245,12 @@ public final class StoreAppender implements ExcerptAppender {
         if (!trusted) {
             int word = Memory.getIntAcquire(chunk, p - chunkStart);
             if (word != ExcerptHeaderDescriptor.free(s) && word != ExcerptHeaderDescriptor.EMPTY) {
-                p = catchUpWithStaleHints(p, s);
+                p = RecordPlacement.catchUpWithStaleHints(this, p, s);
                 s = scratch.sequence();
             }
         }
         if (f.index().isIndexed(s)) {
-            p = writeIndexBlockIfNeeded(p, s);
+            p = RecordPlacement.writeIndexBlockIfNeeded(this, p, s);
         }
         if (s > queue.rollCycle().maxSequenceNumber()) {
             throw new QueueException("cycle " + cycle + " of queue " + queue.describe() + " holds its maximum of "
@@ -297,33 +294,6 @@ public final class StoreAppender implements ExcerptAppender {
         trustedGeneration = lock.foundGeneration() + 1;
     }
 
-    /**
-     * What an appender does a block, a step or an eighth of a step apart, behind one comparison per append: moves to
-     * the chunk that holds {@code p}; half-way through a block, maps the next one (mapping lengthens the file, which
-     * only the write-lock holder may do, docs/file-format.md, so it is done here, early, rather than when the
-     * appender arrives there); and lets the pacer look at the pace.
-     *
-     * <p>A method of its own, reached every few thousand appends at most: the JIT compiles the append around a call
-     * it has seen taken, rather than around branches it has never seen taken. Those it compiles as traps, and the
-     * first one taken (the first block mapped ahead, 32 MiB into a file) threw the whole compiled append away and
-     * compiled it again, tens of milliseconds of a core, in the middle of a steady stream (docs/performance.md).
-     */
-    private void lookAround(CycleFile f, long p) {
-        if (p < chunkStart || p >= chunkEnd) {
-            mapChunkFor(p);
-        }
-        if (p >= nextChunkMappedAt) {
-            nextChunkMappedAt = Long.MAX_VALUE;
-            f.mapped().chunk(f.mapped().chunkIndex(chunkStart) + 1);
-        }
-        long reserved = f.mapped().reservedEnd();
-        // An appender about to reserve itself (prepareRecord, next) is looked at on its next append.
-        if (p >= pacer.nextCheck && p + RESERVED_PER_RECORD <= reserved) {
-            pacer.consider(f, p, reserved);
-        }
-        nextLookAt = Math.min(Math.min(pacer.nextCheck, nextChunkMappedAt), chunkEnd);
-    }
-
     /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
     long reserveForCursor(long end) {
         return file.mapped().blocks().reserve(position, end);
@@ -332,106 +302,6 @@ public final class StoreAppender implements ExcerptAppender {
     /** Durability.SYNC: the excerpt's pages reach storage before the append returns (outside the lock). */
     private void forceLastExcerpt() {
         file.mapped().force(position, ExcerptHeaderDescriptor.SIZE + lastLength);
-    }
-
-    /**
-     * Frees the record (its header word becomes the free mark again, counting the same excerpts) and zeros what the
-     * excerpt wrote: past the last record's free mark every byte must be zero (what {@code verify} checks).
-     */
-    private void discard() {
-        long written = cursor.writtenExtent();
-        if (written > 0) {
-            chunk.asSlice(position - chunkStart + ExcerptHeaderDescriptor.SIZE, written).fill((byte) 0);
-        }
-        Memory.putIntRelease(chunk, position - chunkStart, ExcerptHeaderDescriptor.free(sequence));
-    }
-
-    // ---- slow paths -------------------------------------------------------------------------------------
-
-    /**
-     * The lock was taken over while the excerpt was open: the thread that opened it ended, so it was taken for dead
-     * and its record repaired by the new holder. Nothing may be written or published any more.
-     */
-    private void abandonTakenOver() {
-        cursor.unbind();
-        lock.release();
-        throw new QueueException("the write lock of queue " + queue.describe() + " was taken over from this "
-                + "appender while its excerpt was open (the thread that opened it ended, so it was taken for dead): "
-                + "the excerpt was discarded; a write context belongs to the thread that opened it");
-    }
-
-    private void mapChunkFor(long p) {
-        int index = file.mapped().chunkIndex(p);
-        chunk = file.mapped().chunk(index);
-        chunkStart = file.mapped().chunkStart(index);
-        chunkEnd = chunkStart + file.blockSize();
-        nextChunkMappedAt = chunkStart + file.blockSize() / 2;
-        nextLookAt = Long.MIN_VALUE;
-        // Mapping a whole chunk makes the file that long: done here, under the write lock, because only the lock
-        // holder changes a file's length (docs/file-format.md, "Reserving and shrinking"). Once a block.
-    }
-
-    /**
-     * The hints trail the records only when a holder of the lock stopped between publishing a record and
-     * updating them; walk to the real end.
-     */
-    private long catchUpWithStaleHints(long p, long s) {
-        scratch.set(p, s);
-        file.locate(Long.MAX_VALUE, scratch);
-        long end = scratch.position();
-        int header = file.headerAt(end);
-        if (ExcerptHeaderDescriptor.isEndOfCycle(header)) {
-            throw new QueueException("cannot append to " + file.path() + ": the cycle is already finished at position "
-                    + end + " although the clock and the table store still name it current");
-        }
-        CycleFileMarks.discardUnfinished(file, end, header);
-        mapChunkFor(end);
-        return end;
-    }
-
-    /** Writes the secondary index block that will hold this excerpt's entry, when it does not exist yet. */
-    private long writeIndexBlockIfNeeded(long p, long s) {
-        final CycleFile f = file;
-        final CycleIndex index = f.index();
-        long entry = s / index.indexSpacing();
-        if (entry >= index.capacity()) {
-            return p;
-        }
-        int block = (int) (entry / index.indexCount());
-        if (index.primaryEntryBefore(block, p) != 0) {
-            return p;
-        }
-        int length = IndexDescriptor.indexBlockLength(index.indexCount());
-        f.mapped().blocks().reserve(p, ExcerptHeaderDescriptor.next(p, length) + RESERVED_PER_RECORD);
-        long offset = p - chunkStart;
-        Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
-        chunk.asSlice(offset + ExcerptHeaderDescriptor.SIZE, length).fill((byte) 0);
-        long next = ExcerptHeaderDescriptor.next(p, length);
-        Memory.putInt(chunk, next - chunkStart, ExcerptHeaderDescriptor.free(s));
-        Memory.putIntRelease(chunk, offset, ExcerptHeaderDescriptor.meta(length));
-        index.publishPrimaryEntry(block, p);
-        f.updateHints(next, s);
-        if (next >= chunkEnd) {
-            mapChunkFor(next);
-        }
-        return next;
-    }
-
-    /** Moves to the cycle the clock gives, or to a later one another appender has started (CycleRoller). */
-    private void roll(long now) {
-        long target = roller.targetCycle(now);
-        if (target != cycle || file == null) {
-            CycleFile next = roller.enter(file, target, now);
-            queue.files().release(file);
-            file = next;
-            cycle = target;
-            pacer.enteredNewFile();
-            chunk = null;
-            chunkStart = 0;
-            chunkEnd = Long.MIN_VALUE;
-            nextLookAt = Long.MIN_VALUE;
-        }
-        cycleEndMillis = queue.calendar().cycleStartMillis(cycle + 1);
     }
 
     /** After the write lock is released: what retention deleted during a roll is logged and told. */

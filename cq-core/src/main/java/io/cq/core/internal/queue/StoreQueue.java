@@ -1,6 +1,5 @@
 package io.cq.core.internal.queue;
 
-import io.cq.core.CycleCalendar;
 import io.cq.core.DiskSpace;
 import io.cq.core.Durability;
 import io.cq.core.ExcerptAppender;
@@ -23,20 +22,14 @@ import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
 import io.cq.core.internal.inspect.QueueVerifier;
-import io.cq.core.internal.layout.BlockDescriptor;
-import io.cq.core.internal.lock.LeftoverTokens;
 import io.cq.core.internal.lock.WriteLockWord;
 import io.cq.core.internal.named.NamedTailerSlots;
 import io.cq.core.internal.system.BackgroundWork;
 import io.cq.core.internal.system.DiskSpaceMonitor;
 import io.cq.core.internal.system.Failures;
-import io.cq.core.internal.system.FilePermissions;
-import io.cq.core.internal.system.FilesystemGuard;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.system.ProcessIdentity;
-import io.cq.core.internal.table.AsyncBufferConfig;
 import io.cq.core.internal.table.TableStore;
-import io.cq.core.internal.table.TableStores;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,7 +40,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The {@link MappedQueue}: opens the table store and the cycle files of a directory, hands out appenders and
@@ -99,105 +91,18 @@ public final class StoreQueue implements MappedQueue {
         this.directory = requested.directory();
         this.readOnly = requested.readOnly();
         this.blockSize = requested.blockSize();
-        RollCycle requestedRollCycle = requested.rollCycle();
-        FilePermissions permissions = new FilePermissions(requested.filePermissions());
-        CycleFiles.prepareDirectory(directory, readOnly, permissions, requested.refuseSharedDirectory());
-        this.diskSpace = new DiskSpaceMonitor(directory, requested.diskSpaceWarningBytes(),
-                requested.diskSpaceWarningPercent());
-        this.filesystem = FilesystemGuard.detect(diskSpace);
-        FilesystemGuard.check(directory, filesystem, requested.requireLocalFilesystem());
-        AsyncBufferConfig asyncRequested = requested.asyncMode()
-                ? new AsyncBufferConfig(requested.asyncBufferSize(), newQueueId(),
-                requested.asyncBufferDirectory().toString())
-                : AsyncBufferConfig.NONE;
-        this.tableStore = TableStores.open(directory, readOnly, requested.calendar(), asyncRequested,
-                requested.clock().millis(), permissions);
-        if (!readOnly) {
-            try {
-                LeftoverTokens.clearOnOpening(tableStore);
-            } catch (RuntimeException e) {
-                tableStore.release(true);
-                throw e;
-            }
-        }
-        AsyncBufferConfig async = tableStore.asyncBuffer();
-        if (asyncChosen && async.enabled() != requested.asyncMode()) {
-            tableStore.release(!readOnly);
-            throw Failures.asyncModeMismatch("queue " + directory + " was created "
-                    + (async.enabled() ? "in" : "without") + " async mode (kept in its table store); this process "
-                    + "asked for it " + (requested.asyncMode() ? "on" : "off") + ". Every process on a queue must "
-                    + "write the same way: ask for the queue's mode, or leave it unset", async.enabled());
-        }
-        CycleCalendar calendar = tableStore.calendar();
-        RollCycle rollCycle = calendar.rollCycle();
-        if (rollTimeChosen && (!calendar.rollTime().equals(requested.rollTime())
-                || !calendar.zone().equals(requested.rollZone().normalized()))) {
-            tableStore.release(!readOnly);
-            throw Failures.rollTimeMismatch("queue " + directory + " rolls at " + calendar.rollTime() + " "
-                    + calendar.zone().getId() + " (kept in its table store since it was created); this process asked "
-                    + "for " + requested.rollTime() + " " + requested.rollZone().getId() + ". Every process on a "
-                    + "queue must cut cycles the same way: ask for the queue's roll time, or none", calendar);
-        }
-        if (rollCycle != requestedRollCycle) {
-            if (rollCycleChosen) {
-                Log.warning(MappedQueue.class, "queue {0} was created with roll cycle {1}; using it instead of the "
-                        + "requested {2}", directory, rollCycle, requestedRollCycle);
-            }
-            try {
-                BlockDescriptor.requireBlockSizeFits(blockSize, rollCycle);
-            } catch (IllegalArgumentException e) {
-                tableStore.release(!readOnly);
-                throw e;
-            }
-        }
-        this.namedTailers = new NamedTailerSlots(tableStore, directory.toString());
-        QueueSettings inForce = requested.withCalendar(calendar).withAsyncBuffer(async.enabled(),
-                async.enabled() ? async.size() : requested.asyncBufferSize(),
-                async.enabled() ? Path.of(async.directory()) : requested.asyncBufferDirectory());
-        if (async.enabled() && requested.asyncMode() && (async.size() != requested.asyncBufferSize()
-                || !async.directory().equals(requested.asyncBufferDirectory().toString()))) {
-            Log.warning(MappedQueue.class, "queue {0} was created with an async buffer of {1} bytes in {2}; using it "
-                    + "instead of the requested {3} bytes in {4}", directory, String.valueOf(async.size()),
-                    async.directory(), String.valueOf(requested.asyncBufferSize()), requested.asyncBufferDirectory());
-        }
-        if (readOnly && requested.durability() != Durability.PAGE_CACHE) {
-            inForce = inForce.withDurability(Durability.PAGE_CACHE);
-        }
-        this.settings = inForce;
-        this.files = new CycleFiles(directory, calendar, tableStore, !readOnly, blockSize, settings.indexSpacing(),
-                settings.reserveStep(), permissions, diskSpace, settings.storeFileListener(), filesystem);
-        if (!readOnly && !repairing) {
-            try {
-                files.requireValidCycleRange();
-            } catch (RuntimeException e) {
-                files.close();
-                tableStore.release(true);
-                throw e;
-            }
-        }
-        this.extent = new QueueExtent(files);
-        Retention retention = new Retention(settings.retainCycles(), settings.retainFor().toMillis(),
-                settings.retentionKeepsUnread(), settings.storeFileListener());
-        this.cycleClock = CycleClock.of(settings.clock(), calendar, directory, !readOnly);
-        this.context = new QueueContext(this, files, tableStore, namedTailers, rollCycle, settings.clock(), cycleClock,
-                settings.writeLockCheckInterval().toNanos(), settings.writeLockTimeout().toNanos(),
-                settings.durability() == Durability.SYNC, retention,
-                resources, appended);
-        if (async.enabled()) {
-            try {
-                this.ring = AsyncRing.open(tableStore, !readOnly, permissions, extent::lastIndex);
-            } catch (RuntimeException | Error e) {
-                extent.close();
-                files.close();
-                tableStore.release(!readOnly);
-                throw e;
-            }
-            if (ring != null && !readOnly && settings.asyncDrain()) {
-                AsyncDrainer.register(ring, context);
-            }
-        } else {
-            this.ring = null;
-        }
+        QueueOpening opened = new QueueOpening(this, requested, rollCycleChosen, rollTimeChosen, asyncChosen,
+                repairing, resources, appended);
+        this.diskSpace = opened.diskSpace;
+        this.filesystem = opened.filesystem;
+        this.tableStore = opened.tableStore;
+        this.namedTailers = opened.namedTailers;
+        this.settings = opened.settings;
+        this.files = opened.files;
+        this.extent = opened.extent;
+        this.cycleClock = opened.cycleClock;
+        this.context = opened.context;
+        this.ring = opened.ring;
         this.flusher = settings.durability() == Durability.ASYNC
                 ? BackgroundWork.every(settings.syncInterval().toNanos(), directory, files::forceWritten) : null;
         this.pretoucher = settings.pretouch() && !readOnly
@@ -463,12 +368,6 @@ public final class StoreQueue implements MappedQueue {
         extent.close();
         files.close();
         tableStore.release(!readOnly);
-    }
-
-    /** Names an async queue's buffer file; never 0, which stands for none. */
-    private static long newQueueId() {
-        long id = ThreadLocalRandom.current().nextLong() ^ System.nanoTime();
-        return id == 0 ? 1 : id;
     }
 
     private void requireWritable(String what) {
