@@ -330,7 +330,7 @@ public final class BenchmarkSuite {
         return options;
     }
 
-    static String format(double value) {
+    public static String format(double value) {
         if (value >= 1e6) {
             return String.format(Locale.ROOT, "%.2fM", value / 1e6);
         }
