@@ -196,8 +196,8 @@ public final class WriteLock implements AutoCloseable {
 
     /**
      * At the front of this JVM's line: competes for the word with other processes' fronts. Spins, yields, then
-     * sleeps for growing intervals that a release of this JVM cuts short; checks the holder's liveness every
-     * {@code livenessCheckNanos} of the whole wait, and ends at {@code deadline}.
+     * sleeps for growing intervals, which a release of this JVM cuts short once the front is urgent; checks the
+     * holder's liveness every {@code livenessCheckNanos} of the whole wait, and ends at {@code deadline}.
      */
     private void waitAtFront(WaitingLine waiting, long started, long deadline) {
         long frontSince = System.nanoTime();
