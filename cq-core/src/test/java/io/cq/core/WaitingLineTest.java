@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Writers of one JVM wait for the write lock in line (docs/file-format.md, "Waiting in line"): the timeout holds for
@@ -64,6 +65,7 @@ class WaitingLineTest {
     void shouldLetAWriterThroughWhileTwoOthersAppendAsFastAsTheyCan() throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong longestNanos = new AtomicLong();
+        AtomicLong hogAppends = new AtomicLong();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             List<Thread> hogs = new ArrayList<>();
             for (int t = 0; t < 2; t++) {
@@ -71,6 +73,7 @@ class WaitingLineTest {
                     try (ExcerptAppender appender = queue.createAppender()) {
                         while (!stop.get()) {
                             appender.writeText("hog");
+                            hogAppends.incrementAndGet();
                         }
                     }
                 }));
@@ -80,7 +83,9 @@ class WaitingLineTest {
                     long started = System.nanoTime();
                     late.writeText("late " + i);
                     longestNanos.accumulateAndGet(System.nanoTime() - started, Math::max);
-                    Thread.sleep(2);
+                    // The next try only once the hogs have the lock to themselves again, busy between the tries.
+                    long seen = hogAppends.get();
+                    await().atMost(Duration.ofSeconds(10)).until(() -> hogAppends.get() > seen + 100);
                 }
             } finally {
                 stop.set(true);
