@@ -1,16 +1,11 @@
 package io.cq.core;
 
+import io.cq.core.support.QueueFileBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -30,12 +25,12 @@ class DamagedIndexTest {
     void shouldRefuseAPrimaryEntryThatIsNoPositionInTheFile() throws IOException {
         long firstIndex = writeQueue();
         for (long nonsense : new long[] {Long.MAX_VALUE - 7, 1L << 40, 6, -8}) {
-            writeLong(cycleFile(), PRIMARY_INDEX, nonsense);
+            QueueFileBytes.writeLong(QueueFileBytes.cycleFile(dir), PRIMARY_INDEX, nonsense);
             try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build();
                  ExcerptTailer tailer = queue.createTailer()) {
                 assertThatThrownBy(() -> tailer.moveToIndex(firstIndex + 500))
                         .isInstanceOf(CorruptQueueException.class)
-                        .hasMessageContaining(cycleFile().getFileName().toString())
+                        .hasMessageContaining(QueueFileBytes.cycleFile(dir).getFileName().toString())
                         .hasMessageContaining("primary index entry 0 holds " + nonsense);
             }
         }
@@ -44,13 +39,13 @@ class DamagedIndexTest {
     @Test
     void shouldRefuseASecondaryEntryThatDoesNotPointAtAnExcerpt() throws IOException {
         long firstIndex = writeQueue();
-        Path file = cycleFile();
-        long block = readLong(file, PRIMARY_INDEX);
+        Path file = QueueFileBytes.cycleFile(dir);
+        long block = QueueFileBytes.readLong(file, PRIMARY_INDEX);
         long entries = (block + 4 + 7) & -8L;
         long entryOfSequence32 = entries + 2 * 8;
-        long excerpt = readLong(file, entryOfSequence32);
+        long excerpt = QueueFileBytes.readLong(file, entryOfSequence32);
         for (long wrong : new long[] {excerpt + 2, 1L << 50, block}) {
-            writeLong(file, entryOfSequence32, wrong);
+            QueueFileBytes.writeLong(file, entryOfSequence32, wrong);
             try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build();
                  ExcerptTailer tailer = queue.createTailer()) {
                 assertThatThrownBy(() -> tailer.moveToIndex(firstIndex + 40))
@@ -58,7 +53,7 @@ class DamagedIndexTest {
                         .hasMessageContaining("index entry of excerpt 32 points at position " + wrong);
             }
         }
-        writeLong(file, entryOfSequence32, excerpt);
+        QueueFileBytes.writeLong(file, entryOfSequence32, excerpt);
         try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build();
              ExcerptTailer tailer = queue.createTailer()) {
             assertThat(tailer.moveToIndex(firstIndex + 40)).isTrue();
@@ -75,23 +70,4 @@ class DamagedIndexTest {
         }
     }
 
-    private Path cycleFile() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
-        }
-    }
-
-    private static long readLong(Path file, long position) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            channel.read(buffer, position);
-            return buffer.getLong(0);
-        }
-    }
-
-    private static void writeLong(Path file, long position, long value) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, value), position);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package io.cq.core;
 
+import io.cq.core.support.QueueFileBytes;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -7,17 +8,14 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,11 +46,11 @@ class IndexPointerCheckTest {
     void shouldRefuseToAppendOrSeekThroughAPrimarySlotThatPointsElsewhereThanAtAnIndexBlock(Target target)
             throws IOException {
         long first = writeQueue();
-        Path file = cycleFile();
+        Path file = QueueFileBytes.cycleFile(dir);
         int newestBlock = EXCERPTS / SPACING / INDEX_COUNT;
         long slotAt = PRIMARY_INDEX + newestBlock * 8L;
-        long block = readLong(file, slotAt);
-        writeLong(file, slotAt, wrongTarget(target, file, block, 1_030));
+        long block = QueueFileBytes.readLong(file, slotAt);
+        QueueFileBytes.writeLong(file, slotAt, wrongTarget(target, file, block, 1_030));
 
         assertRefusedNaming(file, slotAt, first + 1_090);
         assertRepairedAndAppendable(first);
@@ -63,12 +61,12 @@ class IndexPointerCheckTest {
     void shouldRefuseToAppendOrSeekThroughASecondaryEntryThatPointsElsewhereThanAtItsExcerpt(Target target)
             throws IOException {
         long first = writeQueue();
-        Path file = cycleFile();
+        Path file = QueueFileBytes.cycleFile(dir);
         int lastEntry = (EXCERPTS - 1) / SPACING;
-        long block = readLong(file, PRIMARY_INDEX + (lastEntry / INDEX_COUNT) * 8L);
+        long block = QueueFileBytes.readLong(file, PRIMARY_INDEX + (lastEntry / INDEX_COUNT) * 8L);
         long entryAt = ((block + 4 + 7) & -8L) + (lastEntry % INDEX_COUNT) * 8L;
-        long excerpt = readLong(file, entryAt);
-        writeLong(file, entryAt, wrongTarget(target, file, excerpt, lastEntry * SPACING + 1));
+        long excerpt = QueueFileBytes.readLong(file, entryAt);
+        QueueFileBytes.writeLong(file, entryAt, wrongTarget(target, file, excerpt, lastEntry * SPACING + 1));
 
         assertRefusedNaming(file, entryAt, first + EXCERPTS - 1);
         assertRepairedAndAppendable(first);
@@ -78,7 +76,7 @@ class IndexPointerCheckTest {
     private long wrongTarget(Target target, Path file, long right, long otherExcerpt) throws IOException {
         return switch (target) {
             case AT_AN_EXCERPT -> positionOfExcerpt(file, otherExcerpt);
-            case PAST_THE_WRITTEN_END -> readLong(file, WRITE_POSITION_HINT);
+            case PAST_THE_WRITTEN_END -> QueueFileBytes.readLong(file, WRITE_POSITION_HINT);
             case INTO_THE_HEADER -> PRIMARY_INDEX;
             case MISALIGNED -> right + 2;
         };
@@ -172,23 +170,4 @@ class IndexPointerCheckTest {
         return publishedRecords(file).keySet().stream().skip(sequence).findFirst().orElseThrow();
     }
 
-    private Path cycleFile() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
-        }
-    }
-
-    private static long readLong(Path file, long position) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            channel.read(buffer, position);
-            return buffer.getLong(0);
-        }
-    }
-
-    private static void writeLong(Path file, long position, long value) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, value), position);
-        }
-    }
 }

@@ -4,6 +4,7 @@ import io.cq.core.QueueVerification.Finding;
 import io.cq.core.QueueVerification.Severity;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
+import io.cq.core.support.QueueFileBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,13 +12,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,8 +36,8 @@ class VerifyUnusedBytesTest {
     @Test
     void shouldReportBytesInTheUnusedEntriesOfTheFirstIndexBlock() throws IOException {
         writeDaily(1_110);
-        Path file = cycleFile();
-        long block = readLong(file, PRIMARY_INDEX);
+        Path file = QueueFileBytes.cycleFile(dir);
+        long block = QueueFileBytes.readLong(file, PRIMARY_INDEX);
         // As issue 39 found it: 1,110 excerpts every 16 use entries 0 to 69 of the block's 8,192; 70,000 bytes into
         // the file is entry 525 or so.
         long at = 70_000;
@@ -52,7 +51,7 @@ class VerifyUnusedBytesTest {
     @Test
     void shouldReportAnUnusedPrimarySlotThatIsNotZero() throws IOException {
         writeDaily(100);
-        Path file = cycleFile();
+        Path file = QueueFileBytes.cycleFile(dir);
         long slot = IndexDescriptor.primaryEntryOffset(5);
         writeLong(file, slot, 0x7fL << 8);
 
@@ -63,8 +62,8 @@ class VerifyUnusedBytesTest {
     @Test
     void shouldReportAUsedPrimarySlotThatPointsElsewhereThanAtItsBlock() throws IOException {
         writeDaily(100);
-        Path file = cycleFile();
-        long block = readLong(file, PRIMARY_INDEX);
+        Path file = QueueFileBytes.cycleFile(dir);
+        long block = QueueFileBytes.readLong(file, PRIMARY_INDEX);
         writeLong(file, PRIMARY_INDEX, block + 65_544);
 
         QueueVerification verification = dailyQueueVerification();
@@ -80,8 +79,8 @@ class VerifyUnusedBytesTest {
     @Test
     void shouldReportTheAlignmentSlackOfAnIndexBlockThatIsNotZero() throws IOException {
         writeDaily(100);
-        Path file = cycleFile();
-        long block = readLong(file, PRIMARY_INDEX);
+        Path file = QueueFileBytes.cycleFile(dir);
+        long block = QueueFileBytes.readLong(file, PRIMARY_INDEX);
         long entries = IndexDescriptor.secondaryEntryPosition(block, 0);
         long slack = entries == block + 4 ? entries + 8192L * 8 : block + 4;
         write(file, slack, new byte[] {1});
@@ -92,7 +91,7 @@ class VerifyUnusedBytesTest {
     @Test
     void shouldReportBytesInAReservedRangeOfTheCycleFileHeader() throws IOException {
         writeDaily(10);
-        Path file = cycleFile();
+        Path file = QueueFileBytes.cycleFile(dir);
         write(file, 200, new byte[] {9});
 
         assertSingleDamage(dailyQueueVerification(), file, 200, "reserved range of the cycle file's header");
@@ -198,20 +197,6 @@ class VerifyUnusedBytesTest {
     private QueueVerification dailyQueueVerification() {
         try (MappedQueue queue = MappedQueue.builder(dir).clock(CLOCK).readOnly(true).build()) {
             return queue.verify();
-        }
-    }
-
-    private Path cycleFile() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
-        }
-    }
-
-    private static long readLong(Path file, long position) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer buffer = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            channel.read(buffer, position);
-            return buffer.getLong(0);
         }
     }
 
