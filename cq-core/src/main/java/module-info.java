@@ -12,8 +12,10 @@
 module io.cq.core {
     requires transitive tools.jackson.databind;
     requires tools.jackson.dataformat.cbor;
+    requires org.lz4.java;
 
     exports io.cq.core;
+    exports io.cq.core.codec;
     exports io.cq.core.idle;
     exports io.cq.core.message;
 }

@@ -1,6 +1,9 @@
 package io.cq.core;
 
 
+import io.cq.core.codec.EncryptionKeys;
+import io.cq.core.codec.ExcerptCodecs;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -76,6 +79,9 @@ public final class MappedQueueBuilder {
     private double diskSpaceWarningPercent = DEFAULT_DISK_SPACE_WARNING_PERCENT;
     private boolean refuseSharedDirectory;
     private boolean requireLocalFilesystem;
+    private ExcerptCodecs codecs = ExcerptCodecs.none();
+    private boolean codecsChosen;
+    private EncryptionKeys encryptionKeys;
 
     /** Made by {@link MappedQueue#builder}; loading this class started the FFM warm-up. */
     MappedQueueBuilder(Path directory) {
@@ -152,10 +158,8 @@ public final class MappedQueueBuilder {
 
     /**
      * How far ahead of the write position a cycle file's disk blocks are reserved (default 512 KiB, or the block
-     * size where that is smaller); a multiple of 4096 from 64 KiB to the block size. Blocks are reserved before they
-     * are written, so a full disk is an {@link java.io.UncheckedIOException} from an append, never a crash; a larger
-     * step reserves less often and leaves more reserved but unused space in the newest cycle (docs/operations.md, "Disk
-     * usage"). Finished cycles keep only what they hold.
+     * size where that is smaller); a multiple of 4096 from 64 KiB to the block size. A full disk is then an
+     * {@link java.io.UncheckedIOException} from an append, never a crash (docs/operations.md, "Disk usage").
      */
     public MappedQueueBuilder reserveStep(long bytes) {
         this.reserveStep = bytes;
@@ -163,12 +167,9 @@ public final class MappedQueueBuilder {
     }
 
     /**
-     * Double-buffered writes (default off): an appender that finds the write lock taken by another writer does not
-     * wait for it to start writing. It writes the excerpt into a buffer of its own and, when the context closes,
-     * takes the lock and copies the buffer in, so writers that spend time composing excerpts (encoding a message,
-     * copying a payload field by field) hold the lock only for the copy. An appender that finds the lock free
-     * writes in place as usual. A buffered context learns its index only under the lock: calling
-     * {@link WriteContext#index()} while buffering takes the lock there and then, and writes in place from there on
+     * Double-buffered writes (default off): an appender that finds the write lock taken composes the excerpt in a
+     * buffer of its own and copies it in under the lock when the context closes, so slow composers hold the lock
+     * only for the copy; {@link WriteContext#index()} while buffering takes the lock then and there
      * (docs/user-guide.md, "Double-buffered writes").
      */
     public MappedQueueBuilder doubleBuffer(boolean doubleBuffer) {
@@ -178,13 +179,10 @@ public final class MappedQueueBuilder {
 
     /**
      * Async mode (default off; chosen when the queue is created, kept in its table store): appenders add each excerpt
-     * to a buffer in shared memory ({@link #asyncBufferDirectory(Path)}), and a drainer thread copies it into the
-     * queue's files in the background, so a writer never waits for storage (a page fault on a new page, a writeback
-     * stall) unless a stall lasts long enough to fill the buffer. Tailers read buffered excerpts as soon as they are
-     * added, each with the index it gets in the queue. One process at a time drains; when it dies another takes over
-     * and loses nothing that was acknowledged. What a buffered excerpt survives: the death of its writer or of the
-     * drainer, yes; a machine crash before it is drained, no, when the buffer is in memory (docs/user-guide.md, "Async
-     * mode"). Opening an existing queue with a different mode fails; leaving it unset uses the queue's.
+     * to a buffer in shared memory ({@link #asyncBufferDirectory(Path)}) and a drainer thread copies it into the files,
+     * so a writer never waits for storage; tailers read buffered excerpts at once. A buffered excerpt survives the
+     * death of its writer or drainer, not a machine crash before it is drained (docs/user-guide.md, "Async mode").
+     * Opening an existing queue with a different mode fails; leaving it unset uses the queue's.
      */
     public MappedQueueBuilder asyncMode(boolean asyncMode) {
         this.asyncMode = asyncMode;
@@ -228,10 +226,9 @@ public final class MappedQueueBuilder {
     }
 
     /**
-     * How long an appender waits for the write lock before it checks whether the holder is still alive, and how
-     * often it checks again (default 200 ms). A holder whose process has died (by any signal, even in another
-     * container sharing the volume) or whose thread has ended loses the lock, and the excerpt it left unfinished
-     * is discarded; a live holder is waited for, however slow. So a dead writer stops others for about this long.
+     * How often a writer waiting for the write lock checks whether its holder is alive (default 20 ms): a holder whose
+     * process died (by any signal) or whose thread ended loses the lock and its unfinished excerpt, so a dead writer
+     * stops others for about this long; a live holder is waited for (docs/file-format.md, "Locks and liveness").
      */
     public MappedQueueBuilder writeLockCheckInterval(Duration interval) {
         this.writeLockCheckInterval = Objects.requireNonNull(interval, "interval");
@@ -249,10 +246,7 @@ public final class MappedQueueBuilder {
         return this;
     }
 
-    /**
-     * When appended excerpts are forced to storage (default {@link Durability#PAGE_CACHE}); see {@link Durability}
-     * for what each mode survives.
-     */
+    /** When appended excerpts are forced to storage (default {@link Durability#PAGE_CACHE}): see {@link Durability}. */
     public MappedQueueBuilder durability(Durability durability) {
         this.durability = Objects.requireNonNull(durability, "durability");
         return this;
@@ -281,9 +275,8 @@ public final class MappedQueueBuilder {
     }
 
     /**
-     * Whether retention keeps files holding excerpts that a named tailer has not read yet (default true). A named
-     * tailer that never read anything then keeps every file: move it on with {@link MappedQueue#setNamedTailerIndex}
-     * (named tailers cannot be removed; a queue has 1024 of them) or turn this off to delete anyway.
+     * Whether retention keeps files holding excerpts that a named tailer has not read yet (default true): move an
+     * idle named tailer on with {@link MappedQueue#setNamedTailerIndex}, or turn this off to delete anyway.
      */
     public MappedQueueBuilder retentionKeepsUnreadByNamedTailers(boolean keep) {
         this.retentionKeepsUnread = keep;
@@ -325,21 +318,35 @@ public final class MappedQueueBuilder {
         return this;
     }
 
-    /**
-     * Refuse to open a queue whose directory every user may write to (default false: such a directory is logged as a
-     * warning). Anyone who can write there can replace or damage the queue's files.
-     */
+    /** Refuse a directory every user may write to, who could replace its files (default false: a warning). */
     public MappedQueueBuilder refuseSharedDirectory(boolean refuse) {
         this.refuseSharedDirectory = refuse;
         return this;
     }
 
-    /**
-     * Refuse to open a queue whose directory is on a network (NFS, SMB/CIFS, ...) or FUSE file system (default false:
-     * such a directory is logged as a warning). See {@link QueueFilesystem} for what such file systems break.
-     */
+    /** Refuse a directory on a network or FUSE file system (default false: a warning); see {@link QueueFilesystem}. */
     public MappedQueueBuilder requireLocalFilesystem(boolean require) {
         this.requireLocalFilesystem = require;
+        return this;
+    }
+
+    /**
+     * What the queue does to each excerpt: checksums, compression, encryption (docs/codecs.md). Chosen when a queue is
+     * created and recorded in its files; unset, a queue opens with the codecs it was created with (a new one with
+     * none), and a queue created with others is refused ({@link io.cq.core.codec.CodecsMismatchException}).
+     */
+    public MappedQueueBuilder codecs(ExcerptCodecs codecs) {
+        this.codecs = Objects.requireNonNull(codecs, "codecs");
+        this.codecsChosen = true;
+        return this;
+    }
+
+    /**
+     * The keys of an encrypted queue, for opening it without restating its codecs. Required to write to it; a
+     * read-only queue opens without them, and reading an encrypted excerpt then fails naming its key id.
+     */
+    public MappedQueueBuilder encryptionKeys(EncryptionKeys keys) {
+        this.encryptionKeys = Objects.requireNonNull(keys, "keys");
         return this;
     }
 
@@ -383,7 +390,9 @@ public final class MappedQueueBuilder {
                 writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch && !repairing,
                 retainCycles, retainFor, retentionKeepsUnread, storeFileListener, filePermissions,
                 diskSpaceWarningBytes, diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime,
-                rollZone, doubleBuffer, asyncMode, asyncBufferSize, bufferDirectory, asyncDrain && !repairing);
-        return Engines.queue().open(settings, rollCycleChosen, rollTimeChosen, asyncModeChosen, repairing);
+                rollZone, doubleBuffer, asyncMode, asyncBufferSize, bufferDirectory, asyncDrain && !repairing, codecs,
+                encryptionKeys != null ? encryptionKeys : codecs.keys());
+        return Engines.queue().open(settings, rollCycleChosen, rollTimeChosen, asyncModeChosen, codecsChosen,
+                repairing);
     }
 }

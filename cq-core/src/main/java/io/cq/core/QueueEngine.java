@@ -14,10 +14,11 @@ public interface QueueEngine {
      * @param rollCycleChosen whether the caller chose the roll cycle: a different persisted one is then logged
      * @param rollTimeChosen  whether the caller chose the roll time: a different persisted one is then refused
      * @param asyncChosen     whether the caller chose async mode on or off: a queue of the other mode is then refused
+     * @param codecsChosen    whether the caller chose codecs: a queue created with others is then refused
      * @param repairing       opened only to be repaired: nothing runs in the background, damage is left to repair
      */
     MappedQueue open(QueueSettings settings, boolean rollCycleChosen, boolean rollTimeChosen, boolean asyncChosen,
-                     boolean repairing);
+                     boolean codecsChosen, boolean repairing);
 
     /** {@link MappedQueueBuilder#smallestBlockSize(RollCycle)}. */
     long smallestBlockSize(RollCycle rollCycle);

@@ -1,5 +1,8 @@
 package io.cq.core;
 
+import io.cq.core.codec.EncryptionKeys;
+import io.cq.core.codec.ExcerptCodecs;
+
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -60,7 +63,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                             double diskSpaceWarningPercent, boolean refuseSharedDirectory,
                             boolean requireLocalFilesystem, LocalTime rollTime, ZoneId rollZone,
                             boolean doubleBuffer, boolean asyncMode, long asyncBufferSize, Path asyncBufferDirectory,
-                            boolean asyncDrain) {
+                            boolean asyncDrain, ExcerptCodecs codecs, EncryptionKeys encryptionKeys) {
     public QueueSettings {
         Objects.requireNonNull(directory, "directory");
         Objects.requireNonNull(rollCycle, "rollCycle");
@@ -74,6 +77,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         Objects.requireNonNull(rollTime, "rollTime");
         Objects.requireNonNull(rollZone, "rollZone");
         Objects.requireNonNull(asyncBufferDirectory, "asyncBufferDirectory");
+        Objects.requireNonNull(codecs, "codecs");
         filePermissions = Set.copyOf(filePermissions);
     }
 
@@ -113,6 +117,7 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         shown.put("asyncBufferSize", Long.toString(asyncBufferSize));
         shown.put("asyncBufferDirectory", asyncBufferDirectory.toString());
         shown.put("asyncDrain", Boolean.toString(asyncDrain));
+        shown.put("codecs", codecs.describe());
         return shown;
     }
 
@@ -137,6 +142,15 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
         return copy(rollCycle, rollTime, rollZone, durability, inForce, bufferSize, bufferDirectory);
     }
 
+    /** The same settings with the codecs an existing queue was created with, and the keys given for them. */
+    public QueueSettings withCodecs(ExcerptCodecs inForce) {
+        return new QueueSettings(directory, rollCycle, clock, blockSize, indexSpacing, reserveStep, readOnly,
+                writeLockCheckInterval, writeLockTimeout, durability, syncInterval, pretouch, retainCycles,
+                retainFor, retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
+                diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, rollTime, rollZone,
+                doubleBuffer, asyncMode, asyncBufferSize, asyncBufferDirectory, asyncDrain, inForce, inForce.keys());
+    }
+
     /** With what an existing queue, or a read-only one, puts in force: the one place the other settings are copied. */
     private QueueSettings copy(RollCycle cycle, LocalTime time, ZoneId zone, Durability durabilityInForce,
                                boolean asyncModeInForce, long bufferSize, Path bufferDirectory) {
@@ -144,6 +158,6 @@ public record QueueSettings(Path directory, RollCycle rollCycle, Clock clock, lo
                 writeLockCheckInterval, writeLockTimeout, durabilityInForce, syncInterval, pretouch, retainCycles,
                 retainFor, retentionKeepsUnread, storeFileListener, filePermissions, diskSpaceWarningBytes,
                 diskSpaceWarningPercent, refuseSharedDirectory, requireLocalFilesystem, time, zone, doubleBuffer,
-                asyncModeInForce, bufferSize, bufferDirectory, asyncDrain);
+                asyncModeInForce, bufferSize, bufferDirectory, asyncDrain, codecs, encryptionKeys);
     }
 }

@@ -1,6 +1,7 @@
 package io.cq.core.internal.file;
 
 import io.cq.core.CorruptQueueException;
+import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.index.CycleIndex;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.BlockDescriptor;
@@ -36,12 +37,15 @@ public final class CycleFile {
     private final long dataStart;
     private final long maxExcerptSize;
     private final MemorySegment header;
+    /** How its excerpts are framed (docs/file-format.md, "Excerpt codecs"); null: stored as written. */
+    private final FileCodecs codecs;
     /** Whether an appender of this JVM has checked the file's tail (written once, under the write lock). */
     private volatile boolean tailChecked;
     int references;
 
-    CycleFile(MappedFile file, long cycle) {
+    CycleFile(MappedFile file, long cycle, FileCodecs codecs) {
         this.file = file;
+        this.codecs = codecs;
         this.cycle = cycle;
         // The header and the primary index only (the file's length was checked against them): mapping no more
         // keeps a reader from needing the records, and a writer's reading from growing a finished file.
@@ -73,6 +77,11 @@ public final class CycleFile {
 
     public long dataStart() {
         return dataStart;
+    }
+
+    /** How this file's excerpts are framed, as its header says; null when they are stored as written. */
+    public FileCodecs codecs() {
+        return codecs;
     }
 
     public long blockSize() {

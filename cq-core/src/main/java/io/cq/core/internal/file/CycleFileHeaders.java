@@ -2,7 +2,9 @@ package io.cq.core.internal.file;
 
 import io.cq.core.CorruptQueueException;
 import io.cq.core.RollCycle;
+import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.layout.CodecDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 
@@ -18,8 +20,11 @@ final class CycleFileHeaders {
     private CycleFileHeaders() {
     }
 
-    /** @return the file's block size */
-    static long validate(Path path, FileChannel channel, long expectedCycle) {
+    /** What the rest of a cycle file is read with: its block size, and its excerpts' codecs (null: plain). */
+    record Checked(long blockSize, FileCodecs codecs) {
+    }
+
+    static Checked validate(Path path, FileChannel channel, long expectedCycle) {
         ByteBuffer header = ByteBuffer.allocate(CycleHeaderDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         long size;
         try {
@@ -41,9 +46,10 @@ final class CycleFileHeaders {
             throw CycleFiles.notACycleFile(path, magic);
         }
         int version = header.getInt((int) CycleHeaderDescriptor.FORMAT_VERSION_OFFSET);
-        require(version == CycleHeaderDescriptor.FORMAT_VERSION, path, CycleHeaderDescriptor.FORMAT_VERSION_OFFSET,
-                "unsupported cycle file version " + version + "; this cq reads version "
-                + CycleHeaderDescriptor.FORMAT_VERSION);
+        require(version == CycleHeaderDescriptor.FORMAT_VERSION || version == CodecDescriptor.CYCLE_FILE_VERSION,
+                path, CycleHeaderDescriptor.FORMAT_VERSION_OFFSET, "unsupported cycle file version " + version
+                + "; this cq reads versions " + CycleHeaderDescriptor.FORMAT_VERSION + " and "
+                + CodecDescriptor.CYCLE_FILE_VERSION);
         long cycle = header.getLong((int) CycleHeaderDescriptor.CYCLE_OFFSET);
         require(cycle == expectedCycle, path, CycleHeaderDescriptor.CYCLE_OFFSET,
                 "header names cycle " + cycle + " but the file name stands for cycle " + expectedCycle);
@@ -68,7 +74,7 @@ final class CycleFileHeaders {
                 "block size " + blockSize + " cannot hold the index of " + indexCount + " entries");
         require(size >= dataStart, path, size, "cycle file is " + size + " bytes long, shorter than its header and "
                 + "primary index of " + dataStart + " bytes (cut short?)");
-        return blockSize;
+        return new Checked(blockSize, FileCodecs.read(path, header));
     }
 
     private static void require(boolean condition, Path path, long position, String problem) {
@@ -78,7 +84,8 @@ final class CycleFileHeaders {
     }
 
     /** A new cycle file's header and primary index, as {@link CycleFiles} creates the file with them. */
-    static ByteBuffer newHeader(long cycle, RollCycle rollCycle, int indexSpacing, long blockSize, long nowMillis) {
+    static ByteBuffer newHeader(long cycle, RollCycle rollCycle, int indexSpacing, long blockSize, long nowMillis,
+                                FileCodecs codecs) {
         int indexCount = rollCycle.indexCount();
         long dataStart = CycleHeaderDescriptor.dataStart(indexCount);
         // The header and the primary index, written whole (their blocks allocated by the write); the records'
@@ -97,6 +104,9 @@ final class CycleFileHeaders {
         header.putLong((int) CycleHeaderDescriptor.WRITE_POSITION_OFFSET, dataStart);
         header.putLong((int) CycleHeaderDescriptor.SEQUENCE_OFFSET, 0);
         header.putLong((int) CycleHeaderDescriptor.PAGE_HINT_OFFSET, dataStart);
+        if (codecs != null) {
+            codecs.writeInto(header);
+        }
         return header;
     }
 }

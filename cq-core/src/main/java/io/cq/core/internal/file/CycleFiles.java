@@ -6,6 +6,7 @@ import io.cq.core.QueueException;
 import io.cq.core.QueueFilesystem;
 import io.cq.core.RollCycle;
 import io.cq.core.StoreFileListener;
+import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.memory.MappedFile;
@@ -57,13 +58,15 @@ public final class CycleFiles implements AutoCloseable {
     private boolean closed;
     /** The newest file an appender acquired, held open for the next one (keepOpen). */
     private CycleFile kept;
-    /** The file system of the directory. */
     private final QueueFilesystem filesystem;
+    /** How the excerpts of files made here are framed: the queue's codecs; null for a plain queue. */
+    private final FileCodecs newFileCodecs;
 
     public CycleFiles(Path directory, CycleCalendar calendar, TableStore tableStore, boolean writable, long blockSize,
                       int indexSpacing, long reserveStep, FilePermissions permissions, DiskSpaceMonitor diskSpace,
-                      StoreFileListener listener, QueueFilesystem filesystem) {
+                      StoreFileListener listener, QueueFilesystem filesystem, FileCodecs newFileCodecs) {
         this.filesystem = filesystem;
+        this.newFileCodecs = newFileCodecs;
         this.reserveStep = reserveStep;
         this.listener = listener;
         this.permissions = permissions;
@@ -328,13 +331,14 @@ public final class CycleFiles implements AutoCloseable {
             throw new UncheckedIOException("cannot open cycle file " + path + ": " + Failures.describe(e), e);
         }
         try {
-            long fileBlockSize = CycleFileHeaders.validate(path, channel, cycle);
+            CycleFileHeaders.Checked checked = CycleFileHeaders.validate(path, channel, cycle);
+            long fileBlockSize = checked.blockSize();
             MappedFile mapped = new MappedFile(path, channel, writable, fileBlockSize,
                     BlockDescriptor.overlap(fileBlockSize), Math.min(reserveStep, fileBlockSize),
                     writable ? diskSpace : null);
             CycleFile file;
             try {
-                file = new CycleFile(mapped, cycle);
+                file = new CycleFile(mapped, cycle, checked.codecs());
             } catch (RuntimeException e) {
                 // Its mappings and its read-only channel too, not only the channel opened here.
                 try {
@@ -357,7 +361,8 @@ public final class CycleFiles implements AutoCloseable {
         if (!writable) {
             throw new QueueException("queue " + directory + " is read-only; cannot create cycle file " + pathOf(cycle));
         }
-        ByteBuffer header = CycleFileHeaders.newHeader(cycle, rollCycle, indexSpacing, blockSize, nowMillis);
+        ByteBuffer header = CycleFileHeaders.newHeader(cycle, rollCycle, indexSpacing, blockSize, nowMillis,
+                newFileCodecs);
         try {
             AtomicFiles.createWithContent(pathOf(cycle), header, permissions);
         } catch (IOException e) {

@@ -21,6 +21,7 @@ public final class ComposeBuffer {
     private final long blockSize;
     private final ExcerptReservation growth = new Growth();
     private MemorySegment buffer = MemorySegment.NULL;
+    private byte[] array;
     private SegmentCursor cursor;
 
     /**
@@ -35,7 +36,8 @@ public final class ComposeBuffer {
     /** Binds the cursor for writing an excerpt into this buffer from its first byte. */
     public void bind(SegmentCursor writer) {
         if (buffer.byteSize() == 0) {
-            buffer = MemorySegment.ofArray(new byte[INITIAL]);
+            array = new byte[INITIAL];
+            buffer = MemorySegment.ofArray(array);
         }
         this.cursor = writer;
         // The buffer stands in for a file from position 0; its "reservation" is its size, grown on demand.
@@ -53,17 +55,25 @@ public final class ComposeBuffer {
         if (size > Integer.MAX_VALUE - 8) {
             throw new ExcerptTooLargeException(end, maxExcerpt, blockSize);
         }
-        MemorySegment larger = MemorySegment.ofArray(new byte[(int) size]);
+        byte[] grown = new byte[(int) size];
+        MemorySegment larger = MemorySegment.ofArray(grown);
         MemorySegment.copy(buffer, 0, larger, 0, buffer.byteSize());
         buffer = larger;
+        array = grown;
         cursor.moveTo(larger);
         return size;
+    }
+
+    /** The array behind {@link #segment()}: the bytes composed so far start at 0. */
+    public byte[] array() {
+        return array;
     }
 
     /** An exceptional excerpt's buffer is not kept: appenders lie idle in pools, each with its buffer. */
     public void releaseIfLarge() {
         if (buffer.byteSize() > RETAINED) {
             buffer = MemorySegment.NULL;
+            array = null;
         }
     }
 

@@ -42,6 +42,8 @@ final class AsyncDrainer {
     private final Thread thread;
     private QueueContext current;
     private StoreAppender appender;
+    /** Frames excerpts for a queue with codecs; null for a plain one. */
+    private RecordSealer sealer;
     private StoreTailer checker;
     private boolean holding;
     private volatile boolean stopped;
@@ -237,8 +239,9 @@ final class AsyncDrainer {
                     current.namedTailers(), current.rollCycle(), current.clock(), current.cycleClock(),
                     current.writeLockCheckNanos(),
                     current.writeLockTimeoutNanos(), current.syncEachAppend(), current.retention(),
-                    current.resources(), new AppendCounter());
+                    current.resources(), new AppendCounter(), current.codecs());
             appender = new StoreAppender(own);
+            sealer = own.codecs().isPlain() ? null : new RecordSealer(own);
             checker = new StoreTailer(own, null, -1);
         }
     }
@@ -291,7 +294,14 @@ final class AsyncDrainer {
             long got;
             try {
                 got = context.index();
-                ((SegmentCursor) context.bytes()).writeSegment(ring.records(), ring.excerptOffset(position), length);
+                if (sealer == null) {
+                    ((SegmentCursor) context.bytes()).writeSegment(ring.records(), ring.excerptOffset(position),
+                            length);
+                } else {
+                    // The buffer holds excerpts as written; the queue's codecs frame them on the way into its files.
+                    sealer.frame(ring.records(), ring.excerptOffset(position), length);
+                    sealer.sealInto(appender);
+                }
                 // Recorded before the excerpt is published, so a reader that finds the queue without it knows where
                 // to look, and a successor that finds it missing copies the record again.
                 ring.writeDrained(got, position, after);

@@ -6,7 +6,9 @@ import io.cq.core.MappedQueue;
 import io.cq.core.QueueFilesystem;
 import io.cq.core.QueueSettings;
 import io.cq.core.RollCycle;
+import io.cq.core.codec.ExcerptCodecs;
 import io.cq.core.internal.async.AsyncRing;
+import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.file.QueueDirectory;
 import io.cq.core.internal.layout.BlockDescriptor;
@@ -44,10 +46,12 @@ final class QueueOpening {
     private final boolean readOnly;
 
     QueueOpening(StoreQueue queue, QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen,
-                 boolean asyncChosen, boolean repairing, Set<AutoCloseable> resources, AppendCounter appended) {
+                 boolean asyncChosen, boolean codecsChosen, boolean repairing, Set<AutoCloseable> resources,
+                 AppendCounter appended) {
         readOnly = requested.readOnly();
         try {
-            open(queue, requested, rollCycleChosen, rollTimeChosen, asyncChosen, repairing, resources, appended);
+            open(queue, requested, rollCycleChosen, rollTimeChosen, asyncChosen, codecsChosen, repairing, resources,
+                    appended);
         } catch (RuntimeException | Error e) {
             closeOpened(e);
             throw e;
@@ -55,7 +59,8 @@ final class QueueOpening {
     }
 
     private void open(StoreQueue queue, QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen,
-                      boolean asyncChosen, boolean repairing, Set<AutoCloseable> resources, AppendCounter appended) {
+                      boolean asyncChosen, boolean codecsChosen, boolean repairing, Set<AutoCloseable> resources,
+                      AppendCounter appended) {
         Path directory = requested.directory();
         long blockSize = requested.blockSize();
         RollCycle requestedRollCycle = requested.rollCycle();
@@ -70,7 +75,7 @@ final class QueueOpening {
                 requested.asyncBufferDirectory().toString())
                 : AsyncBufferConfig.NONE;
         tableStore = TableStores.open(directory, readOnly, requested.calendar(), asyncRequested,
-                requested.clock().millis(), permissions);
+                codecsChosen ? requested.codecs() : ExcerptCodecs.none(), requested.clock().millis(), permissions);
         if (!readOnly) {
             LeftoverTokens.clearOnOpening(tableStore);
         }
@@ -107,12 +112,14 @@ final class QueueOpening {
                     + "instead of the requested {3} bytes in {4}", directory, String.valueOf(async.size()),
                     async.directory(), String.valueOf(requested.asyncBufferSize()), requested.asyncBufferDirectory());
         }
+        inForce = inForce.withCodecs(CodecsInForce.of(directory, tableStore.codecs(), requested, codecsChosen));
         if (readOnly && requested.durability() != Durability.PAGE_CACHE) {
             inForce = inForce.withDurability(Durability.PAGE_CACHE);
         }
         settings = inForce;
         files = new CycleFiles(directory, calendar, tableStore, !readOnly, blockSize, settings.indexSpacing(),
-                settings.reserveStep(), permissions, diskSpace, settings.storeFileListener(), filesystem);
+                settings.reserveStep(), permissions, diskSpace, settings.storeFileListener(), filesystem,
+                FileCodecs.forNewFiles(settings.codecs()));
         if (!readOnly && !repairing) {
             files.requireValidCycleRange();
         }
@@ -123,7 +130,7 @@ final class QueueOpening {
         context = new QueueContext(queue, files, tableStore, namedTailers, rollCycle, settings.clock(), cycleClock,
                 settings.writeLockCheckInterval().toNanos(), settings.writeLockTimeout().toNanos(),
                 settings.durability() == Durability.SYNC, retention,
-                resources, appended);
+                resources, appended, settings.codecs());
         if (async.enabled()) {
             ring = AsyncRing.open(tableStore, !readOnly, permissions, extent::lastIndex);
             if (ring != null && !readOnly && settings.asyncDrain()) {

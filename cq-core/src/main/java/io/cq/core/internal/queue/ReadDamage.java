@@ -109,7 +109,7 @@ final class ReadDamage {
         // A writer lengthens its file before it publishes a record there, and a newer cycle only after this one's
         // last record and mark: read after both, the length covers what they vouch for.
         long length = t.file.mapped().size();
-        if (length >= t.position + ExcerptHeaderDescriptor.SIZE && t.mapChunkFor(t.position)) {
+        if (length >= t.position + ExcerptHeaderDescriptor.SIZE && TailerChunks.mapChunkFor(t, t.position)) {
             return null;
         }
         if (written > length) {

@@ -86,8 +86,11 @@ public final class StoreAppender implements ExcerptAppender {
         this.roller = new CycleRoller(queue, retired);
     }
 
-    /** A double-buffered appender when the queue's settings ask for one (chosen once, here), else a plain one. */
+    /** For a queue with codecs a codec appender, else a double-buffered or plain one as set: chosen once, here. */
     static ExcerptAppender of(QueueContext queue) {
+        if (!queue.codecs().isPlain()) {
+            return new CodecAppender(queue);
+        }
         return queue.queue().settings().doubleBuffer() ? new DoubleBufferedAppender(queue) : new StoreAppender(queue);
     }
 

@@ -77,22 +77,17 @@ public final class StoreQueue implements MappedQueue {
      *                        a warning
      * @param rollTimeChosen  whether the caller chose the roll time: a different persisted one is then refused
      * @param asyncChosen     whether the caller chose async mode on or off: a queue of the other mode is then refused
-     */
-    public StoreQueue(QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen, boolean asyncChosen) {
-        this(requested, rollCycleChosen, rollTimeChosen, asyncChosen, false);
-    }
-
-    /**
-     * @param repairing opened only to be repaired: a cycle range a writer would refuse is left for {@link #repair()}
-     *                  to reset, instead of refusing to open
+     * @param codecsChosen    whether the caller chose codecs: a queue created with others is then refused
+     * @param repairing       opened only to be repaired: a cycle range a writer would refuse is left for
+     *                        {@link #repair()} to reset, instead of refusing to open
      */
     public StoreQueue(QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen, boolean asyncChosen,
-                      boolean repairing) {
+                      boolean codecsChosen, boolean repairing) {
         this.directory = requested.directory();
         this.readOnly = requested.readOnly();
         this.blockSize = requested.blockSize();
         QueueOpening opened = new QueueOpening(this, requested, rollCycleChosen, rollTimeChosen, asyncChosen,
-                repairing, resources, appended);
+                codecsChosen, repairing, resources, appended);
         this.diskSpace = opened.diskSpace;
         this.filesystem = opened.filesystem;
         this.tableStore = opened.tableStore;

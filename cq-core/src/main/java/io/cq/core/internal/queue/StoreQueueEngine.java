@@ -26,9 +26,9 @@ public final class StoreQueueEngine implements QueueEngine {
 
     @Override
     public MappedQueue open(QueueSettings settings, boolean rollCycleChosen, boolean rollTimeChosen,
-                            boolean asyncChosen, boolean repairing) {
+                            boolean asyncChosen, boolean codecsChosen, boolean repairing) {
         SettingsCheck.check(settings);
-        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen, asyncChosen, repairing);
+        return new StoreQueue(settings, rollCycleChosen, rollTimeChosen, asyncChosen, codecsChosen, repairing);
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.cq.core.QueueClosedException;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
 import io.cq.core.TailerDirection;
+import io.cq.core.internal.codec.FrameReader;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
@@ -46,7 +47,9 @@ public final class StoreTailer implements ExcerptTailer {
     long chunkEnd = Long.MIN_VALUE;
     long position;
     long sequence;
-    private int readLength;
+    int readLength;
+    /** Opens framed excerpts, made when the first one is read. */
+    private FrameReader frames;
     /** Where the reader last found a free header and checked it for damage, and looks left before it checks again. */
     private long quietPosition = -1;
     private long quietCycle = NO_CYCLE;
@@ -121,7 +124,7 @@ public final class StoreTailer implements ExcerptTailer {
                     if (slot >= 0) {
                         queue.namedTailers().storeNextIndex(slot, base | seq);
                     }
-                    if (read == limit || p >= end) {
+                    if (read == limit || p >= end || file.codecs() != null) {
                         break;
                     }
                     int header = Memory.getIntAcquire(c, p - start);
@@ -158,7 +161,7 @@ public final class StoreTailer implements ExcerptTailer {
             if (file == null && !TailerSeek.enterFirstCycle(this)) {
                 return absent();
             }
-            if (position >= chunkEnd && !mapChunkFor(position)) {
+            if (position >= chunkEnd && !TailerChunks.mapChunkFor(this, position)) {
                 ReadContext end = ReadDamage.beyondTheFile(this);
                 if (end != null) {
                     return end;
@@ -184,9 +187,19 @@ public final class StoreTailer implements ExcerptTailer {
         readLength = length;
         long recordEnd = position + ExcerptHeaderDescriptor.SIZE + length;
         if (recordEnd - chunkStart > chunk.byteSize()) {
-            mapWholeRecord(recordEnd);
+            TailerChunks.mapWholeRecord(this, recordEnd);
         }
-        cursor.bindForRead(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+        if (file.codecs() == null) {
+            cursor.bindForRead(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+        } else {
+            // A framed excerpt (docs/file-format.md, "Excerpt codecs"): checked, decrypted, decompressed.
+            if (frames == null) {
+                frames = new FrameReader(queue.describe(), queue.codecs().keys());
+            }
+            frames.open(file.codecs(), chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length,
+                    currentIndex(), file.path(), position);
+            cursor.bindForRead(frames.segment(), frames.offset(), frames.length());
+        }
         context.open = true;
         context.present = true;
         context.rollback = false;
@@ -280,35 +293,6 @@ public final class StoreTailer implements ExcerptTailer {
         }
         throw new CorruptQueueException(file.path(), position, "expected a record header, found "
                 + ExcerptHeaderDescriptor.describe(header));
-    }
-
-    /**
-     * Maps the chunk that holds the header word at {@code p}; false when the file does not reach it yet. A mapping
-     * may end before the chunk does (a shrunk file): {@code chunkEnd} then stops where the header words it covers
-     * end, and reading further maps again.
-     */
-    boolean mapChunkFor(long p) {
-        int index = file.mapped().chunkIndex(p);
-        long start = file.mapped().chunkStart(index);
-        MemorySegment mapped = file.mapped().readableChunk(index, p - start + ExcerptHeaderDescriptor.SIZE);
-        if (mapped == null) {
-            return false;
-        }
-        chunk = mapped;
-        chunkStart = start;
-        chunkEnd = start + Math.min(file.blockSize(), mapped.byteSize() - ExcerptHeaderDescriptor.SIZE + 1);
-        return true;
-    }
-
-    /** A published record always lies in its file; only a mapping made before the file grew may end before it. */
-    private void mapWholeRecord(long recordEnd) {
-        MemorySegment mapped = file.mapped().readableChunk(file.mapped().chunkIndex(position), recordEnd - chunkStart);
-        if (mapped == null) {
-            throw new CorruptQueueException(file.path(), position, "the excerpt's " + readLength + " bytes end at "
-                    + recordEnd + ", past the end of the file (" + file.mapped().size() + " bytes): it was cut short");
-        }
-        chunk = mapped;
-        chunkEnd = chunkStart + Math.min(file.blockSize(), mapped.byteSize() - ExcerptHeaderDescriptor.SIZE + 1);
     }
 
     private QueueClosedException closedError() {

@@ -105,7 +105,7 @@ final class TailerSeek {
             CycleFile.Found found = t.file.locate(t.sequence, t.scratch);
             if (found == CycleFile.Found.EXCERPT) {
                 t.position = t.scratch.position();
-                if (!t.mapChunkFor(t.position)) {
+                if (!TailerChunks.mapChunkFor(t, t.position)) {
                     return t.absent();
                 }
                 return t.present(Memory.getIntAcquire(t.chunk, t.position - t.chunkStart));

@@ -48,6 +48,7 @@ final class ThreadAppenders {
         return switch (appender) {
             case StoreAppender store -> store.isClosed();
             case DoubleBufferedAppender buffered -> buffered.isClosed();
+            case CodecAppender codec -> codec.isClosed();
             default -> ((AsyncAppender) appender).isClosed();
         };
     }

@@ -3,6 +3,8 @@ package io.cq.core.internal.table;
 import io.cq.core.CycleCalendar;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
+import io.cq.core.codec.ExcerptCodecs;
+import io.cq.core.internal.layout.CodecDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.Memory;
 import io.cq.core.internal.system.Log;
@@ -35,6 +37,7 @@ public final class TableStore {
     private final int slotCount;
     private final CycleCalendar calendar;
     private final AsyncBufferConfig asyncBuffer;
+    private final ExcerptCodecs codecs;
     private final int openedVersion;
     private final RecordLocks locks;
     private final ProcessSlots slots;
@@ -61,6 +64,7 @@ public final class TableStore {
         this.slotCount = header.slotCount();
         this.calendar = header.calendar();
         this.asyncBuffer = header.async();
+        this.codecs = header.codecs();
         this.openedVersion = header.version();
         long fullSize = TableStoreDescriptor.fileSize(slotCount);
         if (writable && channel.size() < fullSize) {
@@ -163,6 +167,21 @@ public final class TableStore {
      * The serial for a new write-lock token (docs/file-format.md, "Locks and liveness"): an atomic add on the
      * table store's counter, so no two appenders of any process on the queue get the same one.
      */
+    /** The excerpt codecs the queue was created with (docs/file-format.md, "Excerpt codecs"), without keys. */
+    public ExcerptCodecs codecs() {
+        return codecs;
+    }
+
+    /**
+     * The serial of an encryption nonce, advanced by one: under the write lock only, so plain accesses on the lock's
+     * own cache line, which its holder has anyway, and which the lock's release publishes to the next holder.
+     */
+    public long takeNonceSerial() {
+        long serial = Memory.getLong(memory, CodecDescriptor.TABLE_NONCE_SERIAL_OFFSET);
+        Memory.putLong(memory, CodecDescriptor.TABLE_NONCE_SERIAL_OFFSET, serial + 1);
+        return serial;
+    }
+
     public long nextTokenSerial() {
         return Memory.getAndAddLong(memory, TableStoreDescriptor.TOKEN_SERIAL_OFFSET, 1);
     }

@@ -3,7 +3,10 @@ package io.cq.core.internal.table;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.CycleCalendar;
 import io.cq.core.RollCycle;
+import io.cq.core.codec.Compression;
+import io.cq.core.codec.ExcerptCodecs;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
+import io.cq.core.internal.layout.CodecDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.system.AtomicFiles;
 import io.cq.core.internal.system.FilePermissions;
@@ -25,14 +28,14 @@ import java.time.ZoneOffset;
  */
 final class TableStoreHeaders {
     /** What the rest of the table store is read with. */
-    record Header(int slotCount, CycleCalendar calendar, int version, AsyncBufferConfig async) {
+    record Header(int slotCount, CycleCalendar calendar, int version, AsyncBufferConfig async, ExcerptCodecs codecs) {
     }
 
     private TableStoreHeaders() {
     }
 
-    static void create(Path file, CycleCalendar calendar, AsyncBufferConfig async, long nowMillis,
-                       FilePermissions permissions) throws IOException {
+    static void create(Path file, CycleCalendar calendar, AsyncBufferConfig async, ExcerptCodecs codecs,
+                       long nowMillis, FilePermissions permissions) throws IOException {
         RollCycle rollCycle = calendar.rollCycle();
         int slots = TableStoreDescriptor.DEFAULT_SLOT_COUNT;
         // The file up to the process records is written (zeros after the head), so that its blocks are allocated by
@@ -69,6 +72,14 @@ final class TableStoreHeaders {
             head.putInt((int) TableStoreDescriptor.ASYNC_DIRECTORY_LENGTH_OFFSET, directory.length);
             head.put((int) TableStoreDescriptor.ASYNC_DIRECTORY_OFFSET, directory);
         }
+        if (!codecs.isPlain()) {
+            // Version 3: a cq without codecs refuses the queue instead of handing out frames as excerpts.
+            head.putInt((int) TableStoreDescriptor.FORMAT_VERSION_OFFSET, CodecDescriptor.TABLE_STORE_VERSION);
+            head.putInt((int) CodecDescriptor.TABLE_FLAGS_OFFSET, (codecs.checksums() ? CodecDescriptor.FLAG_CHECKSUMS
+                    : 0) | (codecs.encrypted() ? CodecDescriptor.FLAG_ENCRYPTED : 0));
+            head.putInt((int) CodecDescriptor.TABLE_COMPRESSION_OFFSET, codecs.compression().id());
+            head.putInt((int) CodecDescriptor.TABLE_THRESHOLD_OFFSET, codecs.compressionThreshold());
+        }
         head.putLong((int) TableStoreDescriptor.MAX_CYCLE_OFFSET, TableStore.NO_CYCLE);
         head.putLong((int) TableStoreDescriptor.MIN_CYCLE_OFFSET, TableStore.NO_CYCLE);
         AtomicFiles.createWithContent(file, head, permissions);
@@ -90,10 +101,11 @@ final class TableStoreHeaders {
                     + "'cq.table' (0x%016x), found 0x%016x", TableStoreDescriptor.MAGIC, magic));
         }
         int version = head.getInt((int) TableStoreDescriptor.FORMAT_VERSION_OFFSET);
-        if (version != TableStoreDescriptor.FORMAT_VERSION && version != TableStoreDescriptor.FORMAT_VERSION_1) {
+        if (version != TableStoreDescriptor.FORMAT_VERSION && version != TableStoreDescriptor.FORMAT_VERSION_1
+                && version != CodecDescriptor.TABLE_STORE_VERSION) {
             throw new CorruptQueueException(path, TableStoreDescriptor.FORMAT_VERSION_OFFSET, "unsupported table "
                     + "store version " + version + "; this cq reads versions " + TableStoreDescriptor.FORMAT_VERSION_1
-                    + " and " + TableStoreDescriptor.FORMAT_VERSION);
+                    + " to " + CodecDescriptor.TABLE_STORE_VERSION);
         }
         int slotCount = head.getInt((int) TableStoreDescriptor.SLOT_COUNT_OFFSET);
         if (slotCount <= 0 || slotCount > TableStoreDescriptor.MAX_SLOT_COUNT
@@ -102,7 +114,25 @@ final class TableStoreHeaders {
                     + " does not fit a file of " + size + " bytes");
         }
         return new Header(slotCount, readCalendar(path, head, readRollCycle(path, head)), version,
-                readAsync(path, head));
+                readAsync(path, head), version == CodecDescriptor.TABLE_STORE_VERSION ? readCodecs(path, head)
+                : ExcerptCodecs.none());
+    }
+
+    private static ExcerptCodecs readCodecs(Path path, ByteBuffer head) {
+        int flags = head.getInt((int) CodecDescriptor.TABLE_FLAGS_OFFSET);
+        int method = head.getInt((int) CodecDescriptor.TABLE_COMPRESSION_OFFSET);
+        int threshold = head.getInt((int) CodecDescriptor.TABLE_THRESHOLD_OFFSET);
+        Compression compression = Compression.ofId(method);
+        if ((flags & ~CodecDescriptor.KNOWN_FLAGS) != 0 || compression == null
+                || (compression == Compression.NONE ? threshold != 0 : threshold < 1 || threshold > 16 << 20)) {
+            throw new CorruptQueueException(path, CodecDescriptor.TABLE_FLAGS_OFFSET, String.format("codecs are "
+                    + "recorded as flags 0x%x, compression %d, threshold %d: this cq knows flags 0x1 (checksums) and "
+                    + "0x2 (encryption), compression 0 to 2, and a threshold of 1 to 16 MiB with compression, 0 "
+                    + "without",
+                    flags, method, threshold));
+        }
+        return ExcerptCodecs.of((flags & CodecDescriptor.FLAG_CHECKSUMS) != 0, compression, threshold,
+                (flags & CodecDescriptor.FLAG_ENCRYPTED) != 0, null);
     }
 
     private static AsyncBufferConfig readAsync(Path path, ByteBuffer head) {

@@ -4,6 +4,7 @@ import io.cq.core.CorruptQueueException;
 import io.cq.core.CycleCalendar;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
+import io.cq.core.codec.ExcerptCodecs;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.system.Failures;
 import io.cq.core.internal.system.FilePermissions;
@@ -37,7 +38,8 @@ public final class TableStores {
      */
     public static TableStore open(Path directory, boolean readOnly, RollCycle rollCycle, long nowMillis,
                                   FilePermissions permissions) {
-        return open(directory, readOnly, CycleCalendar.of(rollCycle), AsyncBufferConfig.NONE, nowMillis, permissions);
+        return open(directory, readOnly, CycleCalendar.of(rollCycle), AsyncBufferConfig.NONE, ExcerptCodecs.none(),
+                nowMillis, permissions);
     }
 
     /**
@@ -48,14 +50,16 @@ public final class TableStores {
      *                 ({@link TableStore#calendar()})
      * @param async    the async buffer a new table store is created with; an existing one keeps its own
      *                 ({@link TableStore#asyncBuffer()})
+     * @param codecs   the excerpt codecs a new table store is created with; an existing one keeps its own
+     *                 ({@link TableStore#codecs()})
      */
     public static TableStore open(Path directory, boolean readOnly, CycleCalendar calendar, AsyncBufferConfig async,
-                                  long nowMillis, FilePermissions permissions) {
+                                  ExcerptCodecs codecs, long nowMillis, FilePermissions permissions) {
         Path file = directory.resolve(TableStoreDescriptor.FILE_NAME).toAbsolutePath().normalize();
         synchronized (OPEN) {
             try {
                 if (!readOnly && !Files.exists(file)) {
-                    TableStoreHeaders.create(file, calendar, async, nowMillis, permissions);
+                    TableStoreHeaders.create(file, calendar, async, codecs, nowMillis, permissions);
                 }
                 // Keyed by the file itself (device and inode), so a second path to it (a link, a bind mount)
                 // shares the channel instead of opening one whose close would drop this JVM's locks.
