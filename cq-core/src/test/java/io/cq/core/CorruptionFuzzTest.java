@@ -1,5 +1,7 @@
 package io.cq.core;
 
+import io.cq.core.codec.EncryptionKeys;
+import io.cq.core.codec.ExcerptCodecs;
 import io.cq.core.support.MutableClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +29,7 @@ import java.util.concurrent.Future;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.crypto.spec.SecretKeySpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -38,9 +41,16 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  * part-way without an error (silent), another exception (foreign) or a read that does not finish (hung) fails the
  * test. 1,000 copies by default; {@code -Pfuzz} (README) or {@code -Dcq.fuzz.iterations=N} runs more. The copies are
  * damaged one after the other from one seeded {@link Random} and checked on every core, a few at a time.
+ *
+ * <p>The same runs on a checksummed and on an encrypted queue (docs/codecs.md), half as many copies each by default
+ * ({@code -Dcq.fuzz.codecIterations=N}); there every excerpt read, before the damage or after it, must be the one
+ * written: a payload changed by the damage must fail its checksum or tag, never be read as whole.
  */
 class CorruptionFuzzTest {
     private static final int ITERATIONS = Integer.getInteger("cq.fuzz.iterations", 1_000);
+    private static final int CODEC_ITERATIONS = Integer.getInteger("cq.fuzz.codecIterations", ITERATIONS / 2);
+    private static final EncryptionKeys KEYS = EncryptionKeys.of(new SecretKeySpec(new byte[]{
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, "AES"));
     private static final long SEED = Long.getLong("cq.fuzz.seed", 4242);
     private static final Pattern EXCERPT_LINE = Pattern.compile("^0x([0-9a-f]+) @(\\d+) \\((\\d+) bytes\\)");
     /** How an error names where the damage is: "at position 1234" (CorruptQueueException), or a byte range. */
@@ -53,10 +63,42 @@ class CorruptionFuzzTest {
     private record Placement(String file, long end, byte[] content) {
     }
 
+    /** The queue that is damaged: plain, checksummed or encrypted. */
+    private enum Variant {
+        PLAIN(ExcerptCodecs.none()),
+        CHECKSUMS(ExcerptCodecs.none().withChecksums()),
+        ENCRYPTED(ExcerptCodecs.none().withEncryption(KEYS));
+
+        final ExcerptCodecs codecs;
+
+        Variant(ExcerptCodecs codecs) {
+            this.codecs = codecs;
+        }
+
+        MappedQueueBuilder builder(Path directory) {
+            MappedQueueBuilder builder = MappedQueue.builder(directory).rollCycle(RollCycle.TEST_SECONDLY);
+            return this == ENCRYPTED ? builder.encryptionKeys(KEYS) : builder;
+        }
+    }
+
     @Test
     void shouldReadDamagedCopiesCorrectlyUpToTheDamageOrRefuseThemWithAQueueError() throws Exception {
+        fuzz(Variant.PLAIN, ITERATIONS);
+    }
+
+    @Test
+    void shouldNeverReadAnAlteredPayloadFromADamagedChecksummedCopy() throws Exception {
+        fuzz(Variant.CHECKSUMS, CODEC_ITERATIONS);
+    }
+
+    @Test
+    void shouldNeverReadAnAlteredPayloadFromADamagedEncryptedCopy() throws Exception {
+        fuzz(Variant.ENCRYPTED, CODEC_ITERATIONS);
+    }
+
+    private void fuzz(Variant variant, int iterations) throws Exception {
         Path original = dir.resolve("original");
-        List<Placement> excerpts = writeOriginal(original);
+        List<Placement> excerpts = writeOriginal(original, variant);
         List<Path> files;
         try (Stream<Path> list = Files.list(original)) {
             files = list.sorted().toList();
@@ -73,7 +115,7 @@ class CorruptionFuzzTest {
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         Deque<Future<Checked>> inFlight = new ArrayDeque<>();
         try {
-            for (int iteration = 0; iteration < ITERATIONS; iteration++) {
+            for (int iteration = 0; iteration < iterations; iteration++) {
                 Path copy = dir.resolve("copy-" + iteration);
                 Files.createDirectories(copy);
                 for (Path file : files) {
@@ -82,9 +124,9 @@ class CorruptionFuzzTest {
                 Path victim = copy.resolve(files.get(random.nextInt(files.size())).getFileName());
                 String damage = damage(victim, random);
                 long seekTo = random.nextInt(excerpts.size());
-                inFlight.add(pool.submit(() -> check(copy, excerpts, victim.getFileName().toString(), damage,
+                inFlight.add(pool.submit(() -> check(variant, copy, excerpts, victim.getFileName().toString(), damage,
                         seekTo)));
-                while (inFlight.size() > 2 * workers || (iteration == ITERATIONS - 1 && !inFlight.isEmpty())) {
+                while (inFlight.size() > 2 * workers || (iteration == iterations - 1 && !inFlight.isEmpty())) {
                     Checked checked = result(inFlight.removeFirst());
                     foreign.addAll(checked.foreign());
                     unnamed.addAll(checked.unnamed());
@@ -100,15 +142,15 @@ class CorruptionFuzzTest {
         } finally {
             pool.shutdownNow();
         }
-        System.out.printf("corruption fuzz (seed %d): %d copies, %d intact, %d loud, %d silent, %d foreign, 0 hung, "
-                + "%d errors not naming file and position%n", SEED, ITERATIONS, intact, loud, silent.size(),
-                foreign.size(), unnamed.size());
+        System.out.printf("corruption fuzz, %s (seed %d): %d copies, %d intact, %d loud, %d silent, %d foreign, 0 "
+                + "hung, %d errors not naming file and position%n", variant, SEED, iterations, intact, loud,
+                silent.size(), foreign.size(), unnamed.size());
         unnamed.stream().limit(100).forEach(line -> System.out.println("not naming file and position: " + line));
         assertThat(silent).as("copies read part-way without an error").isEmpty();
         assertThat(foreign).as("copies refused with an exception that is not cq's").isEmpty();
         assertThat(unnamed).as("errors that do not name the damaged file and a position in it").isEmpty();
         // The damage must have mattered often, or this test proves little.
-        assertThat(loud).as("copies refused").isGreaterThan(ITERATIONS / 20);
+        assertThat(loud).as("copies refused").isGreaterThan(iterations / 20);
     }
 
     /** What checking one damaged copy found: the outcome of reading it and the foreign exceptions. */
@@ -135,8 +177,8 @@ class CorruptionFuzzTest {
      * Reads the damaged copy forward, then inspects it (random access, dump, verify, append), then deletes it.
      * {@code outcome}: -1 refused with a cq error, -2 a foreign exception, else the number of excerpts read.
      */
-    private static Checked check(Path copy, List<Placement> excerpts, String damagedName, String damage,
-                                 long seekTo) throws IOException {
+    private static Checked check(Variant variant, Path copy, List<Placement> excerpts, String damagedName,
+                                 String damage, long seekTo) throws IOException {
         long damageAt = Long.parseLong(damage.substring(damage.lastIndexOf(' ') + 1));
         String described = damagedName + ": " + damage;
         List<String> foreign = new ArrayList<>();
@@ -144,7 +186,7 @@ class CorruptionFuzzTest {
         int outcome;
         try {
             outcome = assertTimeoutPreemptively(Duration.ofSeconds(20),
-                    () -> readAndCheck(copy, excerpts, damagedName, damageAt, described, unnamed),
+                    () -> readAndCheck(variant, copy, excerpts, damagedName, damageAt, described, unnamed),
                     () -> "hung: reading the copy with " + described + " did not finish");
         } catch (AssertionError e) {
             throw e;
@@ -153,7 +195,8 @@ class CorruptionFuzzTest {
             outcome = -2;
         }
         try {
-            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> inspect(copy, seekTo, described, unnamed),
+            assertTimeoutPreemptively(Duration.ofSeconds(20), () -> inspect(variant, copy, seekTo, described,
+                            unnamed),
                     () -> "hung: random access, dump or verify of the copy with " + described);
         } catch (AssertionError e) {
             throw e;
@@ -180,8 +223,8 @@ class CorruptionFuzzTest {
      * Random access to one excerpt, a dump, a verify and an append to the damaged copy: each either works or fails
      * with a cq error (verify reports damage as findings); nothing else may come out of them.
      */
-    private static void inspect(Path copy, long seekTo, String described, List<String> unnamed) {
-        try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).readOnly(true).build()) {
+    private static void inspect(Variant variant, Path copy, long seekTo, String described, List<String> unnamed) {
+        try (MappedQueue queue = variant.builder(copy).readOnly(true).build()) {
             try (ExcerptTailer tailer = queue.createTailer()) {
                 long first = queue.firstIndex();
                 if (first >= 0 && tailer.moveToIndex(queue.rollCycle().toIndex(queue.rollCycle().toCycle(first),
@@ -211,7 +254,7 @@ class CorruptionFuzzTest {
             requireNamesFileAndPosition(e, copy, described + " (inspecting)", unnamed);
         }
         // Last, as it changes the copy: a writer either appends or refuses the damage with a cq error.
-        try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).build()) {
+        try (MappedQueue queue = variant.builder(copy).build()) {
             queue.acquireAppender().writeText("appended to a damaged copy");
         } catch (QueueException | UncheckedIOException e) {
             requireNamesFileAndPosition(e, copy, described + " (inspecting)", unnamed);
@@ -219,9 +262,9 @@ class CorruptionFuzzTest {
     }
 
     /** @return -1 when refused with a cq error, else the number of excerpts read */
-    private static int readAndCheck(Path copy, List<Placement> excerpts, String damagedFile, long damageAt,
-                                    String described, List<String> unnamed) {
-        try (MappedQueue queue = MappedQueue.builder(copy).rollCycle(RollCycle.TEST_SECONDLY).readOnly(true).build()) {
+    private static int readAndCheck(Variant variant, Path copy, List<Placement> excerpts, String damagedFile,
+                                    long damageAt, String described, List<String> unnamed) {
+        try (MappedQueue queue = variant.builder(copy).readOnly(true).build()) {
             ExcerptTailer tailer = queue.createTailer();
             int read = 0;
             boolean pastDamage = false;
@@ -234,8 +277,10 @@ class CorruptionFuzzTest {
                     Placement expected = excerpts.get(read);
                     boolean beforeDamage = expected.file().compareTo(damagedFile) < 0
                             || (expected.file().equals(damagedFile) && expected.end() <= damageAt);
-                    if (beforeDamage) {
-                        assertThat(bytes).as("excerpt %d before the damage", read).isEqualTo(expected.content());
+                    if (beforeDamage || variant != Variant.PLAIN) {
+                        // With a checksum or tag, an excerpt handed out after the damage must be whole as well.
+                        assertThat(bytes).as("excerpt %d %s the damage (%s)", read, beforeDamage ? "before" : "after",
+                                described).isEqualTo(expected.content());
                     } else {
                         pastDamage = true;
                     }
@@ -287,11 +332,11 @@ class CorruptionFuzzTest {
         return end;
     }
 
-    private List<Placement> writeOriginal(Path original) {
+    private List<Placement> writeOriginal(Path original, Variant variant) {
         MutableClock clock = new MutableClock(Instant.parse("2026-05-01T08:00:00Z"));
         Random random = new Random(7);
         List<byte[]> contents = new ArrayList<>();
-        try (MappedQueue queue = MappedQueue.builder(original).rollCycle(RollCycle.TEST_SECONDLY).clock(clock)
+        try (MappedQueue queue = variant.builder(original).codecs(variant.codecs).clock(clock)
                 .blockSize(64 * 1024).build()) {
             ExcerptAppender appender = queue.acquireAppender();
             for (int i = 0; i < 1_500; i++) {
@@ -304,7 +349,7 @@ class CorruptionFuzzTest {
                 }
             }
             queue.createTailer("reader").readBytes();
-            return placements(queue.dump(), contents);
+            return variant == Variant.PLAIN ? placements(queue.dump(), contents) : framedPlacements(original, contents);
         }
     }
 
@@ -325,6 +370,37 @@ class CorruptionFuzzTest {
                 assertThat(length).isEqualTo(content.length);
                 result.add(new Placement(file, position + 4 + length, Arrays.copyOf(content, content.length)));
             }
+        }
+        assertThat(result).hasSize(contents.size());
+        return result;
+    }
+
+    /**
+     * Each excerpt's file and record end, found by walking the records of each cycle file (a framed excerpt's record
+     * is longer than its content, so the dump's lengths do not match the contents).
+     */
+    private static List<Placement> framedPlacements(Path original, List<byte[]> contents) {
+        List<Placement> result = new ArrayList<>();
+        try (Stream<Path> list = Files.list(original)) {
+            for (Path file : list.filter(f -> f.toString().endsWith(".cq4")).sorted().toList()) {
+                ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                int p = (int) bytes.getLong(56);
+                while (p + 4 <= bytes.limit()) {
+                    int header = bytes.getInt(p);
+                    int length = header & 0x1FFFFFFF;
+                    int kind = header & 0xE0000000;
+                    if (kind == 0x20000000) {
+                        byte[] content = contents.get(result.size());
+                        result.add(new Placement(file.getFileName().toString(), p + 4L + length,
+                                Arrays.copyOf(content, content.length)));
+                    } else if (kind != 0x60000000 || length == 0x1FFFFFFF) {
+                        break;
+                    }
+                    p = (p + 4 + length + 3) & ~3;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         assertThat(result).hasSize(contents.size());
         return result;
