@@ -31,7 +31,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * nothing internal knows them, so no dependency cycle crosses the API's edge.
  */
 final class CqArchitecture {
-    static final String[] API_PACKAGES = {"io.cq.core", "io.cq.core.idle", "io.cq.core.message"};
+    static final String[] API_PACKAGES = {"io.cq.core", "io.cq.core.codec", "io.cq.core.idle", "io.cq.core.message"};
     static final String INTERNAL = "io.cq.core.internal..";
 
     /** The public classes that create the engine's objects: the only API classes that may use internals. */
@@ -79,11 +79,13 @@ final class CqArchitecture {
     static ArchRule apiPackagesAreLayered() {
         return Architectures.layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("idle").definedBy("io.cq.core.idle")
+                .layer("codec API").definedBy("io.cq.core.codec")
                 .layer("engine API").definedBy("io.cq.core")
                 .layer("message API").definedBy("io.cq.core.message")
                 .whereLayer("message API").mayNotBeAccessedByAnyLayer()
                 .whereLayer("engine API").mayOnlyBeAccessedByLayers("message API")
-                .whereLayer("idle").mayOnlyBeAccessedByLayers("engine API", "message API");
+                .whereLayer("idle").mayOnlyBeAccessedByLayers("engine API", "message API")
+                .whereLayer("codec API").mayOnlyBeAccessedByLayers("engine API", "message API");
     }
 
     /** The internal layers of docs/architecture.md, lowest first; each may use only those below it. */
@@ -93,33 +95,37 @@ final class CqArchitecture {
                 .layer("system").definedBy("io.cq.core.internal.system")
                 .layer("os").definedBy("io.cq.core.internal.os")
                 .layer("memory").definedBy("io.cq.core.internal.memory")
+                .layer("codec").definedBy("io.cq.core.internal.codec")
                 .layer("table").definedBy("io.cq.core.internal.table")
                 .layer("lock").definedBy("io.cq.core.internal.lock")
                 .layer("named").definedBy("io.cq.core.internal.named")
                 .layer("index").definedBy("io.cq.core.internal.index")
                 .layer("file").definedBy("io.cq.core.internal.file")
                 .layer("inspect").definedBy("io.cq.core.internal.inspect")
-                .layer("async").definedBy("io.cq.core.internal.async")
-                .layer("queue").definedBy("io.cq.core.internal.queue")
-                .layer("message").definedBy("io.cq.core.internal.message")
                 .layer("settings").definedBy("io.cq.core.internal.settings")
-                .whereLayer("queue").mayNotBeAccessedByAnyLayer()
+                .layer("queue").definedBy("io.cq.core.internal.queue")
+                .layer("async").definedBy("io.cq.core.internal.async")
+                .layer("engine").definedBy("io.cq.core.internal.engine")
+                .layer("message").definedBy("io.cq.core.internal.message")
+                .whereLayer("engine").mayNotBeAccessedByAnyLayer()
                 .whereLayer("message").mayNotBeAccessedByAnyLayer()
-                .whereLayer("settings").mayOnlyBeAccessedByLayers("queue")
-                .whereLayer("async").mayOnlyBeAccessedByLayers("queue")
+                .whereLayer("async").mayOnlyBeAccessedByLayers("engine")
+                .whereLayer("queue").mayOnlyBeAccessedByLayers("async", "engine")
+                .whereLayer("settings").mayOnlyBeAccessedByLayers("queue", "engine")
                 .whereLayer("inspect").mayOnlyBeAccessedByLayers("queue")
-                .whereLayer("file").mayOnlyBeAccessedByLayers("inspect", "queue")
-                .whereLayer("index").mayOnlyBeAccessedByLayers("file", "inspect", "queue")
-                .whereLayer("lock").mayOnlyBeAccessedByLayers("async", "inspect", "queue")
-                .whereLayer("named").mayOnlyBeAccessedByLayers("inspect", "queue")
-                .whereLayer("table").mayOnlyBeAccessedByLayers("lock", "named", "file", "inspect", "async", "queue")
-                .whereLayer("os").mayOnlyBeAccessedByLayers("memory", "file", "inspect", "async", "queue")
-                .whereLayer("memory").mayOnlyBeAccessedByLayers("table", "lock", "named", "index", "file", "inspect",
-                        "async", "queue")
-                .whereLayer("system").mayOnlyBeAccessedByLayers("os", "memory", "table", "lock", "named", "file",
-                        "inspect", "async", "queue")
-                .whereLayer("layout").mayOnlyBeAccessedByLayers("system", "memory", "table", "lock", "named", "index",
-                        "file", "inspect", "async", "queue", "settings");
+                .whereLayer("file").mayOnlyBeAccessedByLayers("inspect", "queue", "async")
+                .whereLayer("index").mayOnlyBeAccessedByLayers("file", "inspect", "queue", "async")
+                .whereLayer("lock").mayOnlyBeAccessedByLayers("inspect", "queue", "async")
+                .whereLayer("named").mayOnlyBeAccessedByLayers("inspect", "queue", "async")
+                .whereLayer("table").mayOnlyBeAccessedByLayers("lock", "named", "file", "inspect", "queue", "async")
+                .whereLayer("codec").mayOnlyBeAccessedByLayers("file", "inspect", "queue", "async")
+                .whereLayer("memory").mayOnlyBeAccessedByLayers("codec", "table", "lock", "named", "index", "file",
+                        "inspect", "queue", "async", "engine")
+                .whereLayer("os").mayOnlyBeAccessedByLayers("memory", "file", "inspect", "queue", "async")
+                .whereLayer("system").mayOnlyBeAccessedByLayers("os", "memory", "codec", "table", "lock", "named",
+                        "file", "inspect", "queue", "async", "engine")
+                .whereLayer("layout").mayOnlyBeAccessedByLayers("system", "memory", "codec", "table", "lock", "named",
+                        "index", "file", "inspect", "settings", "queue", "async", "engine");
     }
 
     /** The CLI, the Spring modules, the test support and the samples use cq-core's public API and nothing else. */

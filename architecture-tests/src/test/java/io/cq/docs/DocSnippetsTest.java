@@ -56,6 +56,7 @@ class DocSnippetsTest {
             + "(?:class|interface|record|enum|@interface)\\s+(\\w+)");
     private static final String WRAPPER_IMPORTS = """
             import io.cq.core.*;
+            import io.cq.core.codec.*;
             import io.cq.core.message.*;
             import io.cq.docs.context.*;
             import java.nio.file.*;

@@ -7,7 +7,7 @@ package io.cq.core;
  */
 final class Engines {
     /** Named, never referenced: the API's package depends on none of the engine's. */
-    static final String QUEUE_ENGINE = "io.cq.core.internal.queue.StoreQueueEngine";
+    static final String QUEUE_ENGINE = "io.cq.core.internal.engine.StoreQueueEngine";
 
     private static volatile QueueEngine queue;
 

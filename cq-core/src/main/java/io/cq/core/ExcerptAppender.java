@@ -25,6 +25,9 @@ public interface ExcerptAppender extends AutoCloseable {
      */
     WriteContext writingDocument();
 
+    /** Whether this appender was closed: by its owner, by its queue's close, or for a thread that ended. */
+    boolean isClosed();
+
     /** Appends the text's UTF-8 bytes as one excerpt (read back whole by {@link ExcerptTailer#readText()}). */
     long writeText(CharSequence text);
 

@@ -333,7 +333,7 @@ public final class MappedQueueBuilder {
     /**
      * What the queue does to each excerpt: checksums, compression, encryption (docs/codecs.md). Chosen when a queue is
      * created and recorded in its files; unset, a queue opens with the codecs it was created with (a new one with
-     * none), and a queue created with others is refused ({@link io.cq.core.codec.CodecsMismatchException}).
+     * none), and a queue created with others is refused ({@link io.cq.core.CodecsMismatchException}).
      */
     public MappedQueueBuilder codecs(ExcerptCodecs codecs) {
         this.codecs = Objects.requireNonNull(codecs, "codecs");

@@ -18,18 +18,24 @@ import java.util.Objects;
 public final class ExcerptCodecs {
     /** Excerpts shorter than this are not worth compressing: the method byte and length cost more than they save. */
     public static final int DEFAULT_COMPRESSION_THRESHOLD = 128;
-    private static final ExcerptCodecs NONE = new ExcerptCodecs(false, Compression.NONE, 0, null);
+    /** Without {@link Compression}: a plain queue's opening loads no class it does not need (StartupClassesTest). */
+    private static final ExcerptCodecs NONE = new ExcerptCodecs(false, null, 0, false, null);
 
     private final boolean checksums;
+    /** Null for {@link Compression#NONE}. */
     private final Compression compression;
     private final int compressionThreshold;
+    private final boolean encrypted;
+    /** Null when not encrypted, or encrypted and opened without keys. */
     private final EncryptionKeys keys;
 
-    private ExcerptCodecs(boolean checksums, Compression compression, int compressionThreshold, EncryptionKeys keys) {
+    private ExcerptCodecs(boolean checksums, Compression compression, int compressionThreshold, boolean encrypted,
+                          EncryptionKeys keys) {
         this.checksums = checksums;
-        this.compression = compression;
+        this.compression = compression == null || compression == Compression.NONE ? null : compression;
         this.compressionThreshold = compressionThreshold;
-        this.keys = keys;
+        this.encrypted = encrypted;
+        this.keys = encrypted ? keys : null;
     }
 
     /** A plain queue: excerpts stored as written, byte for byte. */
@@ -45,14 +51,13 @@ public final class ExcerptCodecs {
     public static ExcerptCodecs of(boolean checksums, Compression compression, int compressionThreshold,
                                    boolean encrypted, EncryptionKeys keys) {
         Objects.requireNonNull(compression, "compression");
-        ExcerptCodecs codecs = new ExcerptCodecs(checksums, compression,
-                compression == Compression.NONE ? 0 : requireThreshold(compressionThreshold), null);
-        return encrypted ? codecs.withEncryption(keys) : codecs;
+        return new ExcerptCodecs(checksums, compression,
+                compression == Compression.NONE ? 0 : requireThreshold(compressionThreshold), encrypted, keys);
     }
 
     /** A CRC-32C of each excerpt, written with it and checked on every read and by {@code cq verify}. */
     public ExcerptCodecs withChecksums() {
-        return new ExcerptCodecs(true, compression, compressionThreshold, keys);
+        return new ExcerptCodecs(true, compression, compressionThreshold, encrypted, keys);
     }
 
     /** Compression of each excerpt of at least {@link #DEFAULT_COMPRESSION_THRESHOLD} bytes. */
@@ -69,7 +74,7 @@ public final class ExcerptCodecs {
     public ExcerptCodecs withCompression(Compression method, int thresholdBytes) {
         Objects.requireNonNull(method, "method");
         return new ExcerptCodecs(checksums, method, method == Compression.NONE ? 0 : requireThreshold(thresholdBytes),
-                keys);
+                encrypted, keys);
     }
 
     /**
@@ -78,13 +83,12 @@ public final class ExcerptCodecs {
      * encrypted without knowing its keys.
      */
     public ExcerptCodecs withEncryption(EncryptionKeys keys) {
-        return new ExcerptCodecs(checksums, compression, compressionThreshold,
-                keys == null ? MISSING : keys);
+        return new ExcerptCodecs(checksums, compression, compressionThreshold, true, keys);
     }
 
     private static int requireThreshold(int threshold) {
         if (threshold < 1 || threshold > 16 << 20) {
-            throw new IllegalArgumentException("compression threshold must be 1 to 16 MiB bytes, was " + threshold);
+            throw new IllegalArgumentException("compression threshold must be 1 byte to 16 MiB, was " + threshold);
         }
         return threshold;
     }
@@ -94,7 +98,7 @@ public final class ExcerptCodecs {
     }
 
     public Compression compression() {
-        return compression;
+        return compression == null ? Compression.NONE : compression;
     }
 
     /** Excerpts shorter than this are stored uncompressed; 0 without compression. */
@@ -103,23 +107,22 @@ public final class ExcerptCodecs {
     }
 
     public boolean encrypted() {
-        return keys != null;
+        return encrypted;
     }
 
     /** The keys, or null: not encrypted, or encrypted and opened without keys. */
     public EncryptionKeys keys() {
-        return keys == MISSING ? null : keys;
+        return keys;
     }
 
     /** Whether excerpts are stored as written, as in a queue without codecs. */
     public boolean isPlain() {
-        return !checksums && compression == Compression.NONE && keys == null;
+        return !checksums && compression == null && !encrypted;
     }
 
     /** The same codecs with other keys: what a reader that was given keys opens a recorded queue with. */
     public ExcerptCodecs withKeys(EncryptionKeys given) {
-        return encrypted() ? new ExcerptCodecs(checksums, compression, compressionThreshold,
-                given == null ? MISSING : given) : this;
+        return encrypted ? new ExcerptCodecs(checksums, compression, compressionThreshold, true, given) : this;
     }
 
     /** Whether both store excerpts alike: same checksums, compression, threshold and encryption, keys aside. */
@@ -143,7 +146,7 @@ public final class ExcerptCodecs {
             shown.append(shown.isEmpty() ? "" : ", ").append(encrypted() ? "CRC-32C checksums (the GCM tag checks)"
                     : "CRC-32C checksums");
         }
-        if (compression != Compression.NONE) {
+        if (compression != null) {
             shown.append(shown.isEmpty() ? "" : ", ").append(compression).append(" compression from ")
                     .append(compressionThreshold).append(" bytes");
         }
@@ -157,29 +160,11 @@ public final class ExcerptCodecs {
 
     @Override
     public int hashCode() {
-        return Objects.hash(checksums, compression, compressionThreshold, keys);
+        return Objects.hash(checksums, compression, compressionThreshold, encrypted, keys);
     }
 
     @Override
     public String toString() {
         return describe();
     }
-
-    /** Stands for the keys of a queue recorded as encrypted and opened without them. */
-    private static final EncryptionKeys MISSING = new EncryptionKeys() {
-        @Override
-        public int currentKeyId() {
-            throw new IllegalStateException("no keys");
-        }
-
-        @Override
-        public javax.crypto.SecretKey key(int keyId) {
-            return null;
-        }
-
-        @Override
-        public String describe() {
-            return "no keys given";
-        }
-    };
 }

@@ -1,10 +1,12 @@
 package io.cq.core.codec;
 
+import io.cq.core.CodecsMismatchException;
 import io.cq.core.CorruptQueueException;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
+import io.cq.core.MissingKeyException;
 import io.cq.core.ReadContext;
 import io.cq.core.WriteContext;
 import io.cq.core.support.QueueFileBytes;

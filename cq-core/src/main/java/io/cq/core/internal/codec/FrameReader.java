@@ -1,9 +1,9 @@
 package io.cq.core.internal.codec;
 
 import io.cq.core.CorruptQueueException;
+import io.cq.core.MissingKeyException;
 import io.cq.core.codec.Compression;
 import io.cq.core.codec.EncryptionKeys;
-import io.cq.core.codec.MissingKeyException;
 import io.cq.core.internal.layout.CodecDescriptor;
 
 import java.lang.foreign.MemorySegment;

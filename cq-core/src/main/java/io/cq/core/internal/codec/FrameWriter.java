@@ -1,7 +1,7 @@
 package io.cq.core.internal.codec;
 
+import io.cq.core.MissingKeyException;
 import io.cq.core.codec.EncryptionKeys;
-import io.cq.core.codec.MissingKeyException;
 import io.cq.core.internal.layout.CodecDescriptor;
 
 import java.security.GeneralSecurityException;

@@ -5,12 +5,14 @@ import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.index.CycleIndex;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.BlockDescriptor;
+import io.cq.core.internal.layout.CodecDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.memory.Memory;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 /**
@@ -43,9 +45,8 @@ public final class CycleFile {
     private volatile boolean tailChecked;
     int references;
 
-    CycleFile(MappedFile file, long cycle, FileCodecs codecs) {
+    CycleFile(MappedFile file, long cycle) {
         this.file = file;
-        this.codecs = codecs;
         this.cycle = cycle;
         // The header and the primary index only (the file's length was checked against them): mapping no more
         // keeps a reader from needing the records, and a writer's reading from growing a finished file.
@@ -56,6 +57,10 @@ public final class CycleFile {
         this.index = new CycleIndex(file, header, Memory.getInt(header, CycleHeaderDescriptor.INDEX_COUNT_OFFSET),
                 Memory.getInt(header, CycleHeaderDescriptor.INDEX_SPACING_OFFSET), dataStart);
         this.maxExcerptSize = BlockDescriptor.maxExcerptSize(file.blockSize());
+        // A plain file (version 1) loads none of the codec classes.
+        this.codecs = Memory.getInt(header, CycleHeaderDescriptor.FORMAT_VERSION_OFFSET)
+                == CodecDescriptor.CYCLE_FILE_VERSION ? FileCodecs.read(file.path(),
+                header.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN)) : null;
     }
 
     public MappedFile mapped() {

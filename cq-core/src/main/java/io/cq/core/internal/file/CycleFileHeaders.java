@@ -20,11 +20,8 @@ final class CycleFileHeaders {
     private CycleFileHeaders() {
     }
 
-    /** What the rest of a cycle file is read with: its block size, and its excerpts' codecs (null: plain). */
-    record Checked(long blockSize, FileCodecs codecs) {
-    }
-
-    static Checked validate(Path path, FileChannel channel, long expectedCycle) {
+    /** @return the file's block size */
+    static long validate(Path path, FileChannel channel, long expectedCycle) {
         ByteBuffer header = ByteBuffer.allocate(CycleHeaderDescriptor.HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         long size;
         try {
@@ -74,7 +71,10 @@ final class CycleFileHeaders {
                 "block size " + blockSize + " cannot hold the index of " + indexCount + " entries");
         require(size >= dataStart, path, size, "cycle file is " + size + " bytes long, shorter than its header and "
                 + "primary index of " + dataStart + " bytes (cut short?)");
-        return new Checked(blockSize, FileCodecs.read(path, header));
+        if (version == CodecDescriptor.CYCLE_FILE_VERSION) {
+            FileCodecs.read(path, header); // checked here, before anything is mapped; CycleFile reads them again
+        }
+        return blockSize;
     }
 
     private static void require(boolean condition, Path path, long position, String problem) {

@@ -331,14 +331,13 @@ public final class CycleFiles implements AutoCloseable {
             throw new UncheckedIOException("cannot open cycle file " + path + ": " + Failures.describe(e), e);
         }
         try {
-            CycleFileHeaders.Checked checked = CycleFileHeaders.validate(path, channel, cycle);
-            long fileBlockSize = checked.blockSize();
+            long fileBlockSize = CycleFileHeaders.validate(path, channel, cycle);
             MappedFile mapped = new MappedFile(path, channel, writable, fileBlockSize,
                     BlockDescriptor.overlap(fileBlockSize), Math.min(reserveStep, fileBlockSize),
                     writable ? diskSpace : null);
             CycleFile file;
             try {
-                file = new CycleFile(mapped, cycle, checked.codecs());
+                file = new CycleFile(mapped, cycle);
             } catch (RuntimeException e) {
                 // Its mappings and its read-only channel too, not only the channel opened here.
                 try {

@@ -30,7 +30,7 @@ public final class AppendCounter {
     private long bytes;
 
     /** Counts one published excerpt; call only while holding the write lock. */
-    void recordUnderWriteLock(int length) {
+    public void recordUnderWriteLock(int length) {
         EXCERPTS.setRelease(this, (long) EXCERPTS.get(this) + 1);
         BYTES.setRelease(this, (long) BYTES.get(this) + length);
     }

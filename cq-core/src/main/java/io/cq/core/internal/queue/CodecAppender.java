@@ -98,7 +98,8 @@ final class CodecAppender implements ExcerptAppender {
         return queue.queue();
     }
 
-    boolean isClosed() {
+    @Override
+    public boolean isClosed() {
         return appender.isClosed();
     }
 

@@ -1,10 +1,10 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.CodecsMismatchException;
+import io.cq.core.MissingKeyException;
 import io.cq.core.QueueSettings;
-import io.cq.core.codec.CodecsMismatchException;
 import io.cq.core.codec.EncryptionKeys;
 import io.cq.core.codec.ExcerptCodecs;
-import io.cq.core.codec.MissingKeyException;
 
 import java.nio.file.Path;
 

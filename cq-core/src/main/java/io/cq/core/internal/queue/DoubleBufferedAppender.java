@@ -79,7 +79,8 @@ final class DoubleBufferedAppender implements ExcerptAppender {
         return queue.queue();
     }
 
-    boolean isClosed() {
+    @Override
+    public boolean isClosed() {
         return appender.isClosed();
     }
 

@@ -7,7 +7,6 @@ import io.cq.core.QueueFilesystem;
 import io.cq.core.QueueSettings;
 import io.cq.core.RollCycle;
 import io.cq.core.codec.ExcerptCodecs;
-import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.file.QueueDirectory;
@@ -42,16 +41,16 @@ final class QueueOpening {
     QueueExtent extent;
     CycleClock cycleClock;
     QueueContext context;
-    AsyncRing ring;
+    AsyncFront front;
     private final boolean readOnly;
 
     QueueOpening(StoreQueue queue, QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen,
                  boolean asyncChosen, boolean codecsChosen, boolean repairing, Set<AutoCloseable> resources,
-                 AppendCounter appended) {
+                 AppendCounter appended, AsyncFront.Opener asyncFronts) {
         readOnly = requested.readOnly();
         try {
             open(queue, requested, rollCycleChosen, rollTimeChosen, asyncChosen, codecsChosen, repairing, resources,
-                    appended);
+                    appended, asyncFronts);
         } catch (RuntimeException | Error e) {
             closeOpened(e);
             throw e;
@@ -60,7 +59,7 @@ final class QueueOpening {
 
     private void open(StoreQueue queue, QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen,
                       boolean asyncChosen, boolean codecsChosen, boolean repairing, Set<AutoCloseable> resources,
-                      AppendCounter appended) {
+                      AppendCounter appended, AsyncFront.Opener asyncFronts) {
         Path directory = requested.directory();
         long blockSize = requested.blockSize();
         RollCycle requestedRollCycle = requested.rollCycle();
@@ -112,14 +111,19 @@ final class QueueOpening {
                     + "instead of the requested {3} bytes in {4}", directory, String.valueOf(async.size()),
                     async.directory(), String.valueOf(requested.asyncBufferSize()), requested.asyncBufferDirectory());
         }
-        inForce = inForce.withCodecs(CodecsInForce.of(directory, tableStore.codecs(), requested, codecsChosen));
+        if (codecsChosen || requested.encryptionKeys() != null || !tableStore.codecs().isPlain()) {
+            // Only then: a plain queue opened plainly loads none of the codec classes (StartupClassesTest).
+            inForce = inForce.withCodecs(CodecsInForce.of(directory, tableStore.codecs(), requested, codecsChosen));
+        } else {
+            inForce = inForce.withCodecs(tableStore.codecs());
+        }
         if (readOnly && requested.durability() != Durability.PAGE_CACHE) {
             inForce = inForce.withDurability(Durability.PAGE_CACHE);
         }
         settings = inForce;
         files = new CycleFiles(directory, calendar, tableStore, !readOnly, blockSize, settings.indexSpacing(),
                 settings.reserveStep(), permissions, diskSpace, settings.storeFileListener(), filesystem,
-                FileCodecs.forNewFiles(settings.codecs()));
+                settings.codecs().isPlain() ? null : FileCodecs.forNewFiles(settings.codecs()));
         if (!readOnly && !repairing) {
             files.requireValidCycleRange();
         }
@@ -132,10 +136,7 @@ final class QueueOpening {
                 settings.durability() == Durability.SYNC, retention,
                 resources, appended, settings.codecs());
         if (async.enabled()) {
-            ring = AsyncRing.open(tableStore, !readOnly, permissions, extent::lastIndex);
-            if (ring != null && !readOnly && settings.asyncDrain()) {
-                AsyncDrainer.register(ring, context);
-            }
+            front = asyncFronts.open(context, permissions, extent::lastIndex, !readOnly, settings.asyncDrain());
         }
     }
 

@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout;
  * {@link CodecAppender}'s and an async queue's drainer's. {@link #frame} compresses, without the write lock where the
  * caller can; {@link #sealInto} checksums or encrypts under it and copies the result into the open record.
  */
-final class RecordSealer {
+public final class RecordSealer {
     private final QueueContext queue;
     private final FileCodecs queueCodecs;
     private final FrameWriter frames;
@@ -22,7 +22,7 @@ final class RecordSealer {
     private byte[] viewed;
     private MemorySegment view;
 
-    RecordSealer(QueueContext queue) {
+    public RecordSealer(QueueContext queue) {
         this.queue = queue;
         this.queueCodecs = FileCodecs.forNewFiles(queue.codecs());
         this.frames = new FrameWriter(queue.describe(), queue.codecs().keys());
@@ -30,12 +30,12 @@ final class RecordSealer {
     }
 
     /** Frames {@code length} bytes of {@code composed}, which must stay unchanged until sealed. */
-    void frame(byte[] composed, int length) {
+    public void frame(byte[] composed, int length) {
         frames.frame(queueCodecs, composed, length);
     }
 
     /** Frames a copy of {@code length} bytes of {@code source} from {@code offset}: an async buffer's record. */
-    void frame(MemorySegment source, long offset, int length) {
+    public void frame(MemorySegment source, long offset, int length) {
         if (body.length < length + Integer.BYTES) {
             body = new byte[Math.max(length + Integer.BYTES, body.length * 2)];
         }
@@ -50,7 +50,7 @@ final class RecordSealer {
      * @throws QueueException when that file frames its excerpts otherwise than the queue (it was not made by the
      *                        queue's writers): nothing is written
      */
-    void sealInto(StoreAppender a) {
+    public void sealInto(StoreAppender a) {
         FileCodecs fileCodecs = a.file.codecs();
         if (fileCodecs == null || !fileCodecs.sameFormatAs(queueCodecs)) {
             throw new QueueException("cycle file " + a.file.path() + " of queue " + queue.describe() + " frames its "

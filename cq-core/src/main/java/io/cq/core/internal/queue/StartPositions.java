@@ -5,11 +5,11 @@ import io.cq.core.MappedQueue;
 import io.cq.core.StartPosition;
 
 /** Moves a tailer to a {@link StartPosition} ({@link ExcerptTailer#moveTo(StartPosition)}). */
-final class StartPositions {
+public final class StartPositions {
     private StartPositions() {
     }
 
-    static boolean apply(ExcerptTailer tailer, MappedQueue queue, StartPosition start) {
+    public static boolean apply(ExcerptTailer tailer, MappedQueue queue, StartPosition start) {
         if (start.resumes() && tailer.name() != null && hasCommitted(queue, tailer.name())) {
             return true;
         }

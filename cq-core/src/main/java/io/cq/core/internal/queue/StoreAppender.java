@@ -105,7 +105,7 @@ public final class StoreAppender implements ExcerptAppender {
      * to the buffer, so that the excerpt lands in the cycle of the index the buffer gave it (docs/file-format.md,
      * "Async buffer").
      */
-    WriteContext writingDocumentAt(long millis) {
+    public WriteContext writingDocumentAt(long millis) {
         requireNoOpenContext();
         stampMillis = millis;
         try {
@@ -392,6 +392,7 @@ public final class StoreAppender implements ExcerptAppender {
         queue.resources().remove(this);
     }
 
+    @Override
     public boolean isClosed() {
         return closed;
     }

@@ -17,7 +17,6 @@ import io.cq.core.QueueSettings;
 import io.cq.core.QueueVerification;
 import io.cq.core.RollCycle;
 import io.cq.core.WriterProcess;
-import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.file.CycleFiles;
 import io.cq.core.internal.inspect.DiskUsageReader;
 import io.cq.core.internal.inspect.QueueDumper;
@@ -67,8 +66,8 @@ public final class StoreQueue implements MappedQueue {
     private volatile boolean closed;
     private final QueueExtent extent;
     private final QueueFilesystem filesystem;
-    /** An async queue's buffer (null otherwise, or for a reader that found none). */
-    private final AsyncRing ring;
+    /** An async queue's buffer and drainer (null otherwise, or for a reader that found none). */
+    private final AsyncFront front;
 
     /**
      * Opens the queue.
@@ -80,14 +79,15 @@ public final class StoreQueue implements MappedQueue {
      * @param codecsChosen    whether the caller chose codecs: a queue created with others is then refused
      * @param repairing       opened only to be repaired: a cycle range a writer would refuse is left for
      *                        {@link #repair()} to reset, instead of refusing to open
+     * @param async           opens an async queue's front (the async engine, above this package)
      */
     public StoreQueue(QueueSettings requested, boolean rollCycleChosen, boolean rollTimeChosen, boolean asyncChosen,
-                      boolean codecsChosen, boolean repairing) {
+                      boolean codecsChosen, boolean repairing, AsyncFront.Opener async) {
         this.directory = requested.directory();
         this.readOnly = requested.readOnly();
         this.blockSize = requested.blockSize();
         QueueOpening opened = new QueueOpening(this, requested, rollCycleChosen, rollTimeChosen, asyncChosen,
-                codecsChosen, repairing, resources, appended);
+                codecsChosen, repairing, resources, appended, async);
         this.diskSpace = opened.diskSpace;
         this.filesystem = opened.filesystem;
         this.tableStore = opened.tableStore;
@@ -97,7 +97,7 @@ public final class StoreQueue implements MappedQueue {
         this.extent = opened.extent;
         this.cycleClock = opened.cycleClock;
         this.context = opened.context;
-        this.ring = opened.ring;
+        this.front = opened.front;
         this.flusher = settings.durability() == Durability.ASYNC
                 ? BackgroundWork.every(settings.syncInterval().toNanos(), directory, files::forceWritten) : null;
         this.pretoucher = settings.pretouch() && !readOnly
@@ -112,7 +112,7 @@ public final class StoreQueue implements MappedQueue {
     }
 
     private ExcerptAppender newAppender() {
-        return ring != null ? new AsyncAppender(context, ring) : StoreAppender.of(context);
+        return front != null ? front.newAppender() : StoreAppender.of(context);
     }
 
     @Override
@@ -153,7 +153,7 @@ public final class StoreQueue implements MappedQueue {
 
     /** An async queue's tailers read its buffer beyond the queue's end. */
     private ExcerptTailer track(StoreTailer tailer) {
-        ExcerptTailer tracked = ring != null ? new AsyncTailer(context, tailer, ring) : tailer;
+        ExcerptTailer tracked = front != null ? front.newTailer(tailer) : tailer;
         resources.add(tracked);
         return tracked;
     }
@@ -231,7 +231,7 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public long asyncBufferedBytes() {
         ensureOpen();
-        return ring == null ? 0 : Math.max(0, ring.tail() - ring.head());
+        return front == null ? 0 : front.buffered();
     }
 
     @Override
@@ -281,7 +281,7 @@ public final class StoreQueue implements MappedQueue {
         for (AutoCloseable resource : resources) {
             if (resource instanceof ExcerptAppender) {
                 appenders++;
-            } else if (resource instanceof StoreTailer || resource instanceof AsyncTailer) {
+            } else if (resource instanceof ExcerptTailer) {
                 tailers++;
             }
         }
@@ -337,10 +337,8 @@ public final class StoreQueue implements MappedQueue {
                 Log.warning(MappedQueue.class, "failed to close " + resource + " of queue " + directory, e);
             }
         }
-        if (ring != null) {
-            // After this queue's appenders closed and before its files do: a last drainer drains what is left.
-            AsyncDrainer.unregister(ring, context);
-            ring.release();
+        if (front != null) {
+            front.release();
         }
         if (pretoucher != null) {
             pretoucher.cancel(false);
@@ -378,8 +376,9 @@ public final class StoreQueue implements MappedQueue {
     }
 
     /** This queue's async buffer, or null when it is not in async mode: for tests of the drain protocol. */
-    AsyncRing asyncRing() {
-        return ring;
+    /** An async queue's front, for tests of the drain protocol; null for other queues. */
+    public AsyncFront asyncFront() {
+        return front;
     }
 
     @Override

@@ -45,12 +45,7 @@ final class ThreadAppenders {
     }
 
     private static boolean isClosed(ExcerptAppender appender) {
-        return switch (appender) {
-            case StoreAppender store -> store.isClosed();
-            case DoubleBufferedAppender buffered -> buffered.isClosed();
-            case CodecAppender codec -> codec.isClosed();
-            default -> ((AsyncAppender) appender).isClosed();
-        };
+        return appender.isClosed();
     }
 
     private ExcerptAppender newThreadBoundAppender(ThreadBound existing) {

@@ -1,6 +1,5 @@
-package io.cq.core.codec;
+package io.cq.core;
 
-import io.cq.core.QueueException;
 
 /**
  * An encrypted queue was written or read without the key it needs: opened for writing without keys, or an excerpt

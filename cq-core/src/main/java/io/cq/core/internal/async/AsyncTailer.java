@@ -1,4 +1,4 @@
-package io.cq.core.internal.queue;
+package io.cq.core.internal.async;
 
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
@@ -6,9 +6,11 @@ import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
 import io.cq.core.TailerDirection;
-import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.memory.SegmentCursor;
+import io.cq.core.internal.queue.QueueContext;
+import io.cq.core.internal.queue.StartPositions;
+import io.cq.core.internal.queue.StoreTailer;
 
 import java.lang.foreign.MemorySegment;
 
@@ -21,7 +23,7 @@ import java.lang.foreign.MemorySegment;
  * <p>A named tailer's position moves as the queue's copies are passed: after a restart it reads again what it had
  * read from the buffer only.
  */
-public final class AsyncTailer implements ExcerptTailer {
+final class AsyncTailer implements ExcerptTailer {
     private static final int FOUND = 0;
     private static final int NOTHING = 1;
     private static final int IN_QUEUE = 2;

@@ -1,6 +1,6 @@
-package io.cq.core.codec;
+package io.cq.core;
 
-import io.cq.core.QueueException;
+import io.cq.core.codec.ExcerptCodecs;
 
 /**
  * A queue was opened asking for other codecs than it was created with. A queue's codecs are fixed when it is

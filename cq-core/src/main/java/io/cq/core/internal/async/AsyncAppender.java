@@ -1,4 +1,4 @@
-package io.cq.core.internal.queue;
+package io.cq.core.internal.async;
 
 import io.cq.core.AsyncBufferFullException;
 import io.cq.core.ExcerptAppender;
@@ -9,7 +9,6 @@ import io.cq.core.QueueClosedException;
 import io.cq.core.QueueException;
 import io.cq.core.QueueInterruptedException;
 import io.cq.core.WriteContext;
-import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
@@ -17,6 +16,7 @@ import io.cq.core.internal.lock.WriteLock;
 import io.cq.core.internal.memory.ComposeBuffer;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
+import io.cq.core.internal.queue.QueueContext;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
@@ -27,7 +27,7 @@ import java.util.concurrent.locks.LockSupport;
  * (docs/file-format.md, "Async buffer"). Nothing here touches the queue's files, so a storage stall reaches a writer
  * only when it lasts long enough to fill the buffer.
  */
-public final class AsyncAppender implements ExcerptAppender {
+final class AsyncAppender implements ExcerptAppender {
     private final QueueContext queue;
     private final AsyncRing ring;
     private final WriteLock lock;
@@ -193,6 +193,7 @@ public final class AsyncAppender implements ExcerptAppender {
         queue.resources().remove(this);
     }
 
+    @Override
     public boolean isClosed() {
         return closed;
     }

@@ -1,12 +1,16 @@
-package io.cq.core.internal.queue;
+package io.cq.core.internal.async;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.WriteContext;
-import io.cq.core.internal.async.AsyncRing;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.os.ThreadPriority;
+import io.cq.core.internal.queue.AppendCounter;
+import io.cq.core.internal.queue.QueueContext;
+import io.cq.core.internal.queue.RecordSealer;
+import io.cq.core.internal.queue.StoreAppender;
+import io.cq.core.internal.queue.StoreTailer;
 import io.cq.core.internal.system.Log;
 import io.cq.core.internal.table.TableStore;
 

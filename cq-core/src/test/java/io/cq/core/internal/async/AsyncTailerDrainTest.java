@@ -1,9 +1,9 @@
-package io.cq.core.internal.queue;
+package io.cq.core.internal.async;
 
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
-import io.cq.core.internal.async.AsyncRing;
+import io.cq.core.internal.queue.StoreQueue;
 import io.cq.core.support.AsyncQueueProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,6 +25,10 @@ class AsyncTailerDrainTest {
         return AsyncQueueProcess.open(dir.resolve("q"), dir.resolve("buffers"), false);
     }
 
+    private static AsyncRing ring(MappedQueue queue) {
+        return ((RingFront) ((StoreQueue) queue).asyncFront()).ring();
+    }
+
     /** What a drainer does before it publishes the record's excerpt in the queue. */
     private static void recordDrained(AsyncRing ring, long index) {
         AsyncRing.DrainState state = new AsyncRing.DrainState();
@@ -42,7 +46,7 @@ class AsyncTailerDrainTest {
              ExcerptTailer tailer = queue.createTailer()) {
             long first = appender.writeText("one");
             appender.writeText("two");
-            recordDrained(((StoreQueue) queue).asyncRing(), first);
+            recordDrained(ring(queue), first);
             assertThat(queue.lastIndex()).as("nothing published in the queue's files").isEqualTo(-1);
 
             assertReadsThenNothing(tailer, "one", "two");
@@ -59,7 +63,7 @@ class AsyncTailerDrainTest {
             assertThat(tailer.readText()).isEqualTo("one");
             assertThat(tailer.index()).isEqualTo(second);
 
-            recordDrained(((StoreQueue) queue).asyncRing(), second);
+            recordDrained(ring(queue), second);
             assertThat(tailer.readText()).as("the excerpt at the index wanted, being drained").isEqualTo("two");
             assertReadsThenNothing(tailer, "three");
         }
@@ -72,7 +76,7 @@ class AsyncTailerDrainTest {
             appender.writeText("one");
             long second = appender.writeText("two");
             appender.writeText("three");
-            recordDrained(((StoreQueue) queue).asyncRing(), second);
+            recordDrained(ring(queue), second);
 
             assertThat(tailer.moveToIndex(second)).isTrue();
             assertReadsThenNothing(tailer, "two", "three");
