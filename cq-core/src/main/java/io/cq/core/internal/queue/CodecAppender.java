@@ -1,17 +1,13 @@
 package io.cq.core.internal.queue;
 
-import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTooLargeException;
-import io.cq.core.MappedQueue;
-import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
 import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.memory.ComposeBuffer;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.memory.Utf8;
-import io.cq.core.internal.system.Failures;
 
 /**
  * The appender of a queue with codecs (docs/file-format.md, "Excerpt codecs"): an excerpt is composed in a buffer of
@@ -19,17 +15,14 @@ import io.cq.core.internal.system.Failures;
  * frame checksummed or encrypted for the index it gets, and copied into a record of its {@link StoreAppender}. A class
  * of its own, chosen when the appender is made, so that plain queues' appenders check nothing per append.
  */
-final class CodecAppender implements ExcerptAppender {
-    private final StoreAppender appender;
-    private final QueueContext queue;
+final class CodecAppender extends ComposingAppender {
     private final ComposeBuffer buffer;
     private final SegmentCursor composing = new SegmentCursor();
     private final RecordSealer sealer;
     private final ComposedContext context = new ComposedContext();
 
     CodecAppender(QueueContext queue) {
-        this.queue = queue;
-        this.appender = new StoreAppender(queue);
+        super(queue);
         long blockSize = queue.queue().settings().blockSize();
         FileCodecs codecs = FileCodecs.forNewFiles(queue.codecs());
         // What the user may write: the largest record less what the frame adds.
@@ -89,64 +82,22 @@ final class CodecAppender implements ExcerptAppender {
     }
 
     @Override
-    public long lastIndexAppended() {
-        return appender.lastIndexAppended();
-    }
-
-    @Override
-    public MappedQueue queue() {
-        return queue.queue();
-    }
-
-    @Override
-    public boolean isClosed() {
-        return appender.isClosed();
-    }
-
-    /** Synchronized: besides its owner, the queue's close and its sweep of ended threads' appenders may close it. */
-    @Override
-    public synchronized void close() {
-        if (appender.isClosed()) {
-            return;
-        }
+    void dropComposed() {
         if (context.composing && !context.inPlace) {
             context.composing = false;
             context.droppedByClose = true;
             composing.unbind();
         }
-        appender.close();
-        queue.resources().remove(this);
-    }
-
-    private QueueException closedWhileComposing() {
-        return Failures.closed("appender of queue " + queue.describe() + " was closed while its excerpt was being "
-                + "composed; nothing was published");
     }
 
     /** Takes the write lock and opens the record the excerpt goes to; the excerpt is still composed in the buffer. */
     private void openRecord() {
-        if (appender.isClosed()) {
-            composing.unbind();
-            context.composing = false;
-            throw closedWhileComposing();
-        }
         try {
-            appender.openInPlace(false);
+            ComposedRecord.open(appender, queue);
         } catch (RuntimeException | Error e) {
             composing.unbind();
             context.composing = false;
-            if (appender.isClosed()) {
-                QueueException closedMeanwhile = closedWhileComposing();
-                closedMeanwhile.addSuppressed(e);
-                throw closedMeanwhile;
-            }
             throw e;
-        }
-        if (appender.isClosed()) {
-            appender.abandonOpenRecord();
-            composing.unbind();
-            context.composing = false;
-            throw closedWhileComposing();
         }
         context.inPlace = true;
     }
@@ -188,7 +139,7 @@ final class CodecAppender implements ExcerptAppender {
             if (!composing) {
                 if (droppedByClose) {
                     droppedByClose = false;
-                    throw closedWhileComposing();
+                    throw ComposedRecord.closedWhileComposing(queue);
                 }
                 return;
             }

@@ -1,13 +1,9 @@
 package io.cq.core.internal.queue;
 
-import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
-import io.cq.core.MappedQueue;
-import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
 import io.cq.core.internal.layout.BlockDescriptor;
 import io.cq.core.internal.memory.ComposeBuffer;
-import io.cq.core.internal.system.Failures;
 
 /**
  * A double-buffered appender (docs/user-guide.md): when another writer holds the write lock, the excerpt is composed
@@ -15,9 +11,7 @@ import io.cq.core.internal.system.Failures;
  * index). When the lock is free it writes in place through its {@link StoreAppender}, whose context it hands out:
  * a class of its own, chosen when the appender is made, so that the plain appender checks no flag per append.
  */
-final class DoubleBufferedAppender implements ExcerptAppender {
-    private final StoreAppender appender;
-    private final QueueContext queue;
+final class DoubleBufferedAppender extends ComposingAppender {
     /**
      * The buffer, for the largest excerpt of the queue's block size, and the context written into it: made the first
      * time they are needed, so that their classes are not loaded on the path to a first excerpt.
@@ -26,8 +20,7 @@ final class DoubleBufferedAppender implements ExcerptAppender {
     private BufferedContext buffered;
 
     DoubleBufferedAppender(QueueContext queue) {
-        this.queue = queue;
-        this.appender = new StoreAppender(queue);
+        super(queue);
     }
 
     @Override
@@ -69,44 +62,14 @@ final class DoubleBufferedAppender implements ExcerptAppender {
         return appender.writeBytes(bytes);
     }
 
+    /** Nothing of a buffering context was written to the queue yet: its excerpt is dropped, and its close says so. */
     @Override
-    public long lastIndexAppended() {
-        return appender.lastIndexAppended();
-    }
-
-    @Override
-    public MappedQueue queue() {
-        return queue.queue();
-    }
-
-    @Override
-    public boolean isClosed() {
-        return appender.isClosed();
-    }
-
-    /**
-     * Synchronized: besides its owner, the queue's close and its sweep of ended threads' appenders may close it.
-     * Nothing of a buffering context was written to the queue yet: its excerpt is dropped, and its owner's close
-     * says so.
-     */
-    @Override
-    public synchronized void close() {
-        if (appender.isClosed()) {
-            return;
-        }
+    void dropComposed() {
         if (buffered != null && buffered.buffering) {
             buffered.buffering = false;
             buffered.droppedByClose = true;
             appender.cursor().unbind();
         }
-        appender.close();
-        queue.resources().remove(this);
-    }
-
-    /** A {@link io.cq.core.QueueClosedException}. */
-    private QueueException closedWhileComposing() {
-        return Failures.closed("appender of queue " + queue.describe() + " was closed while its excerpt was "
-                + "being composed in its buffer; nothing was published");
     }
 
     /**
@@ -120,28 +83,13 @@ final class DoubleBufferedAppender implements ExcerptAppender {
         // binding the cursor to the record below forgets the failure, the flag does not.
         boolean rollback = buffered.rollback || appender.cursor().failed();
         buffered.buffering = false;
-        if (appender.isClosed()) {
-            appender.cursor().unbind();
-            throw closedWhileComposing();
-        }
-        WriteContext record;
         try {
-            record = appender.openInPlace(false);
+            ComposedRecord.open(appender, queue);
         } catch (RuntimeException | Error e) {
             appender.cursor().unbind();
-            if (appender.isClosed()) {
-                // Closed while this thread waited for the lock, which left it no file to write in.
-                QueueException closedMeanwhile = closedWhileComposing();
-                closedMeanwhile.addSuppressed(e);
-                throw closedMeanwhile;
-            }
             throw e;
         }
-        if (appender.isClosed()) {
-            // Closed by another thread (the queue's close) while this one waited for the lock: nothing is written.
-            appender.abandonOpenRecord();
-            throw closedWhileComposing();
-        }
+        WriteContext record = appender.context();
         buffered.inPlace = true;
         if (rollback) {
             record.rollbackOnClose();
@@ -206,7 +154,7 @@ final class DoubleBufferedAppender implements ExcerptAppender {
             if (!buffering) {
                 if (droppedByClose) {
                     droppedByClose = false;
-                    throw closedWhileComposing();
+                    throw ComposedRecord.closedWhileComposing(queue);
                 }
                 return;
             }
