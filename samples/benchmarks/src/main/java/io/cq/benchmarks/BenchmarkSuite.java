@@ -259,10 +259,10 @@ public final class BenchmarkSuite {
 
     /**
      * A throughput benchmark with {@code implementation} and {@code size} parameters, one fork at a time: for each
-     * size the {@code implementations} take turns, fork by fork, and each library's forks are then merged into one result. What a
-     * fresh file costs to fault in moves with the machine's state over minutes (docs/performance.md, "1 KiB appends:
-     * memory that is new to the VM"); run all of one library's forks and then the other's, as JMH orders its
-     * parameters, and the ratio of the two measured that drift as much as the libraries.
+     * size the {@code implementations} take turns, fork by fork, and each library's forks are then merged into one
+     * result. What a fresh file costs to fault in moves with the machine's state over minutes (docs/performance.md,
+     * "1 KiB appends: memory that is new to the VM"); run all of one library's forks and then the other's, as JMH
+     * orders its parameters, and the ratio of the two measured that drift as much as the libraries.
      */
     static Collection<RunResult> alternatingForks(Settings settings, Class<?> benchmark, List<String> jvmArgs,
                                                   String... implementations) throws Exception {
