@@ -40,19 +40,23 @@ import java.util.regex.Pattern;
  * (docs/performance.md explains the method). {@code quick} takes a few minutes for a check; {@code full}
  * repeats everything for the published table.
  *
- * <p>Arguments: {@code quick|full [report-file]}; the system property {@code cq.bench.only} restricts the run to
+ * <p>Arguments: {@code quick|full|smoke [report-file]} ({@code smoke}: iterations and runs so short that the figures
+ * mean nothing, to see that a section runs); the system property {@code cq.bench.only} restricts the run to
  * the sections named (comma-separated: append, ceiling, read, messages, seek, latency, listener, pretouch, startup,
- * contended, lockwait, stall), and {@code cq.bench.impl} the JMH benchmarks to one implementation (cq or chronicle),
- * for quick checks while tuning. The latency sections also write a percentile plot (SVG) per scenario, into
- * {@code cq.bench.plots} or else {@code benchmark-<mode>-plots} beside the report; the console's last line names them.
+ * contended, lockwait, stall, codecs), and {@code cq.bench.impl} the JMH benchmarks to one implementation (cq or
+ * chronicle), for quick checks while tuning (the codecs section, {@link CodecSection}, always runs all of its own).
+ * The latency sections also write a percentile plot (SVG) per scenario, into {@code cq.bench.plots} or else
+ * {@code benchmark-<mode>-plots} beside the report; the console's last line names them.
  */
 public final class BenchmarkSuite {
-    private record Settings(int forks, int warmups, int measurements, int latencyRuns, int latencyWarmup,
-                            int latencySeconds, int startupRuns, int contendedPerWriter) {
+    /** How long a mode measures: JMH forks and iterations (of {@code iterationMillis}), latency and start-up runs. */
+    record Settings(int forks, int warmups, int measurements, int iterationMillis, int latencyRuns,
+                    int latencyWarmup, int latencySeconds, int startupRuns, int contendedPerWriter) {
     }
 
-    private static final Settings QUICK = new Settings(1, 2, 3, 1, 2, 4, 3, 300_000);
-    private static final Settings FULL = new Settings(3, 3, 5, 3, 5, 20, 7, 2_000_000);
+    private static final Settings QUICK = new Settings(1, 2, 3, 1_000, 1, 2, 4, 3, 300_000);
+    private static final Settings FULL = new Settings(3, 3, 5, 1_000, 3, 5, 20, 7, 2_000_000);
+    private static final Settings SMOKE = new Settings(1, 1, 1, 200, 1, 1, 1, 1, 10_000);
 
     private BenchmarkSuite() {
     }
@@ -62,11 +66,12 @@ public final class BenchmarkSuite {
         Settings settings = switch (mode) {
             case "quick" -> QUICK;
             case "full" -> FULL;
-            default -> throw new IllegalArgumentException("mode=" + mode + " must be quick or full");
+            case "smoke" -> SMOKE;
+            default -> throw new IllegalArgumentException("mode=" + mode + " must be quick, full or smoke");
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
         List<String> only = List.of(System.getProperty("cq.bench.only",
-                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended,lockwait,stall")
+                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended,lockwait,stall,codecs")
                 .split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
@@ -79,7 +84,9 @@ public final class BenchmarkSuite {
                 settings.latencyRuns() == 1 ? "" : ", runs added together"));
 
         if (only.contains("append")) {
-            report.throughput("Append", "excerpts/s", alternatingForks(settings, AppendBenchmark.class, jvmArgs));
+            report.throughput("Append", "excerpts/s", alternatingForks(settings, AppendBenchmark.class, jvmArgs,
+                    System.getProperty("cq.bench.impl", String.join(",", paramValues(AppendBenchmark.class,
+                    "implementation"))).split(",")));
         }
         if (only.contains("contended")) {
             // 16 configurations, each in fresh JVMs: about a minute in quick mode.
@@ -176,6 +183,9 @@ public final class BenchmarkSuite {
             }
             report.plots(plots.write("pretouch", results));
         }
+        if (only.contains("codecs")) {
+            CodecSection.run(settings, report, plots, jvmArgs);
+        }
         if (only.contains("startup")) {
             Path work = Files.createTempDirectory("startup-aot");
             try {
@@ -249,15 +259,13 @@ public final class BenchmarkSuite {
 
     /**
      * A throughput benchmark with {@code implementation} and {@code size} parameters, one fork at a time: for each
-     * size the libraries take turns, fork by fork, and each library's forks are then merged into one result. What a
-     * fresh file costs to fault in moves with the machine's state over minutes (docs/performance.md, "1 KiB appends:
-     * memory that is new to the VM"); run all of one library's forks and then the other's, as JMH orders its
-     * parameters, and the ratio of the two measured that drift as much as the libraries.
+     * size the {@code implementations} take turns, fork by fork, and each library's forks are then merged into one
+     * result. What a fresh file costs to fault in moves with the machine's state over minutes (docs/performance.md,
+     * "1 KiB appends: memory that is new to the VM"); run all of one library's forks and then the other's, as JMH
+     * orders its parameters, and the ratio of the two measured that drift as much as the libraries.
      */
-    private static Collection<RunResult> alternatingForks(Settings settings, Class<?> benchmark,
-                                                          List<String> jvmArgs) throws Exception {
-        String[] implementations = System.getProperty("cq.bench.impl", String.join(",",
-                paramValues(benchmark, "implementation"))).split(",");
+    static Collection<RunResult> alternatingForks(Settings settings, Class<?> benchmark, List<String> jvmArgs,
+                                                  String... implementations) throws Exception {
         Map<String, List<RunResult>> forks = new LinkedHashMap<>();
         for (String size : paramValues(benchmark, "size")) {
             for (int fork = 0; fork < settings.forks(); fork++) {
@@ -311,15 +319,16 @@ public final class BenchmarkSuite {
         return new Runner(options.build()).run();
     }
 
-    private static ChainedOptionsBuilder jmhOptions(Settings settings, Class<?> benchmark, Mode mode,
-                                                    List<String> jvmArgs, boolean gcProfiler) {
+    static ChainedOptionsBuilder jmhOptions(Settings settings, Class<?> benchmark, Mode mode, List<String> jvmArgs,
+                                            boolean gcProfiler) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include("^" + Pattern.quote(benchmark.getName()) + "\\.")
                 .forks(settings.forks())
                 .warmupIterations(settings.warmups())
-                .warmupTime(TimeValue.seconds(1))
+                .warmupTime(TimeValue.milliseconds(settings.iterationMillis()))
                 .measurementIterations(settings.measurements())
-                .measurementTime(TimeValue.seconds(mode == Mode.SampleTime ? 2 : 1))
+                .measurementTime(TimeValue.milliseconds((mode == Mode.SampleTime ? 2L : 1L)
+                        * settings.iterationMillis()))
                 .mode(mode)
                 .timeUnit(mode == Mode.SampleTime ? TimeUnit.NANOSECONDS : TimeUnit.SECONDS)
                 .jvmArgsAppend(jvmArgs.toArray(String[]::new))

@@ -9,10 +9,14 @@ import io.cq.core.MappedQueueBuilder;
 import io.cq.core.ReadContext;
 import io.cq.core.RollCycle;
 import io.cq.core.WriteContext;
+import io.cq.core.codec.ExcerptCodecs;
 
 import java.nio.file.Path;
 
-/** cq through its write and read contexts, optionally with its background pretoucher. */
+/**
+ * cq through its write and read contexts, optionally with its background pretoucher, in async mode, or with excerpt
+ * codecs ({@link CodecVariants}).
+ */
 public final class CqDriver implements QueueDriver {
     private final MappedQueue queue;
     private ExcerptAppender appender;
@@ -21,6 +25,11 @@ public final class CqDriver implements QueueDriver {
 
     public CqDriver(Path directory, boolean pretouch) {
         this(directory, pretouch, false);
+    }
+
+    /** A queue with excerpt codecs: checksums, compression, encryption (its keys in {@code codecs}). */
+    public CqDriver(Path directory, ExcerptCodecs codecs) {
+        this.queue = MappedQueue.builder(directory).rollCycle(RollCycle.DAILY).codecs(codecs).build();
     }
 
     /** With {@code async}, writers add to the queue's async buffer in shared memory, drained in the background. */

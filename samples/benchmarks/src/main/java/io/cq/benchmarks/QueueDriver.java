@@ -38,10 +38,13 @@ public interface QueueDriver extends AutoCloseable {
             case "cq" -> new CqDriver(directory, false);
             case "cq+pretouch" -> new CqDriver(directory, true);
             case "cq-async" -> new CqDriver(directory, false, true);
+            case "cq-crc", "cq-lz4", "cq-deflate", "cq-aes", "cq-aes-lz4" ->
+                    new CqDriver(directory, CodecVariants.codecs(implementation));
             case "chronicle" -> new ChronicleDriver(directory);
             case "floor" -> new FloorDriver(directory);
             default -> throw new IllegalArgumentException("implementation=" + implementation
-                    + " must be cq, cq+pretouch, cq-async, chronicle or floor");
+                    + " must be cq, cq+pretouch, cq-async, " + String.join(", ", CodecVariants.NAMES)
+                    + ", chronicle or floor");
         };
     }
 }

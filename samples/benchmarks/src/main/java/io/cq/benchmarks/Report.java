@@ -63,6 +63,11 @@ final class Report {
         }
     }
 
+    /** A section rendered elsewhere ({@link CodecSection}), in the order the sections ran. */
+    void markdown(String section) {
+        sections.append(section);
+    }
+
     void ceiling(Collection<RunResult> results) {
         sections.append("\n### Ceiling: a plain loop writing length-prefixed records into fresh mapped pages (one "
                 + "thread)\n\n");
@@ -237,7 +242,7 @@ final class Report {
         }
     }
 
-    private static String micros(List<LatencyHarness.Result> runs, double percentile) {
+    static String micros(List<LatencyHarness.Result> runs, double percentile) {
         double[] values = runs.stream().mapToDouble(r -> (percentile >= 100 ? r.histogram().getMaxValue()
                 : r.histogram().getValueAtPercentile(percentile)) / 1_000.0).sorted().toArray();
         String median = micros(values[values.length / 2]);
@@ -343,15 +348,15 @@ final class Report {
                 sorted[sorted.length - 1] / 1e6);
     }
 
-    private static Statistics stats(RunResult result) {
+    static Statistics stats(RunResult result) {
         return result == null ? null : result.getPrimaryResult().getStatistics();
     }
 
-    private static double median(Statistics statistics) {
+    static double median(Statistics statistics) {
         return statistics == null ? Double.NaN : statistics.getPercentile(50);
     }
 
-    private static String spread(Statistics statistics) {
+    static String spread(Statistics statistics) {
         if (statistics == null) {
             return "n/a";
         }
@@ -360,14 +365,14 @@ final class Report {
                 + BenchmarkSuite.format(statistics.getMax()) + "]";
     }
 
-    private static String ratio(double numerator, double denominator) {
+    static String ratio(double numerator, double denominator) {
         if (Double.isNaN(numerator) || Double.isNaN(denominator) || denominator == 0) {
             return "n/a";
         }
         return String.format(Locale.ROOT, "%.2fx", numerator / denominator);
     }
 
-    private static String allocation(RunResult result) {
+    static String allocation(RunResult result) {
         if (result == null) {
             return "n/a";
         }

@@ -79,8 +79,10 @@ public final class LatencyHarness {
 
     /**
      * Entry point of the measuring JVMs ({@code reader ...} or {@code appender ...}), and of one measurement run by
-     * hand, for A/B runs of two builds on the class path: {@code once <cq|chronicle|floor> <two JVMs: true|false>
-     * <rate> <warm-up seconds> <seconds>} prints the percentiles in µs.
+     * hand, for A/B runs of two builds on the class path: {@code once <implementation> <two JVMs: true|false>
+     * <rate> <warm-up seconds> <seconds>} prints the percentiles in µs. The implementation is a name
+     * {@link QueueDriver#open} takes ({@code cq}, {@code chronicle}, {@code floor}, {@code cq-aes} and the other codec
+     * variants); a second JVM opens the queue by the same name, so with the same codecs and key.
      */
     public static void main(String[] args) throws Exception {
         if (args[0].equals("once")) {
