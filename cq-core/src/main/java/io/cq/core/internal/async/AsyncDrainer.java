@@ -2,6 +2,7 @@ package io.cq.core.internal.async;
 
 import io.cq.core.MappedQueue;
 import io.cq.core.WriteContext;
+import io.cq.core.internal.codec.Crc32cTrailer;
 import io.cq.core.internal.layout.AsyncRingDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.SegmentCursor;
@@ -245,7 +246,8 @@ final class AsyncDrainer {
                     current.writeLockTimeoutNanos(), current.syncEachAppend(), current.retention(),
                     current.resources(), new AppendCounter(), current.codecs());
             appender = new StoreAppender(own);
-            sealer = own.codecs().isPlain() ? null : new RecordSealer(own);
+            // A checksum-only queue's appender checksums in place; other codecs frame the excerpt first.
+            sealer = own.codecs().isPlain() || Crc32cTrailer.inPlace(own.codecs()) ? null : new RecordSealer(own);
             checker = new StoreTailer(own, null, -1);
         }
     }

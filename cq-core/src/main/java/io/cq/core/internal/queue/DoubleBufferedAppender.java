@@ -95,7 +95,7 @@ final class DoubleBufferedAppender extends ComposingAppender {
             record.rollbackOnClose();
         }
         try {
-            appender.copyComposed(buffer.segment(), length, rollback);
+            RecordPlacement.copyComposed(appender, buffer.segment(), length, rollback);
         } catch (RuntimeException | Error e) {
             record.rollbackOnClose();
             throw e;

@@ -1,5 +1,6 @@
 package io.cq.core.internal.queue;
 
+import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.QueueException;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFileMarks;
@@ -7,6 +8,8 @@ import io.cq.core.internal.index.CycleIndex;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
 import io.cq.core.internal.memory.Memory;
+
+import java.lang.foreign.MemorySegment;
 
 /**
  * Where an appender's next record goes, off the common path of {@link StoreAppender#prepareRecord}: rolling to the
@@ -141,5 +144,20 @@ final class RecordPlacement {
             a.nextLookAt = Long.MIN_VALUE;
         }
         a.cycleEndMillis = a.queue.calendar().cycleStartMillis(a.cycle + 1);
+    }
+
+    /**
+     * Copies an excerpt composed elsewhere into the open record, unless it is to be rolled back; either way it must
+     * fit: this cycle's file may have been made with a smaller block size than the queue's settings, and its limit
+     * rules.
+     */
+    static void copyComposed(StoreAppender a, MemorySegment composed, long length, boolean rollback) {
+        if (length > a.cursor.remaining()) {
+            throw new ExcerptTooLargeException(length, a.cursor.remaining(), a.file.blockSize());
+        }
+        if (!rollback) {
+            a.cursor.position(length);
+            MemorySegment.copy(composed, 0, a.chunk, a.position - a.chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+        }
     }
 }

@@ -64,6 +64,6 @@ public final class RecordSealer {
             viewed = sealed;
             view = MemorySegment.ofArray(sealed);
         }
-        a.copyComposed(view, length, false);
+        RecordPlacement.copyComposed(a, view, length, false);
     }
 }

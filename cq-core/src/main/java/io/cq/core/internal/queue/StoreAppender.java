@@ -5,6 +5,7 @@ import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
+import io.cq.core.internal.codec.Crc32cTrailer;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.index.Position;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
@@ -33,6 +34,8 @@ public final class StoreAppender implements ExcerptAppender {
     /** Files retention deleted under the write lock, to log and announce once it is released. */
     private final List<Retention.Deletion> retired = new ArrayList<>();
     final CycleRoller roller;
+    /** A checksum-only queue's CRC-32C after each excerpt, added as it is published; null for every other queue. */
+    private final Crc32cTrailer checksum;
 
     private static final long NO_STAMP = Long.MIN_VALUE;
     /** The time an excerpt is appended at, when a drainer gives it; else the clock's. */
@@ -84,11 +87,13 @@ public final class StoreAppender implements ExcerptAppender {
         this.lock = queue.newWriteLock();
         this.pacer = new ReservationPacer(queue.tableStore());
         this.roller = new CycleRoller(queue, retired);
+        // Only a queue with checksums loads the class (StartupClassesTest).
+        checksum = queue.codecs().checksums() && Crc32cTrailer.inPlace(queue.codecs()) ? new Crc32cTrailer() : null;
     }
 
-    /** For a queue with codecs a codec appender, else a double-buffered or plain one as set: chosen once, here. */
+    /** A codec appender where excerpts are framed, else double-buffered or plain as set: chosen once, here. */
     static ExcerptAppender of(QueueContext queue) {
-        if (!queue.codecs().isPlain()) {
+        if (!queue.codecs().isPlain() && !Crc32cTrailer.inPlace(queue.codecs())) {
             return new CodecAppender(queue);
         }
         return queue.queue().settings().doubleBuffer() ? new DoubleBufferedAppender(queue) : new StoreAppender(queue);
@@ -158,21 +163,6 @@ public final class StoreAppender implements ExcerptAppender {
     /** The index of the open record's excerpt. */
     long currentIndex() {
         return queue.rollCycle().toIndex(cycle, sequence);
-    }
-
-    /**
-     * Copies an excerpt composed elsewhere into the open record, unless it is to be rolled back; either way it must
-     * fit: this cycle's file may have been made with a smaller block size than the queue's settings, and its limit
-     * rules.
-     */
-    void copyComposed(MemorySegment composed, long length, boolean rollback) {
-        if (length > cursor.remaining()) {
-            throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
-        }
-        if (!rollback) {
-            cursor.position(length);
-            MemorySegment.copy(composed, 0, chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
-        }
     }
 
     /** The appender was closed while the record was being opened: it is freed unwritten and the lock released. */
@@ -269,14 +259,15 @@ public final class StoreAppender implements ExcerptAppender {
         long offset = p - chunkStart;
         // Marks the record as in progress; readers treat it like free space until the header is published.
         Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
-        cursor.bindForWrite(chunk, offset + ExcerptHeaderDescriptor.SIZE, f.maxExcerptSize(), f.blockSize(),
+        cursor.bindForWrite(chunk, offset + ExcerptHeaderDescriptor.SIZE, f.maxExcerptSize()
+                - (checksum == null ? 0 : Crc32cTrailer.LENGTH), f.blockSize(),
                 p + ExcerptHeaderDescriptor.SIZE, reserved, context);
     }
 
     private void publish() {
         final long p = position;
         final long offset = p - chunkStart;
-        final int length = (int) cursor.position();
+        final int length = checksum == null ? (int) cursor.position() : withChecksum();
         final long next = ExcerptHeaderDescriptor.next(p, length);
         final long s = sequence;
         // The word after the record must read as free before the record becomes visible: readers step onto it.
@@ -295,6 +286,16 @@ public final class StoreAppender implements ExcerptAppender {
         trustedSequence = s + 1;
         trustedFile = file;
         trustedGeneration = lock.foundGeneration() + 1;
+    }
+
+    /** A checksum-only queue: room for the CRC-32C and the free mark after it, then the checksum itself. */
+    private int withChecksum() {
+        int length = (int) cursor.position();
+        long end = ExcerptHeaderDescriptor.next(position, length + Crc32cTrailer.LENGTH) + ExcerptHeaderDescriptor.SIZE;
+        if (end > file.mapped().reservedEnd()) {
+            file.mapped().blocks().reserve(position, end);
+        }
+        return checksum.append(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
     }
 
     /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */

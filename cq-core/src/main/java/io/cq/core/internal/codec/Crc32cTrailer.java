@@ -1,0 +1,51 @@
+package io.cq.core.internal.codec;
+
+import io.cq.core.codec.Compression;
+import io.cq.core.codec.ExcerptCodecs;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * The CRC-32C a checksum-only queue writes after each excerpt, computed over the record in place as it is published
+ * (docs/file-format.md, "Excerpt codecs"): such a queue's appender writes excerpts straight into their records like a
+ * plain one, and pays only the checksum. One per appender: not thread-safe.
+ */
+public final class Crc32cTrailer {
+    /** The checksum's bytes after the excerpt: a compile-time constant, so naming it loads nothing. */
+    public static final int LENGTH = 4;
+
+    private final CRC32C crc = new CRC32C();
+    /** A view of the chunk last checksummed, for CRC-32C without copying. */
+    private MemorySegment viewed;
+    private ByteBuffer view;
+
+    /** Whether a queue with these codecs checksums its excerpts in place: checksums on, nothing else. */
+    public static boolean inPlace(ExcerptCodecs codecs) {
+        return codecs.checksums() && !codecs.encrypted() && codecs.compression() == Compression.NONE;
+    }
+
+    /**
+     * Appends the CRC-32C of {@code length} bytes at {@code at} in {@code chunk} right after them.
+     *
+     * @return the record's length with the checksum
+     */
+    public int append(MemorySegment chunk, long at, int length) {
+        crc.reset();
+        if (chunk.byteSize() <= Integer.MAX_VALUE && chunk.isNative()) {
+            if (chunk != viewed) {
+                view = chunk.asByteBuffer();
+                viewed = chunk;
+            }
+            view.limit((int) at + length).position((int) at);
+            crc.update(view);
+        } else {
+            byte[] copy = new byte[length];
+            MemorySegment.copy(chunk, Frames.BYTE, at, copy, 0, length);
+            crc.update(copy, 0, length);
+        }
+        chunk.set(Frames.INT, at + length, (int) crc.getValue());
+        return length + LENGTH;
+    }
+}
