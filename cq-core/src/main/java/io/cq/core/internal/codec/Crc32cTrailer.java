@@ -16,8 +16,16 @@ public final class Crc32cTrailer {
     /** The checksum's bytes after the excerpt: a compile-time constant, so naming it loads nothing. */
     public static final int LENGTH = 4;
 
+    /**
+     * Up to this many bytes are copied into an array and checksummed there: a buffer view of a mapped segment takes
+     * and releases its memory session (two atomic updates) on every call, which costs small excerpts more than a
+     * copy does.
+     */
+    static final int COPY_LIMIT = 512;
+
     private final CRC32C crc = new CRC32C();
-    /** A view of the chunk last checksummed, for CRC-32C without copying. */
+    private final byte[] small = new byte[COPY_LIMIT];
+    /** A view of the chunk last checksummed, for larger excerpts. */
     private MemorySegment viewed;
     private ByteBuffer view;
 
@@ -33,7 +41,10 @@ public final class Crc32cTrailer {
      */
     public int append(MemorySegment chunk, long at, int length) {
         crc.reset();
-        if (chunk.byteSize() <= Integer.MAX_VALUE && chunk.isNative()) {
+        if (length <= COPY_LIMIT) {
+            MemorySegment.copy(chunk, Frames.BYTE, at, small, 0, length);
+            crc.update(small, 0, length);
+        } else if (chunk.byteSize() <= Integer.MAX_VALUE && chunk.isNative()) {
             if (chunk != viewed) {
                 view = chunk.asByteBuffer();
                 viewed = chunk;

@@ -80,9 +80,14 @@ public final class FrameReader {
         }
     }
 
+    /** As {@link Crc32cTrailer#append} computes it: small excerpts copied, larger ones through a view of the chunk. */
     private int checksum(MemorySegment chunk, long at, int n) {
         crc.reset();
-        if (chunk.byteSize() <= Integer.MAX_VALUE && chunk.isNative()) {
+        if (n <= Crc32cTrailer.COPY_LIMIT) {
+            in = Frames.atLeast(in, n);
+            MemorySegment.copy(chunk, Frames.BYTE, at, in, 0, n);
+            crc.update(in, 0, n);
+        } else if (chunk.byteSize() <= Integer.MAX_VALUE && chunk.isNative()) {
             if (chunk != viewed) {
                 view = chunk.asByteBuffer();
                 viewed = chunk;
