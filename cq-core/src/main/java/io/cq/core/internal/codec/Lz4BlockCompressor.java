@@ -6,8 +6,10 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
- * Writes the LZ4 block format (lz4.org, "LZ4 Block Format Description") greedily, as LZ4's fast mode does, with a
- * hash table of its own kept from excerpt to excerpt: lz4-java's pure-Java compressor allocates a 16 KiB table for
+ * Writes the LZ4 block format (lz4.org, "LZ4 Block Format Description") as LZ4's fast mode does, but trying the
+ * last two positions of each hash, one step of lazy matching, and remembering every position a match covers (a few
+ * percent smaller output for JSON-like excerpts, near LZ4's high-compression mode), with hash tables of its own kept
+ * from excerpt to excerpt: lz4-java's pure-Java compressor allocates a 16 KiB table for
  * every call, which at a million excerpts a second is 16 GB/s of garbage. Entries of earlier calls are told apart by
  * an offset that grows with every call, so the table is cleared only when that offset would overflow. Its output is
  * read by lz4-java's decompressor (and any other LZ4 implementation). Not thread-safe.
@@ -25,6 +27,8 @@ final class Lz4BlockCompressor {
     private static final int SKIP_TRIGGER = 6;
 
     private final int[] table = new int[1 << HASH_LOG];
+    /** What {@link #table} held before, per hash: a second candidate for each match. */
+    private final int[] previous = new int[1 << HASH_LOG];
     /** Added to positions stored in the table: entries below it belong to earlier calls. */
     private int generation = 1;
 
@@ -37,6 +41,7 @@ final class Lz4BlockCompressor {
     int compress(byte[] src, int srcOffset, int length, byte[] dst, int dstOffset) {
         if (generation > Integer.MAX_VALUE - length - 1) {
             Arrays.fill(table, 0);
+            Arrays.fill(previous, 0);
             generation = 1;
         }
         int base = generation - srcOffset;
@@ -46,16 +51,39 @@ final class Lz4BlockCompressor {
         if (length > MATCH_FIND_LIMIT) {
             int matchLimit = end - LAST_LITERALS;
             int findLimit = end - MATCH_FIND_LIMIT;
-            table[hash(src, srcOffset)] = srcOffset + base;
+            insert(src, srcOffset, base);
             int ip = srcOffset + 1;
             int misses = 1 << SKIP_TRIGGER;
             while (ip <= findLimit) {
                 int h = hash(src, ip);
-                int stored = table[h];
+                int newer = table[h];
+                int older = previous[h];
+                previous[h] = newer;
                 table[h] = ip + base;
-                int ref = stored - base;
-                if (stored < generation || ip - ref > MAX_DISTANCE
-                        || (int) INT.get(src, ref) != (int) INT.get(src, ip)) {
+                // Two candidates, the last two positions with this hash: the longer match wins.
+                int ref = -1;
+                int matchLength = 0;
+                for (int stored = newer, round = 0; round < 2; stored = older, round++) {
+                    int found = matchAt(src, ip, stored - base, stored, matchLimit);
+                    if (found > matchLength) {
+                        matchLength = found;
+                        ref = stored - base;
+                    }
+                }
+                if (ref >= 0 && ip + 1 <= findLimit) {
+                    // One step of lazy matching: a longer match one byte on is worth a literal more.
+                    int h1 = hash(src, ip + 1);
+                    int stored1 = table[h1];
+                    int found = matchAt(src, ip + 1, stored1 - base, stored1, matchLimit);
+                    if (found > matchLength + 1) {
+                        previous[h1] = stored1;
+                        table[h1] = ip + 1 + base;
+                        ip++;
+                        matchLength = found;
+                        ref = stored1 - base;
+                    }
+                }
+                if (ref < 0) {
                     ip += misses++ >>> SKIP_TRIGGER;
                     continue;
                 }
@@ -63,22 +91,40 @@ final class Lz4BlockCompressor {
                 while (ip > anchor && ref > srcOffset && src[ip - 1] == src[ref - 1]) {
                     ip--;
                     ref--;
-                }
-                int matchLength = MIN_MATCH;
-                while (ip + matchLength < matchLimit && src[ip + matchLength] == src[ref + matchLength]) {
                     matchLength++;
                 }
                 op = sequence(src, anchor, ip - anchor, dst, op, ip - ref, matchLength);
-                ip += matchLength;
-                anchor = ip;
-                if (ip <= findLimit) {
-                    table[hash(src, ip - 2)] = ip - 2 + base;
+                // Every position the match covers goes into the table, so later matches can start there.
+                int matchEnd = ip + matchLength;
+                for (int p = ip + 1; p < matchEnd && p <= findLimit; p++) {
+                    insert(src, p, base);
                 }
+                ip = matchEnd;
+                anchor = ip;
             }
         }
         op = lastLiterals(src, anchor, end - anchor, dst, op);
         generation += length + 1;
         return op - dstOffset;
+    }
+
+    /** The length of the match at {@code ip} with an earlier position (stored as {@code stored}), or 0. */
+    private int matchAt(byte[] src, int ip, int candidate, int stored, int matchLimit) {
+        if (stored < generation || candidate >= ip || ip - candidate > MAX_DISTANCE
+                || (int) INT.get(src, candidate) != (int) INT.get(src, ip)) {
+            return 0;
+        }
+        int length = MIN_MATCH;
+        while (ip + length < matchLimit && src[ip + length] == src[candidate + length]) {
+            length++;
+        }
+        return length;
+    }
+
+    private void insert(byte[] src, int at, int base) {
+        int h = hash(src, at);
+        previous[h] = table[h];
+        table[h] = at + base;
     }
 
     private static int hash(byte[] src, int at) {

@@ -62,7 +62,7 @@ class Lz4BlockCompressorTest {
     }
 
     @Test
-    void compressesJsonLikeTextAboutAsWellAsLz4JavasFastCompressor() {
+    void compressesJsonLikeTextAtLeastAsWellAsLz4JavasFastCompressor() {
         Random random = new Random(5);
         Lz4BlockCompressor ours = new Lz4BlockCompressor();
         var theirs = LZ4Factory.safeInstance().fastCompressor();
@@ -74,8 +74,8 @@ class Lz4BlockCompressorTest {
             oursTotal += ours.compress(input, 0, input.length, out, 0);
             theirsTotal += theirs.compress(input, 0, input.length, out, 0, out.length);
         }
-        assertThat((double) oursTotal).as("ours %d bytes, lz4-java %d", oursTotal, theirsTotal)
-                .isLessThanOrEqualTo(theirsTotal * 1.05);
+        assertThat(oursTotal).as("ours %d bytes, lz4-java %d", oursTotal, theirsTotal)
+                .isLessThanOrEqualTo(theirsTotal);
         assertThat(oursTotal).isLessThan(200 * 1024 / 2);
     }
 
