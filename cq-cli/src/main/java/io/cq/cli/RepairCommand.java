@@ -72,7 +72,7 @@ final class RepairCommand implements Callable<Integer> {
         // Through the builder, which also opens a queue no writer would open, its newest cycle's file being gone.
         QueueRepair repair;
         try {
-            repair = keys.apply(MappedQueue.builder(directory), true).repair();
+            repair = keys.apply(MappedQueue.builder(directory), false).repair();
         } catch (MissingKeyException e) {
             throw keys.explain(e, directory);
         }
