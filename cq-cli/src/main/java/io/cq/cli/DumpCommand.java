@@ -2,7 +2,7 @@ package io.cq.cli;
 
 import io.cq.core.CycleCalendar;
 import io.cq.core.MappedQueue;
-import io.cq.core.codec.MissingKeyException;
+import io.cq.core.MissingKeyException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,8 +1,8 @@
 package io.cq.cli;
 
 import io.cq.core.MappedQueueBuilder;
+import io.cq.core.MissingKeyException;
 import io.cq.core.codec.EncryptionKeys;
-import io.cq.core.codec.MissingKeyException;
 import picocli.CommandLine.Option;
 
 import java.io.Console;

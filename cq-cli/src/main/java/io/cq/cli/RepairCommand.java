@@ -2,9 +2,9 @@ package io.cq.cli;
 
 import io.cq.core.CorruptQueueException;
 import io.cq.core.MappedQueue;
+import io.cq.core.MissingKeyException;
 import io.cq.core.QueueRepair;
 import io.cq.core.QueueVerification;
-import io.cq.core.codec.MissingKeyException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

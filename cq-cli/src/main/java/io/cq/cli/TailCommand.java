@@ -2,9 +2,9 @@ package io.cq.cli;
 
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.MissingKeyException;
 import io.cq.core.ReadContext;
 import io.cq.core.TailerDirection;
-import io.cq.core.codec.MissingKeyException;
 import io.cq.core.idle.IdleStrategy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -231,7 +231,7 @@ public interface MappedQueue extends AutoCloseable {
      * @throws CorruptQueueException after writing all it could, naming the first damage it met: a header that is no
      *                               record's, records after a zeroed stretch, a record cut short, a damaged file
      *                               header, an excerpt whose checksum or tag does not match
-     * @throws io.cq.core.codec.MissingKeyException after writing all it could, when an encrypted excerpt names a key
+     * @throws MissingKeyException after writing all it could, when an encrypted excerpt names a key
      *                               id this queue was not given (its record is shown without its contents)
      */
     void dumpCycle(long cycle, Appendable out, ExcerptFormatter formatter);

@@ -4,6 +4,7 @@ import io.cq.core.CorruptQueueException;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
+import io.cq.core.MissingKeyException;
 import io.cq.core.QueueVerification;
 import io.cq.core.QueueVerification.Finding;
 import io.cq.core.QueueVerification.Severity;

@@ -2,11 +2,11 @@ package io.cq.core.internal.inspect;
 
 import io.cq.core.CorruptQueueException;
 import io.cq.core.ExcerptFormatter;
+import io.cq.core.MissingKeyException;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueException;
 import io.cq.core.codec.Compression;
 import io.cq.core.codec.ExcerptCodecs;
-import io.cq.core.codec.MissingKeyException;
 import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.codec.FrameReader;
 import io.cq.core.internal.file.CycleFile;
