@@ -2,7 +2,9 @@ package io.cq.cli;
 
 import io.cq.core.CycleCalendar;
 import io.cq.core.MappedQueue;
+import io.cq.core.MissingKeyException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -24,6 +26,9 @@ final class DumpCommand implements Callable<Integer> {
     @Parameters(paramLabel = "<dir|file>", description = "A queue directory, or one of its .cq4 cycle files.")
     Path target;
 
+    @Mixin
+    KeyStoreOptions keys = new KeyStoreOptions();
+
     @Override
     public Integer call() {
         Path directory = target;
@@ -33,12 +38,15 @@ final class DumpCommand implements Callable<Integer> {
             cycleFileName = target.getFileName().toString();
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (MappedQueue queue = Queues.openReadOnly(directory)) {
+        try (MappedQueue queue = Queues.openReadOnly(directory, keys)) {
             long cycle = cycleFileName == null ? -1 : cycleOf(queue.cycleCalendar(), cycleFileName);
             ExcerptRenderer renderer = new ExcerptRenderer();
             queue.dumpCycle(cycle, new ReadOutput(out), (excerpt, text) -> text.append(renderer.quoted(excerpt)));
         } catch (OutputClosed closed) {
             return 0;
+        } catch (MissingKeyException e) {
+            // Shown without their contents, each with its key id; the whole dump written first.
+            throw keys.explain(e, directory);
         } finally {
             out.flush();
         }

@@ -39,10 +39,11 @@ final class ExcerptSizeReport {
         }
     }
 
-    static void appendText(StringBuilder out, JsonNode sizes) {
+    /** @param whyNotRead why there is no histogram, when {@code sizes} is null */
+    static void appendText(StringBuilder out, JsonNode sizes, String whyNotRead) {
         out.append("excerpt sizes  ");
         if (sizes.isNull()) {
-            out.append("not read (--sizes 0)\n");
+            out.append("not read (").append(whyNotRead).append(")\n");
             return;
         }
         long read = sizes.get("read").asLong();

@@ -19,8 +19,9 @@ final class Queues {
         return MappedQueue.builder(checkQueueDirectory(directory)).readOnly(true).build();
     }
 
-    static MappedQueue openForWriting(Path directory) {
-        return MappedQueue.builder(checkQueueDirectory(directory)).build();
+    /** Read-only, with the keys of {@code --key-store} when one was given (an encrypted queue). */
+    static MappedQueue openReadOnly(Path directory, KeyStoreOptions keys) {
+        return keys.apply(MappedQueue.builder(checkQueueDirectory(directory)).readOnly(true), false).build();
     }
 
     static Path checkQueueDirectory(Path directory) {

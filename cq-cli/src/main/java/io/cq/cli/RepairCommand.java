@@ -2,9 +2,11 @@ package io.cq.cli;
 
 import io.cq.core.CorruptQueueException;
 import io.cq.core.MappedQueue;
+import io.cq.core.MissingKeyException;
 import io.cq.core.QueueRepair;
 import io.cq.core.QueueVerification;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -36,13 +38,16 @@ final class RepairCommand implements Callable<Integer> {
     @Option(names = "--skip-damaged", description = "Cut the damaged cycles (the excerpts after the damage are lost).")
     boolean skipDamaged;
 
+    @Mixin
+    KeyStoreOptions keys = new KeyStoreOptions();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Queues.checkQueueDirectory(directory);
         if (!skipDamaged) {
             QueueVerification verification;
-            try (MappedQueue queue = Queues.openReadOnly(directory)) {
+            try (MappedQueue queue = Queues.openReadOnly(directory, keys)) {
                 verification = queue.verify();
             } catch (CorruptQueueException e) {
                 // The table store itself is damaged, as cq verify reports it: no cycle can be cut to mend that.
@@ -65,7 +70,12 @@ final class RepairCommand implements Callable<Integer> {
         }
         Queues.checkQueueDirectory(directory);
         // Through the builder, which also opens a queue no writer would open, its newest cycle's file being gone.
-        QueueRepair repair = MappedQueue.builder(directory).repair();
+        QueueRepair repair;
+        try {
+            repair = keys.apply(MappedQueue.builder(directory), false).repair();
+        } catch (MissingKeyException e) {
+            throw keys.explain(e, directory);
+        }
         if (repair.cycleRangeReset() != null) {
             QueueRepair.CycleRangeReset reset = repair.cycleRangeReset();
             out.println("RESET " + reset.tableStore() + ": its newest cycle " + reset.storedNewest()

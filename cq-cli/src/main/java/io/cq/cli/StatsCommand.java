@@ -5,7 +5,9 @@ import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueDiskUsage;
 import io.cq.core.WriterProcess;
+import io.cq.core.codec.ExcerptCodecs;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -26,8 +28,8 @@ import java.util.concurrent.Callable;
 /** {@code cq stats}: what a queue holds, how far its named tailers are behind, and how large its excerpts are. */
 @Command(name = "stats", mixinStandardHelpOptions = true, versionProvider = CqCli.Version.class,
         description = "Summarise a queue: roll cycle, cycles and files with their sizes, first and last index, number "
-                + "of excerpts, each named tailer with its next index, lag (excerpts behind the end) and holder, and "
-                + "a histogram of excerpt sizes in power-of-two ranges.")
+                + "of excerpts, each named tailer with its next index, lag (excerpts behind the end) and holder, "
+                + "the excerpt codecs, and a histogram of excerpt sizes in power-of-two ranges.")
 final class StatsCommand implements Callable<Integer> {
     enum Format { text, json }
 
@@ -47,19 +49,24 @@ final class StatsCommand implements Callable<Integer> {
                     + "0 none.")
     String sizes;
 
+    @Mixin
+    KeyStoreOptions keys = new KeyStoreOptions();
+
     @Override
     public Integer call() {
         long sizesLimit = sizesLimit();
         JsonMapper json = JsonMapper.builder().build();
         ObjectNode stats = json.createObjectNode();
         CorruptQueueException damage = null;
-        try (MappedQueue queue = Queues.openReadOnly(directory)) {
+        try (MappedQueue queue = Queues.openReadOnly(directory, keys)) {
             stats.put("path", queue.path().toAbsolutePath().toString());
             stats.put("rollCycle", queue.rollCycle().name());
             ObjectNode filesystem = stats.putObject("filesystem");
             filesystem.put("type", queue.filesystem().type());
             filesystem.put("locality", queue.filesystem().locality().name());
             filesystem.put("local", queue.filesystem().isLocal());
+            ExcerptCodecs codecs = queue.settings().codecs();
+            stats.put("codecs", codecs.describe());
             ObjectNode settings = stats.putObject("settings");
             queue.settings().describe().forEach(settings::put);
             ArrayNode files = stats.putArray("files");
@@ -106,6 +113,10 @@ final class StatsCommand implements Callable<Integer> {
             }
             if (sizesLimit == 0) {
                 stats.putNull("excerptSizes");
+            } else if (codecs.encrypted() && codecs.keys() == null) {
+                // Sizes are those of the excerpts, which only decrypting tells.
+                stats.putNull("excerptSizes");
+                stats.put("excerptSizesNotRead", "the queue is encrypted and no --key-store was given");
             } else {
                 ExcerptSizeHistogram histogram = ExcerptSizeHistogram.read(queue, excerpts, sizesLimit);
                 damage = histogram.damage();
@@ -161,6 +172,7 @@ final class StatsCommand implements Callable<Integer> {
         StringBuilder out = new StringBuilder();
         out.append("queue        ").append(stats.get("path").asString()).append('\n');
         out.append("roll cycle   ").append(stats.get("rollCycle").asString()).append('\n');
+        out.append("codecs       ").append(stats.get("codecs").asString()).append('\n');
         JsonNode filesystem = stats.get("filesystem");
         out.append("file system  ").append(filesystem.get("type").asString()).append(" (")
                 .append(filesystem.get("locality").asString().toLowerCase(Locale.ROOT).replace('_', ' '))
@@ -197,7 +209,8 @@ final class StatsCommand implements Callable<Integer> {
                         .append('\n');
             }
         }
-        ExcerptSizeReport.appendText(out, stats.get("excerptSizes"));
+        ExcerptSizeReport.appendText(out, stats.get("excerptSizes"), stats.has("excerptSizesNotRead")
+                ? stats.get("excerptSizesNotRead").asString() : "--sizes 0");
         return out.toString().stripTrailing();
     }
 

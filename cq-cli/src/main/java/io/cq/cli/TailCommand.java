@@ -2,10 +2,12 @@ package io.cq.cli;
 
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.MissingKeyException;
 import io.cq.core.ReadContext;
 import io.cq.core.TailerDirection;
 import io.cq.core.idle.IdleStrategy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -74,11 +76,22 @@ final class TailCommand implements Callable<Integer> {
             description = "JARs and class directories holding the -r interfaces and their argument types.")
     String classPath;
 
+    @Mixin
+    KeyStoreOptions keys = new KeyStoreOptions();
+
     /** Lines between two checks that the output is still read (a mask: one check per 256 lines). */
     private static final long CHECK_OUTPUT_EVERY = 255;
 
     @Override
     public Integer call() {
+        try {
+            return tail();
+        } catch (MissingKeyException e) {
+            throw keys.explain(e, directory);
+        }
+    }
+
+    private int tail() {
         if (fromIndex != null && last != null) {
             throw new UserInputException("-n and -m both choose the start: give one of them");
         }
@@ -88,7 +101,7 @@ final class TailCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         IdleStrategy idle = IdleStrategy.backoff();
         long printed = 0;
-        try (MappedQueue queue = Queues.openReadOnly(directory); ExcerptTailer tailer = queue.createTailer()) {
+        try (MappedQueue queue = Queues.openReadOnly(directory, keys); ExcerptTailer tailer = queue.createTailer()) {
             position(queue, tailer);
             ExcerptLines lines = interfaces.isEmpty()
                     ? new ExcerptLines.Rendered(tailer, format == Format.json, oneLine)

@@ -2,8 +2,13 @@ package io.cq.cli;
 
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
+import io.cq.core.MappedQueueBuilder;
+import io.cq.core.MissingKeyException;
+import io.cq.core.codec.EncryptionKeys;
+import io.cq.core.codec.ExcerptCodecs;
 import io.cq.core.message.Messages;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -69,8 +74,12 @@ final class WriteCommand implements Callable<Integer> {
             description = "JARs and class directories holding the -r interface and its argument types.")
     String classPath;
 
-    @Option(names = "--create", description = "Create the queue when the directory holds none yet.")
+    @Option(names = "--create", description = "Create the queue when the directory holds none yet (encrypted with "
+            + "the --key-store's key when one is given).")
     boolean create;
+
+    @Mixin
+    KeyStoreOptions keys = new KeyStoreOptions();
 
     @Override
     public Integer call() throws IOException {
@@ -103,8 +112,7 @@ final class WriteCommand implements Callable<Integer> {
             }
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (MappedQueue queue = create ? MappedQueue.builder(directory).build() : Queues.openForWriting(directory);
-             ExcerptAppender appender = queue.acquireAppender()) {
+        try (MappedQueue queue = open(); ExcerptAppender appender = queue.acquireAppender()) {
             if (typed == null) {
                 for (List<JsonNode> arguments : calls) {
                     Messages.write(appender, method, arguments);
@@ -120,6 +128,26 @@ final class WriteCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * For writing, with the key store's keys; {@code --create} in a directory without a queue makes one, encrypted
+     * when a key store was given.
+     */
+    private MappedQueue open() {
+        boolean exists = Files.exists(directory.resolve(Queues.TABLE_STORE));
+        MappedQueueBuilder builder = MappedQueue.builder(exists || !create ? Queues.checkQueueDirectory(directory)
+                : directory);
+        EncryptionKeys given = keys.keys(true);
+        if (given != null) {
+            builder = exists ? builder.encryptionKeys(given) : builder.codecs(ExcerptCodecs.none()
+                    .withEncryption(given));
+        }
+        try {
+            return builder.build();
+        } catch (MissingKeyException e) {
+            throw keys.explain(e, directory);
+        }
     }
 
     /**

@@ -230,14 +230,18 @@ public interface MappedQueue extends AutoCloseable {
      * @throws java.io.UncheckedIOException  when {@code out} fails ({@link java.io.IOException} as its cause)
      * @throws CorruptQueueException after writing all it could, naming the first damage it met: a header that is no
      *                               record's, records after a zeroed stretch, a record cut short, a damaged file
-     *                               header
+     *                               header, an excerpt whose checksum or tag does not match
+     * @throws MissingKeyException after writing all it could, when an encrypted excerpt names a key
+     *                               id this queue was not given (its record is shown without its contents)
      */
     void dumpCycle(long cycle, Appendable out, ExcerptFormatter formatter);
 
     /**
      * Reads every cycle file record by record and checks it against the format: record headers and lengths,
-     * end-of-cycle marks, file sizes, index entries. Read-only, and safe while other processes append: the
-     * excerpt being written at the end is not reported.
+     * end-of-cycle marks, file sizes, index entries; with excerpt codecs, every excerpt's checksum, compressed frame
+     * and, with the keys, its AES-GCM tag (encrypted excerpts whose key this queue was not given are a note: their
+     * tags were not checked). Read-only, and safe while other processes append: the excerpt being written at the
+     * end is not reported.
      */
     QueueVerification verify();
 

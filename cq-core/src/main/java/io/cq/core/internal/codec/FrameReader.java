@@ -45,6 +45,10 @@ public final class FrameReader {
     private MemorySegment segment;
     private long offset;
     private int length;
+    /** What the last frame opened held, for {@code cq dump}: its key id, compression method and stored length. */
+    private int frameKeyId;
+    private int frameMethod;
+    private int frameStored;
 
     /** @param keys the reader's keys; null when it was given none */
     public FrameReader(String queue, EncryptionKeys keys) {
@@ -110,6 +114,7 @@ public final class FrameReader {
                     + "nonce and tag");
         }
         int keyId = chunk.get(Frames.INT, at);
+        frameKeyId = keyId;
         if (keys == null) {
             throw new MissingKeyException("queue " + queue + ": excerpt " + index + " (" + path + " at " + position
                     + ") is encrypted with key id " + hex(keyId) + ", and the queue was opened without keys: give "
@@ -150,6 +155,8 @@ public final class FrameReader {
     /** The frame of {@code n} bytes at {@code at} in {@code source}: the excerpt, or its method, length and data. */
     private void unframe(FileCodecs file, MemorySegment source, long at, int n, long index, Path path,
                          long position) {
+        frameMethod = CodecDescriptor.STORED;
+        frameStored = n;
         if (!file.compressing()) {
             segment = source;
             offset = at;
@@ -160,6 +167,7 @@ public final class FrameReader {
             throw damaged(path, position, index, "frame of " + n + " bytes has no method byte");
         }
         int method = source.get(Frames.BYTE, at) & 0xff;
+        frameMethod = method;
         if (method == CodecDescriptor.STORED) {
             segment = source;
             offset = at + CodecDescriptor.METHOD_LENGTH;
@@ -174,6 +182,7 @@ public final class FrameReader {
         }
         int raw = source.get(Frames.INT, at + CodecDescriptor.METHOD_LENGTH);
         int data = n - head;
+        frameStored = data;
         // LZ4 expands at most 255-fold and Deflate about 1032-fold: a larger length is damage, not a reason to
         // allocate it.
         if (raw < 0 || raw > Math.min(1 << 29, data * 1100L + 64)) {
@@ -229,5 +238,25 @@ public final class FrameReader {
 
     public int length() {
         return length;
+    }
+
+    /** The key id the last encrypted frame opened (or tried) names. */
+    public int keyId() {
+        return frameKeyId;
+    }
+
+    /** The compression method id of the last frame opened: {@link CodecDescriptor#STORED} when not compressed. */
+    public int method() {
+        return frameMethod;
+    }
+
+    /** How many bytes the last frame opened stored its excerpt in: the compressed data's, or the excerpt's own. */
+    public int storedLength() {
+        return frameStored;
+    }
+
+    /** The key id an encrypted record of at least {@link CodecDescriptor#KEY_ID_LENGTH} bytes at {@code at} names. */
+    public static int keyIdAt(MemorySegment chunk, long at) {
+        return chunk.get(Frames.INT, at);
     }
 }

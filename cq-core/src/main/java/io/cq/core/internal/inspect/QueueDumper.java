@@ -2,10 +2,16 @@ package io.cq.core.internal.inspect;
 
 import io.cq.core.CorruptQueueException;
 import io.cq.core.ExcerptFormatter;
+import io.cq.core.MissingKeyException;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueException;
+import io.cq.core.codec.Compression;
+import io.cq.core.codec.ExcerptCodecs;
+import io.cq.core.internal.codec.FileCodecs;
+import io.cq.core.internal.codec.FrameReader;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.layout.CodecDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.memory.SegmentCursor;
 import io.cq.core.internal.named.NamedTailerSlots;
@@ -17,19 +23,25 @@ import java.time.Instant;
 /**
  * Writes a queue as readable text: the table store's settings and named tailers, then each cycle file's header
  * and its records in order, each excerpt rendered by an {@link ExcerptFormatter} ({@link #RAW} by default: text
- * when it is printable UTF-8, hex otherwise).
+ * when it is printable UTF-8, hex otherwise). An excerpt of a file with codecs is decoded as a tailer decodes it
+ * (docs/file-format.md, "Excerpt codecs") and shown with what its frame says: key id, compression, checksum.
  */
 public final class QueueDumper {
     private final CycleFiles files;
     private final Appendable out;
     private final ExcerptFormatter formatter;
+    private final ExcerptCodecs codecs;
     private final SegmentCursor cursor = new SegmentCursor();
+    private FrameReader frames;
     private CorruptQueueException damage;
+    private MissingKeyException missingKey;
 
-    public QueueDumper(CycleFiles files, Appendable out, ExcerptFormatter formatter) {
+    /** @param codecs the queue's codecs in force, with the keys it was opened with (none: a plain queue) */
+    public QueueDumper(CycleFiles files, Appendable out, ExcerptFormatter formatter, ExcerptCodecs codecs) {
         this.files = files;
         this.out = out;
         this.formatter = formatter;
+        this.codecs = codecs;
     }
 
     /** The whole queue. */
@@ -41,13 +53,19 @@ public final class QueueDumper {
      * The table store, then one cycle ({@code -1}: every cycle).
      *
      * @throws CorruptQueueException once everything readable is written, naming the first damage the dump met (a
-     *                               header that is no record's, records after a zeroed stretch, a record cut short)
+     *                               header that is no record's, records after a zeroed stretch, a record cut short,
+     *                               an excerpt whose checksum or tag does not match)
+     * @throws MissingKeyException   once everything readable is written, when there is no damage but an encrypted
+     *                               excerpt named a key id the queue was not given
      */
     public void dumpQueue(long onlyCycle) throws IOException {
         out.append("# queue ").append(files.directory().toString()).append('\n');
         out.append("roll cycle: ").append(files.rollCycle().name())
                 .append(" (").append(String.valueOf(files.rollCycle().lengthMillis())).append(" ms, ")
                 .append(String.valueOf(files.rollCycle().sequenceBits())).append(" sequence bits)\n");
+        if (codecs != null && !codecs.isPlain()) {
+            out.append("codecs: ").append(codecs.describe()).append('\n');
+        }
         for (NamedTailerPosition tailer
                 : new NamedTailerSlots(files.tableStore(), files.directory().toString()).positions()) {
             out.append("named tailer '").append(tailer.name()).append("': next index ")
@@ -86,6 +104,9 @@ public final class QueueDumper {
         if (damage != null) {
             throw damage;
         }
+        if (missingKey != null) {
+            throw missingKey;
+        }
     }
 
     private void dumpCycle(CycleFile file) throws IOException {
@@ -96,17 +117,20 @@ public final class QueueDumper {
                 .append(", index: ").append(String.valueOf(file.index().indexCount())).append(" x ")
                 .append(String.valueOf(file.index().indexCount())).append(" entries every ")
                 .append(String.valueOf(file.index().indexSpacing())).append(" excerpts")
-                .append(", data from ").append(String.valueOf(file.dataStart())).append('\n');
+                .append(", data from ").append(String.valueOf(file.dataStart()))
+                .append(file.codecs() == null ? "" : ", codecs: " + file.codecs().codecs().describe()
+                        .replace(" (no keys given)", "")).append('\n');
         long position = file.dataStart();
         long sequence = 0;
         while (true) {
             int header = file.headerAt(position);
             if (ExcerptHeaderDescriptor.isData(header)) {
                 int length = ExcerptHeaderDescriptor.length(header);
-                out.append(hex(files.rollCycle().toIndex(file.cycle(), sequence)))
+                long index = files.rollCycle().toIndex(file.cycle(), sequence);
+                out.append(hex(index))
                         .append(" @").append(String.valueOf(position))
                         .append(" (").append(String.valueOf(length)).append(" bytes) ");
-                boolean whole = appendPayload(file, position + ExcerptHeaderDescriptor.SIZE, length);
+                boolean whole = appendPayload(file, position + ExcerptHeaderDescriptor.SIZE, length, index);
                 out.append('\n');
                 if (!whole) {
                     return;
@@ -155,7 +179,7 @@ public final class QueueDumper {
     }
 
     /** False when the excerpt runs past the file's end, which is then damage. */
-    private boolean appendPayload(CycleFile file, long offsetInFile, int length) throws IOException {
+    private boolean appendPayload(CycleFile file, long offsetInFile, int length, long index) throws IOException {
         long headerAt = offsetInFile - ExcerptHeaderDescriptor.SIZE;
         MemorySegment chunk;
         try {
@@ -167,12 +191,59 @@ public final class QueueDumper {
             return false;
         }
         long offset = (offsetInFile - ExcerptHeaderDescriptor.SIZE) % file.blockSize() + ExcerptHeaderDescriptor.SIZE;
-        cursor.bindForRead(chunk, offset, length);
+        if (file.codecs() == null) {
+            cursor.bindForRead(chunk, offset, length);
+        } else if (!openFrame(file, chunk, offset, length, headerAt, index)) {
+            return true;
+        }
         try {
             formatter.format(cursor, out);
         } finally {
             cursor.unbind();
         }
+        return true;
+    }
+
+    /**
+     * Decodes the framed excerpt and shows what its frame says before it; false, with the reason shown instead,
+     * when it cannot be decoded: damage (kept to report at the end), or a key the queue was not given.
+     */
+    private boolean openFrame(CycleFile file, MemorySegment chunk, long offset, int length, long position,
+                              long index) throws IOException {
+        FileCodecs fileCodecs = file.codecs();
+        if (frames == null) {
+            frames = new FrameReader(files.directory().toString(), codecs == null ? null : codecs.keys());
+        }
+        try {
+            frames.open(fileCodecs, chunk, offset, length, index, file.path(), position);
+        } catch (CorruptQueueException e) {
+            out.append("DAMAGED: ").append(e.problem());
+            if (damage == null) {
+                damage = new CorruptQueueException(e.file(), e.position(), e.problem()
+                        + "; cq verify lists every damage");
+            }
+            return false;
+        } catch (MissingKeyException e) {
+            out.append(String.format("[key id 0x%08x] not decrypted: no key for it", e.keyId()));
+            if (missingKey == null) {
+                missingKey = e;
+            }
+            return false;
+        }
+        out.append('[');
+        if (fileCodecs.encrypted()) {
+            out.append(String.format("key id 0x%08x, tag ok", frames.keyId()));
+        } else if (fileCodecs.checksummed()) {
+            out.append("checksum ok");
+        }
+        if (fileCodecs.compressing()) {
+            out.append(fileCodecs.checksummed() || fileCodecs.encrypted() ? ", " : "");
+            Compression method = Compression.ofId(frames.method());
+            out.append(frames.method() == CodecDescriptor.STORED ? "stored uncompressed"
+                    : "compressed " + method + " " + frames.length() + " -> " + frames.storedLength() + " bytes");
+        }
+        out.append("] ");
+        cursor.bindForRead(frames.segment(), frames.offset(), frames.length());
         return true;
     }
 

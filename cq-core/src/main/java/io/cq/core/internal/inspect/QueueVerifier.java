@@ -4,8 +4,11 @@ import io.cq.core.CorruptQueueException;
 import io.cq.core.QueueVerification;
 import io.cq.core.QueueVerification.Finding;
 import io.cq.core.QueueVerification.Severity;
+import io.cq.core.codec.ExcerptCodecs;
+import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.file.CycleFile;
 import io.cq.core.internal.file.CycleFiles;
+import io.cq.core.internal.layout.CodecDescriptor;
 import io.cq.core.internal.layout.CycleHeaderDescriptor;
 import io.cq.core.internal.layout.ExcerptHeaderDescriptor;
 import io.cq.core.internal.layout.IndexDescriptor;
@@ -24,18 +27,24 @@ import java.util.NavigableSet;
 /**
  * Reads every cycle file of a queue the way a tailer would, but reports what it meets instead of stopping at it:
  * headers, record headers and lengths, the end-of-cycle marks, the file sizes and every index entry against the
- * record it should point at (docs/file-format.md describes what is expected). Never writes.
+ * record it should point at (docs/file-format.md describes what is expected), and in a file with codecs every
+ * excerpt's checksum or tag and compressed frame ({@link FrameChecks}). Never writes.
  */
 public final class QueueVerifier {
     private final CycleFiles files;
-    /** Compared against the unwritten area, a megabyte at a time. */
+    /** The queue's codecs in force, with the keys given; what its new files are framed with. */
+    private final ExcerptCodecs codecs;
+    private final FrameChecks frames;
 
     private final List<Finding> findings = new ArrayList<>();
     private long excerpts;
     private int filesChecked;
 
-    public QueueVerifier(CycleFiles files) {
+    /** @param codecs the queue's codecs in force, with the keys it was opened with (none: a plain queue) */
+    public QueueVerifier(CycleFiles files, ExcerptCodecs codecs) {
         this.files = files;
+        this.codecs = codecs;
+        this.frames = new FrameChecks(files.directory().toString(), codecs);
     }
 
     public QueueVerification verify() {
@@ -56,12 +65,16 @@ public final class QueueVerifier {
             filesChecked++;
             try {
                 checkReservedHeader(file);
+                checkCodecs(file);
                 checkRecords(file, cycle == cycles.last(), sizeOf(file));
             } catch (CorruptQueueException e) {
                 damage(e.file(), e.position(), e.problem());
             } finally {
                 files.release(file);
             }
+        }
+        for (FrameChecks.Damage unchecked : frames.notChecked(files.directory())) {
+            note(unchecked.file(), unchecked.position(), unchecked.description());
         }
         checkCycleRange();
         for (TableStoreVerifier.Damage found : new TableStoreVerifier(files.tableStore()).verify()) {
@@ -95,20 +108,50 @@ public final class QueueVerifier {
 
     /**
      * The header's reserved ranges (docs/file-format.md, "Cycle files") were written as zeros with the header, and
-     * nothing writes there since; so is the padding between the primary index and the records.
+     * nothing writes there since; so is the padding between the primary index and the records. A version 2 file
+     * (excerpt codecs) holds its codec fields at the start of the range after the sequence, and its key salt there
+     * when encrypted (docs/file-format.md, "Excerpt codecs"); the rest of that range stays zero.
      */
     private void checkReservedHeader(CycleFile file) {
         long primaryEnd = IndexDescriptor.primaryEntryOffset(file.index().indexCount());
-        long[][] ranges = {{CycleHeaderDescriptor.INDEX_SPACING_OFFSET + Integer.BYTES,
-            CycleHeaderDescriptor.BLOCK_SIZE_OFFSET}, {CycleHeaderDescriptor.SEQUENCE_OFFSET + Long.BYTES,
-            CycleHeaderDescriptor.PAGE_HINT_OFFSET}, {CycleHeaderDescriptor.PAGE_HINT_OFFSET + Long.BYTES,
-            IndexDescriptor.PRIMARY_INDEX_OFFSET}, {primaryEnd, file.dataStart()}};
+        long afterSequence = CycleHeaderDescriptor.SEQUENCE_OFFSET + Long.BYTES;
+        FileCodecs fileCodecs = file.codecs();
+        long[][] afterSequenceRanges = fileCodecs == null
+                ? new long[][] {{afterSequence, CycleHeaderDescriptor.PAGE_HINT_OFFSET}}
+                : new long[][] {{CodecDescriptor.FILE_THRESHOLD_OFFSET + Integer.BYTES,
+                    CodecDescriptor.FILE_KEY_SALT_OFFSET}, {fileCodecs.encrypted() ? CodecDescriptor.FILE_CODECS_END
+                    : CodecDescriptor.FILE_KEY_SALT_OFFSET, CycleHeaderDescriptor.PAGE_HINT_OFFSET}};
+        List<long[]> ranges = new ArrayList<>();
+        ranges.add(new long[] {CycleHeaderDescriptor.INDEX_SPACING_OFFSET + Integer.BYTES,
+            CycleHeaderDescriptor.BLOCK_SIZE_OFFSET});
+        ranges.addAll(List.of(afterSequenceRanges));
+        ranges.add(new long[] {CycleHeaderDescriptor.PAGE_HINT_OFFSET + Long.BYTES,
+            IndexDescriptor.PRIMARY_INDEX_OFFSET});
+        ranges.add(new long[] {primaryEnd, file.dataStart()});
         for (long[] range : ranges) {
             long nonZero = UnwrittenArea.firstNonZero(file, range[0], range[1]);
             if (nonZero >= 0) {
                 damage(file.path(), nonZero, "non-zero bytes at position " + nonZero + " in a reserved range of the "
                         + "cycle file's header (" + range[0] + " to " + range[1] + "), which the format keeps zero");
             }
+        }
+    }
+
+    /**
+     * A file framed otherwise than the queue frames its new files (a plain file in a queue with codecs, or the
+     * reverse, or other codecs) was not made by the queue's writers: copied in from another queue, or put there to
+     * be read as the queue's. Readers decode it as its header says; writers refuse to append to it.
+     */
+    private void checkCodecs(CycleFile file) {
+        FileCodecs queueFiles = codecs == null ? null : FileCodecs.forNewFiles(codecs);
+        FileCodecs fileCodecs = file.codecs();
+        boolean same = fileCodecs == null ? queueFiles == null : fileCodecs.sameFormatAs(queueFiles);
+        if (!same) {
+            damage(file.path(), CycleHeaderDescriptor.FORMAT_VERSION_OFFSET, "the file frames its excerpts with "
+                    + (fileCodecs == null ? "no codecs" : "codecs: " + fileCodecs.codecs().describe())
+                    + ", the queue with " + (queueFiles == null ? "none" : codecs.describe())
+                    + " (its table store says so): it was not made by this queue's writers, and they refuse to "
+                    + "append to it");
         }
     }
 
@@ -121,6 +164,9 @@ public final class QueueVerifier {
         try {
             checkRecords(file, newest, sizeWhenListed, index);
         } finally {
+            for (FrameChecks.Damage found : frames.takeDamage()) {
+                damage(found.file(), found.position(), found.description());
+            }
             for (IndexVerifier.Damage found : index.findings()) {
                 damage(file.path(), found.position(), found.description());
             }
@@ -175,6 +221,10 @@ public final class QueueVerifier {
             }
             if (ExcerptHeaderDescriptor.isData(header)) {
                 index.onExcerpt(sequence, position);
+                if (file.codecs() != null) {
+                    frames.check(file, position, ExcerptHeaderDescriptor.length(header),
+                            files.rollCycle().toIndex(file.cycle(), sequence));
+                }
                 position = file.next(position, header);
                 sequence++;
                 excerpts++;

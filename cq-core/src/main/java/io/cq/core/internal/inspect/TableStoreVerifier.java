@@ -1,5 +1,6 @@
 package io.cq.core.internal.inspect;
 
+import io.cq.core.internal.layout.CodecDescriptor;
 import io.cq.core.internal.layout.LockWordDescriptor;
 import io.cq.core.internal.layout.TableStoreDescriptor;
 import io.cq.core.internal.memory.Memory;
@@ -33,6 +34,18 @@ final class TableStoreVerifier {
             TableStoreDescriptor.SLOTS_OFFSET},
     };
 
+    /**
+     * A version 3 table store (a queue with excerpt codecs) holds its codec flags, compression and threshold at the
+     * start of the first range and its nonce serial at the start of the second (docs/file-format.md, "Excerpt
+     * codecs"); the rest stays zero.
+     */
+    private static final long[][] RESERVED_WITH_CODECS = {
+        {CodecDescriptor.TABLE_THRESHOLD_OFFSET + Integer.BYTES, 128},
+        {CodecDescriptor.TABLE_NONCE_SERIAL_OFFSET + Long.BYTES, TableStoreDescriptor.MAX_CYCLE_OFFSET},
+        RESERVED[2],
+        RESERVED[3],
+    };
+
     private final TableStore store;
     private final MemorySegment memory;
     private final List<Damage> findings = new ArrayList<>();
@@ -43,7 +56,9 @@ final class TableStoreVerifier {
     }
 
     List<Damage> verify() {
-        for (long[] range : RESERVED) {
+        boolean codecs = Memory.getInt(memory, TableStoreDescriptor.FORMAT_VERSION_OFFSET)
+                == CodecDescriptor.TABLE_STORE_VERSION;
+        for (long[] range : codecs ? RESERVED_WITH_CODECS : RESERVED) {
             requireZero(range[0], range[1], "a reserved range of the header (" + range[0] + " to " + range[1] + ")");
         }
         afterString(TableStoreDescriptor.ROLL_NAME_LENGTH_OFFSET, TableStoreDescriptor.ROLL_NAME_OFFSET,

@@ -304,7 +304,7 @@ public final class StoreQueue implements MappedQueue {
     public void dumpCycle(long cycle, Appendable out, ExcerptFormatter formatter) {
         ensureOpen();
         try {
-            new QueueDumper(files, out, formatter).dumpQueue(cycle);
+            new QueueDumper(files, out, formatter, context.codecs()).dumpQueue(cycle);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the dump of " + directory, e);
         }
@@ -313,7 +313,7 @@ public final class StoreQueue implements MappedQueue {
     @Override
     public QueueVerification verify() {
         ensureOpen();
-        return new QueueVerifier(files).verify();
+        return new QueueVerifier(files, context.codecs()).verify();
     }
 
     @Override
