@@ -210,8 +210,8 @@ class VerifyCodecQueuesTest {
 
         assertThat(damage(verify(checked, null))).singleElement().satisfies(finding -> {
             assertThat(finding.file()).isEqualTo(checkedFile);
-            assertThat(finding.description()).contains("frames its excerpts with no codecs, the queue with "
-                    + "CRC-32C checksums");
+            assertThat(finding.description()).contains("frames its excerpts with no codecs, its queue's table "
+                    + "store says with CRC-32C checksums");
         });
     }
 

@@ -89,6 +89,11 @@ public record FileCodecs(int flags, Compression compression, int threshold, byte
             throw new CorruptQueueException(path, CodecDescriptor.FILE_COMPRESSION_OFFSET, "compression method "
                     + method + " is unknown (0 none, 1 LZ4, 2 Deflate)");
         }
+        if (flags == 0 && compression == Compression.NONE) {
+            // Only a queue with codecs writes version 2 files: codecs zeroed out are damage, not a plain file.
+            throw new CorruptQueueException(path, CodecDescriptor.FILE_FLAGS_OFFSET, "a version 2 cycle file records "
+                    + "no codecs: its header is damaged");
+        }
         int threshold = header.getInt((int) CodecDescriptor.FILE_THRESHOLD_OFFSET);
         if (compression != Compression.NONE ? threshold < 1 || threshold > 16 << 20 : threshold != 0) {
             throw new CorruptQueueException(path, CodecDescriptor.FILE_THRESHOLD_OFFSET, "compression threshold "
@@ -100,6 +105,11 @@ public record FileCodecs(int flags, Compression compression, int threshold, byte
             header.get((int) CodecDescriptor.FILE_KEY_SALT_OFFSET, salt);
         }
         return new FileCodecs(flags, compression, threshold, salt);
+    }
+
+    /** For messages: which codecs, or "with no codecs" for null. */
+    public static String describe(FileCodecs codecs) {
+        return codecs == null ? "with no codecs" : "with " + codecs.codecs().describe();
     }
 
     /** Whether a file framed so can take the excerpts of a queue whose new files get {@code queue}'s codecs. */

@@ -45,7 +45,8 @@ public final class CycleFile {
     private volatile boolean tailChecked;
     int references;
 
-    CycleFile(MappedFile file, long cycle) {
+    /** @param queueCodecs how the queue frames its excerpts (its table store's codecs); null for a plain queue */
+    CycleFile(MappedFile file, long cycle, FileCodecs queueCodecs) {
         this.file = file;
         this.cycle = cycle;
         // The header and the primary index only (the file's length was checked against them): mapping no more
@@ -61,6 +62,13 @@ public final class CycleFile {
         this.codecs = Memory.getInt(header, CycleHeaderDescriptor.FORMAT_VERSION_OFFSET)
                 == CodecDescriptor.CYCLE_FILE_VERSION ? FileCodecs.read(file.path(),
                 header.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN)) : null;
+        if (codecs != queueCodecs && (codecs == null || !codecs.sameFormatAs(queueCodecs))) {
+            // Damage to either header would otherwise hand out frames as excerpts, or excerpts as frames.
+            throw new CorruptQueueException(file.path(), CodecDescriptor.FILE_FLAGS_OFFSET, "the file frames its "
+                    + "excerpts " + FileCodecs.describe(codecs) + ", its queue's table store says "
+                    + FileCodecs.describe(queueCodecs) + ": one of the two headers is damaged, or the file is another "
+                    + "queue's");
+        }
     }
 
     public MappedFile mapped() {

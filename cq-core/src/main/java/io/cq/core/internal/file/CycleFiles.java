@@ -337,7 +337,7 @@ public final class CycleFiles implements AutoCloseable {
                     writable ? diskSpace : null);
             CycleFile file;
             try {
-                file = new CycleFile(mapped, cycle);
+                file = new CycleFile(mapped, cycle, newFileCodecs);
             } catch (RuntimeException e) {
                 // Its mappings and its read-only channel too, not only the channel opened here.
                 try {

@@ -65,7 +65,6 @@ public final class QueueVerifier {
             filesChecked++;
             try {
                 checkReservedHeader(file);
-                checkCodecs(file);
                 checkRecords(file, cycle == cycles.last(), sizeOf(file));
             } catch (CorruptQueueException e) {
                 damage(e.file(), e.position(), e.problem());
@@ -134,24 +133,6 @@ public final class QueueVerifier {
                 damage(file.path(), nonZero, "non-zero bytes at position " + nonZero + " in a reserved range of the "
                         + "cycle file's header (" + range[0] + " to " + range[1] + "), which the format keeps zero");
             }
-        }
-    }
-
-    /**
-     * A file framed otherwise than the queue frames its new files (a plain file in a queue with codecs, or the
-     * reverse, or other codecs) was not made by the queue's writers: copied in from another queue, or put there to
-     * be read as the queue's. Readers decode it as its header says; writers refuse to append to it.
-     */
-    private void checkCodecs(CycleFile file) {
-        FileCodecs queueFiles = codecs == null ? null : FileCodecs.forNewFiles(codecs);
-        FileCodecs fileCodecs = file.codecs();
-        boolean same = fileCodecs == null ? queueFiles == null : fileCodecs.sameFormatAs(queueFiles);
-        if (!same) {
-            damage(file.path(), CycleHeaderDescriptor.FORMAT_VERSION_OFFSET, "the file frames its excerpts with "
-                    + (fileCodecs == null ? "no codecs" : "codecs: " + fileCodecs.codecs().describe())
-                    + ", the queue with " + (queueFiles == null ? "none" : codecs.describe())
-                    + " (its table store says so): it was not made by this queue's writers, and they refuse to "
-                    + "append to it");
         }
     }
 

@@ -123,6 +123,11 @@ final class TableStoreHeaders {
         int method = head.getInt((int) CodecDescriptor.TABLE_COMPRESSION_OFFSET);
         int threshold = head.getInt((int) CodecDescriptor.TABLE_THRESHOLD_OFFSET);
         Compression compression = Compression.ofId(method);
+        if (flags == 0 && method == 0) {
+            // Only a queue with codecs has a version 3 table store: codecs zeroed out are damage, not a plain queue.
+            throw new CorruptQueueException(path, CodecDescriptor.TABLE_FLAGS_OFFSET, "a version 3 table store records "
+                    + "no codecs: its header is damaged");
+        }
         if ((flags & ~CodecDescriptor.KNOWN_FLAGS) != 0 || compression == null
                 || (compression == Compression.NONE ? threshold != 0 : threshold < 1 || threshold > 16 << 20)) {
             throw new CorruptQueueException(path, CodecDescriptor.TABLE_FLAGS_OFFSET, String.format("codecs are "
