@@ -2,6 +2,7 @@ package io.cq.core.message;
 
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.MappedQueueBuilder;
 import io.cq.core.QueueClosedException;
 import io.cq.core.ReadContext;
 import org.junit.jupiter.api.AfterEach;
@@ -37,8 +38,13 @@ class ReplyReaderTest {
         }
     }
 
+    /** How each queue of a test is opened: plainly here, with codecs in {@code ReplyReaderOnEncryptedQueuesTest}. */
+    MappedQueueBuilder builder(Path directory) {
+        return MappedQueue.builder(directory);
+    }
+
     private MappedQueue queue(String name) {
-        MappedQueue queue = MappedQueue.builder(dir.resolve(name)).build();
+        MappedQueue queue = builder(dir.resolve(name)).build();
         toClose.add(queue);
         return queue;
     }
