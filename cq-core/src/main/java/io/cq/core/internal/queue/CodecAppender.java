@@ -68,18 +68,6 @@ final class CodecAppender extends ComposingAppender {
         return appender.lastIndexAppended();
     }
 
-    @Override
-    public long writeBytes(byte[] bytes) {
-        try (WriteContext dc = writingDocument()) {
-            try {
-                dc.bytes().writeBytes(bytes);
-            } catch (RuntimeException | Error e) {
-                dc.rollbackOnClose();
-                throw e;
-            }
-        }
-        return appender.lastIndexAppended();
-    }
 
     @Override
     void dropComposed() {

@@ -341,19 +341,6 @@ public final class StoreAppender implements ExcerptAppender {
         return lastIndexAppended;
     }
 
-    @Override
-    public long writeBytes(byte[] bytes) {
-        requireNoOpenContext();
-        try (WriteContext dc = openInPlace(false)) {
-            try {
-                dc.bytes().writeBytes(bytes);
-            } catch (RuntimeException | Error e) {
-                dc.rollbackOnClose();
-                throw e;
-            }
-        }
-        return lastIndexAppended;
-    }
 
     @Override
     public long lastIndexAppended() {
