@@ -138,8 +138,8 @@ final class UnknownCqProperties {
     }
 
     /**
-     * The dashed names of a properties class's setters, and of its nested groups (getters of a static nested class
-     * of {@link CqProperties} with no setter), as the binder sees them.
+     * The dashed names of a properties class's setters, and of its nested groups (getters with no setter of a static
+     * nested class of {@link CqProperties} or a properties class beside it), as the binder sees them.
      */
     private static Set<String> propertiesOf(Class<?> type, String prefix) {
         Set<String> names = new TreeSet<>();
@@ -151,12 +151,17 @@ final class UnknownCqProperties {
             if (methodName.startsWith("set") && method.getParameterCount() == 1) {
                 names.add(prefix + dashed(methodName.substring(3)));
             } else if (methodName.startsWith("get") && method.getParameterCount() == 0
-                    && method.getReturnType().getEnclosingClass() == CqProperties.class
-                    && !method.getReturnType().isEnum()) {
+                    && isGroup(method.getReturnType())) {
                 names.addAll(propertiesOf(method.getReturnType(), prefix + dashed(methodName.substring(3)) + "."));
             }
         }
         return names;
+    }
+
+    /** A nested group of properties: a class of the starter's own, nested in CqProperties or beside it. */
+    private static boolean isGroup(Class<?> type) {
+        return !type.isEnum() && (type.getEnclosingClass() == CqProperties.class
+                || type.getPackage() == CqProperties.class.getPackage());
     }
 
     private static String dashed(String camel) {
