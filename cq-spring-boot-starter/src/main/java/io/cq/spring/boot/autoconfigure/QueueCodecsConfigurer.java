@@ -129,18 +129,18 @@ final class QueueCodecsConfigurer {
         String property = prefix + (differing.isEmpty() ? "compression" : differing.getFirst());
         return new QueueCodecsException(name, property, "the queue in " + path + " was created with codecs: "
                 + inForce.describe() + " (kept in its files), and the properties ask for " + chosen.describe(),
-                "Set " + properties(inForce) + (inForce.encrypted() ? " with " + prefix + "encryption.*" : "")
-                        + ", or remove " + prefix + "checksums and " + prefix + "compression to open it with its own "
-                        + "codecs; a queue's codecs are fixed when it is created, so for others point " + prefix
-                        + "path at a new directory and copy the excerpts there.", mismatch);
+                "Set " + properties(inForce) + (inForce.encrypted() ? " beside " + prefix + "encryption.*" : "")
+                        + " to match them, or remove " + prefix + "checksums and " + prefix + "compression to open "
+                        + "it with its own codecs; a queue's codecs are fixed when it is created, so for others "
+                        + "point " + prefix + "path at a new directory and copy the excerpts there.", mismatch);
     }
 
     /** The codec properties that ask for these codecs, keys aside. */
     private String properties(ExcerptCodecs codecs) {
-        String shown = prefix + "checksums=" + codecs.checksums() + ", " + prefix + "compression="
-                + codecs.compression();
-        return codecs.compression() == Compression.NONE ? shown
-                : shown + ", " + prefix + "compression-threshold=" + codecs.compressionThreshold() + "B";
+        String shown = prefix + "checksums=" + codecs.checksums();
+        return codecs.compression() == Compression.NONE ? shown + " and " + prefix + "compression=NONE"
+                : shown + ", " + prefix + "compression=" + codecs.compression() + " and " + prefix
+                        + "compression-threshold=" + codecs.compressionThreshold() + "B";
     }
 
     private static EncryptionKeys readKeys(String name, QueueEncryptionProperties encryption) {
@@ -174,14 +174,15 @@ final class QueueCodecsConfigurer {
         try {
             return EncryptionKeys.fromKeyStore(store, secret, alias);
         } catch (IllegalArgumentException e) {
-            throw unreadable(name, prefix, e);
+            throw unreadable(name, prefix, store, e);
         } finally {
             Arrays.fill(secret, '\0');
         }
     }
 
     /** Sorts out {@link EncryptionKeys#fromKeyStore}'s failures by the property to change. */
-    private static QueueCodecsException unreadable(String name, String prefix, IllegalArgumentException e) {
+    private static QueueCodecsException unreadable(String name, String prefix, Path store,
+                                                   IllegalArgumentException e) {
         String message = String.valueOf(e.getMessage());
         if (message.startsWith("cannot read the keys of")) {
             return new QueueCodecsException(name, prefix + "key-store-password", message + "; every key must have "
@@ -189,10 +190,11 @@ final class QueueCodecsConfigurer {
                     + "key-store-password (keytool -keypasswd), or set that property to it.", e);
         }
         if (message.startsWith("cannot read key store")) {
-            if (hasCause(e, UnrecoverableKeyException.class)) {
-                return new QueueCodecsException(name, prefix + "key-store-password", "the key store cannot be read "
-                        + "with the configured password: " + message, "Set " + prefix + "key-store-password to the "
-                        + "key store's password.", e);
+            Throwable wrongPassword = cause(e, UnrecoverableKeyException.class);
+            if (wrongPassword != null) {
+                return new QueueCodecsException(name, prefix + "key-store-password", "the key store " + store
+                        + " does not open with the configured password (" + wrongPassword.getMessage() + ")",
+                        "Set " + prefix + "key-store-password to the key store's password.", e);
             }
             return new QueueCodecsException(name, prefix + "key-store", message, "Point " + prefix + "key-store "
                     + "at a PKCS12 or JCEKS key store holding the queue's AES keys.", e);
@@ -206,13 +208,13 @@ final class QueueCodecsConfigurer {
                 + "says.", e);
     }
 
-    private static boolean hasCause(Throwable failure, Class<? extends Throwable> type) {
+    private static @Nullable Throwable cause(Throwable failure, Class<? extends Throwable> type) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             if (type.isInstance(cause)) {
-                return true;
+                return cause;
             }
         }
-        return false;
+        return null;
     }
 
     /** How the password's property reads as an environment variable, for a queue name that can be one. */

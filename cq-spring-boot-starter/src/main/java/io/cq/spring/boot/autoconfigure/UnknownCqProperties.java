@@ -28,6 +28,8 @@ final class UnknownCqProperties {
     private static final Set<String> QUEUE_PROPERTIES = propertiesOf(QueueProperties.class, "");
     private static final Set<String> LISTENER_PROPERTIES = propertiesOf(ListenerProperties.class, "");
 
+    private static final String HIDDEN = "******";
+
     private UnknownCqProperties() {
     }
 
@@ -75,9 +77,20 @@ final class UnknownCqProperties {
                 ? "Remove it, or use one of the properties listed in docs/spring-boot.md: " + String.join(", ", known)
                         + "."
                 : "Did you mean " + prefix + closest + "? Rename it, or remove it.";
-        return new InvalidQueuePropertyException(name.toString(), value == null ? null : value.getValue(),
+        Object shown = value == null ? null : isSecret(property) ? HIDDEN : value.getValue();
+        return new InvalidQueuePropertyException(name.toString(), shown,
                 "cq has no such property" + (value == null || value.getOrigin() == null ? ""
                         : " (set in " + value.getOrigin() + ")") + ", so it would be ignored", action, null);
+    }
+
+    /**
+     * A misspelt password must not be shown in the report, nor anything under {@code encryption}: what Spring Boot's
+     * endpoints hide, and more.
+     */
+    private static boolean isSecret(String property) {
+        String bare = bare(property).toLowerCase(Locale.ROOT);
+        return bare.startsWith("encryption") || bare.contains("password") || bare.contains("secret")
+                || bare.contains("token") || bare.contains("credential") || bare.endsWith("key");
     }
 
     /**
