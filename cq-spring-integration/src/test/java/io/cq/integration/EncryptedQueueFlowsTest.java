@@ -87,4 +87,26 @@ class EncryptedQueueFlowsTest {
         }
         assertThat(KeyStores.anyFileContains(queueDirectory, "SECRET")).isFalse();
     }
+
+    @Test
+    void shouldStopTheInboundAdapterFailedOnAnExcerptWhoseKeyItsQueueLacks() {
+        EncryptionKeys oldKeys = KeyStores.write(dir.resolve("old.p12"), PASSWORD, "journal-2025");
+        Path queueDirectory = dir.resolve("journal");
+        try (MappedQueue queue = MappedQueue.builder(queueDirectory).blockSize(1 << 20)
+                .codecs(ExcerptCodecs.none().withEncryption(oldKeys)).build()) {
+            queue.acquireAppender().writeText("SECRET under the old key");
+        }
+        EncryptionKeys newKeys = KeyStores.write(dir.resolve("new.p12"), PASSWORD, "journal-2026");
+        List<Message<?>> received = new CopyOnWriteArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(queueDirectory).encryptionKeys(newKeys).build();
+             AbstractApplicationContext context = Flows.run(
+                     IntegrationFlow.from(Cq.inboundAdapter(queue).id("journal-in"))
+                             .handle((MessageHandler) received::add).get())) {
+            QueueAdapterInfo info = new QueueAdapterRegistry(context).adapter("journal-in").orElseThrow();
+            await().atMost(Duration.ofSeconds(10)).until(() -> info.state() == QueueAdapterInfo.State.FAILED);
+            assertThat(received).isEmpty();
+            // not committed past it: started again with the key, it reads the excerpt (-1: from the start)
+            assertThat(info.namedTailerIndex()).isIn(-1L, queue.firstIndex());
+        }
+    }
 }

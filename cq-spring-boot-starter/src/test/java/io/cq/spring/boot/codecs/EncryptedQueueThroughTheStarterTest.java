@@ -9,7 +9,10 @@ import io.cq.core.codec.MissingKeyException;
 import io.cq.spring.boot.KeyStores;
 import io.cq.spring.boot.codecs.VaultApplication.AuditEvents;
 import io.cq.spring.boot.codecs.VaultApplication.AuditLog;
+import io.cq.spring.config.ListenerContainerRegistry;
 import io.cq.spring.core.QueueTemplate;
+import io.cq.spring.listener.ListenerState;
+import io.cq.spring.listener.QueueListenerContainer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.WebApplicationType;
@@ -41,11 +44,15 @@ class EncryptedQueueThroughTheStarterTest {
     Path dir;
 
     private ConfigurableApplicationContext start(Path keyStore, String... codecProperties) {
+        return startWithAlias(keyStore, ALIAS, codecProperties);
+    }
+
+    private ConfigurableApplicationContext startWithAlias(Path keyStore, String alias, String... codecProperties) {
         List<String> properties = new ArrayList<>(List.of("cq.base-path=" + dir,
                 "cq.queues.audit.block-size=1MB", "cq.queues.journal.block-size=1MB",
                 "cq.queues.audit.encryption.key-store=" + keyStore,
                 "cq.queues.audit.encryption.key-store-password=" + PASSWORD,
-                "cq.queues.audit.encryption.key-alias=" + ALIAS));
+                "cq.queues.audit.encryption.key-alias=" + alias));
         properties.addAll(List.of(codecProperties));
         return new SpringApplicationBuilder(VaultApplication.class).web(WebApplicationType.NONE)
                 .properties(properties.toArray(String[]::new)).run();
@@ -110,5 +117,23 @@ class EncryptedQueueThroughTheStarterTest {
             assertThat(log.entries).containsExactly("SECRET-ACCOUNT-2: after the restart");
         }
         assertThat(KeyStores.noFileContains(dir.resolve("audit"), "SECRET-ACCOUNT")).isTrue();
+    }
+
+    @Test
+    void shouldFailTheListenerOnAnExcerptWhoseKeyTheKeyStoreLacks() {
+        Path oldStore = dir.resolve("old.p12");
+        KeyStores.write(oldStore, PASSWORD, ALIAS);
+        try (ConfigurableApplicationContext first = start(oldStore, "cq.listener.auto-startup=false")) {
+            first.getBean(AuditEvents.class).onEntry("SECRET-ACCOUNT-1", "under the old key");
+        }
+        // A store that has lost the old key: the queue opens (its new excerpts need only the current key), and the
+        // listener stops FAILED on the excerpt it cannot decrypt instead of skipping it.
+        Path newStore = dir.resolve("new.p12");
+        KeyStores.write(newStore, PASSWORD, "audit-2027");
+        try (ConfigurableApplicationContext second = startWithAlias(newStore, "audit-2027")) {
+            QueueListenerContainer container = second.getBean(ListenerContainerRegistry.class).container("audit-log");
+            await().atMost(Duration.ofSeconds(10)).until(() -> container.state() == ListenerState.FAILED);
+            assertThat(second.getBean(AuditLog.class).entries).isEmpty();
+        }
     }
 }
