@@ -11,7 +11,12 @@ import io.cq.spring.boot.KeyStores;
 import io.cq.spring.core.QueueTemplate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.actuate.autoconfigure.context.properties.ConfigurationPropertiesReportEndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.env.EnvironmentEndpointAutoConfiguration;
+import org.springframework.boot.actuate.context.properties.ConfigurationPropertiesReportEndpoint;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.env.EnvironmentEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.env.ConfigTreePropertySource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -143,5 +148,33 @@ class QueueCodecsPropertiesTest {
             assertThat(withoutKeys.currentKeyId()).isNull();
             assertThat(withoutKeys.description()).startsWith("AES-GCM encryption (no keys given)");
         });
+    }
+
+    @Test
+    void shouldHideThePasswordInTheEnvAndConfigpropsEndpointsEvenWhereTheyShowValues() {
+        Path keyStore = dir.resolve("keys.p12");
+        KeyStores.write(keyStore, PASSWORD, ALIAS);
+        runner().withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
+                        EnvironmentEndpointAutoConfiguration.class,
+                        ConfigurationPropertiesReportEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=env,configprops,queues",
+                        "management.endpoint.env.show-values=always",
+                        "management.endpoint.configprops.show-values=always",
+                        "cq.queues.audit.encryption.key-store=" + keyStore,
+                        "cq.queues.audit.encryption.key-store-password=" + PASSWORD,
+                        "cq.queues.audit.encryption.key-alias=" + ALIAS)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    EnvironmentEndpoint env = context.getBean(EnvironmentEndpoint.class);
+                    assertThat(env.environmentEntry("cq.queues.audit.encryption.key-store-password").getProperty()
+                            .getValue()).isEqualTo("******");
+                    assertThat(env.environmentEntry("cq.queues.audit.encryption.key-alias").getProperty().getValue())
+                            .isEqualTo(ALIAS);
+                    JsonMapper json = JsonMapper.builder().build();
+                    assertThat(json.writeValueAsString(env.environment(null))).doesNotContain(PASSWORD);
+                    String configprops = json.writeValueAsString(context
+                            .getBean(ConfigurationPropertiesReportEndpoint.class).configurationProperties());
+                    assertThat(configprops).contains(ALIAS).doesNotContain(PASSWORD);
+                });
     }
 }
