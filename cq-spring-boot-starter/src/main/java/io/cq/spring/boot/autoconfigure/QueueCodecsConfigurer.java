@@ -107,6 +107,12 @@ final class QueueCodecsConfigurer {
 
     private QueueCodecsException mismatch(CodecsMismatchException mismatch) {
         ExcerptCodecs inForce = mismatch.codecsInForce();
+        if (chosen == null && keys == null) {
+            // asked for by a MappedQueueBuilderCustomizer, not by the properties
+            return new QueueCodecsException(name, "cq.queues." + name, mismatch.getMessage(), "Let the "
+                    + "MappedQueueBuilderCustomizer ask for the queue's own codecs (" + inForce.describe() + "), or "
+                    + "none.", mismatch);
+        }
         if (chosen == null) {
             return new QueueCodecsException(name, prefix + "encryption.key-store", "the queue in " + path
                     + " is not encrypted (its codecs: " + inForce.describe() + "), yet a key store is configured for "
