@@ -32,6 +32,7 @@ import java.util.Map;
  * @param resources     what the queue holds in this application now: open appenders, tailers and files, mapped bytes
  * @param writers       the processes that have the queue open for writing now (this one included), and which
  *                      of them holds the write lock; their pid and host hidden unless values are shown
+ * @param codecs        what the queue does to each excerpt (checksums, compression, encryption), never a key
  */
 public record QueueDescriptor(String path, String rollCycle, boolean readOnly, String durability, long firstIndex,
                               @Nullable String firstIndexHex, long lastIndex, @Nullable String lastIndexHex,
@@ -39,7 +40,7 @@ public record QueueDescriptor(String path, String rollCycle, boolean readOnly, S
                               long bytesOnDisk, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
                               List<ListenerDescriptor> listeners, List<AdapterDescriptor> adapters,
                               Map<String, String> settings, long writtenBytes, long allocatedBytes,
-                              QueueResources resources, List<WriterDescriptor> writers) {
+                              QueueResources resources, List<WriterDescriptor> writers, CodecsDescriptor codecs) {
 
     /**
      * What stands in for a value the reader may not see ({@code management.endpoint.queues.show-values}), as in
@@ -74,6 +75,25 @@ public record QueueDescriptor(String path, String rollCycle, boolean readOnly, S
      * @param holdsWriteLock whether it holds the write lock now
      */
     public record WriterDescriptor(int processSlot, @Nullable Long pid, String host, boolean holdsWriteLock) {
+    }
+
+    /**
+     * The codecs the queue was created with, as recorded in its files ({@code ExcerptCodecs}); no key, no key store.
+     *
+     * @param description          {@code ExcerptCodecs.describe()}, e.g. "AES-GCM encryption (current key id
+     *                             0x1a2b3c4d), LZ4 compression from 128 bytes", or "none"
+     * @param checksums            whether each excerpt carries a CRC-32C checksum
+     * @param compression          NONE, LZ4 or DEFLATE
+     * @param compressionThreshold excerpts shorter than this many bytes are stored uncompressed; 0 without compression
+     * @param encrypted            whether excerpts are encrypted (AES-GCM)
+     * @param keysGiven            whether this application has the queue's keys (false for a read-only queue opened
+     *                             without them); false when not encrypted
+     * @param currentKeyId         the id of the key new excerpts are encrypted with, in hex, or null when not
+     *                             encrypted or without keys
+     */
+    public record CodecsDescriptor(String description, boolean checksums, String compression,
+                                   int compressionThreshold, boolean encrypted, boolean keysGiven,
+                                   @Nullable String currentKeyId) {
     }
 
     /**

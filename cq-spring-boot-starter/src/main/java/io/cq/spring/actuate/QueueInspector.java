@@ -3,6 +3,9 @@ package io.cq.spring.actuate;
 import io.cq.core.MappedQueue;
 import io.cq.core.NamedTailerPosition;
 import io.cq.core.QueueDiskUsage;
+import io.cq.core.codec.EncryptionKeys;
+import io.cq.core.codec.ExcerptCodecs;
+import io.cq.spring.actuate.QueueDescriptor.CodecsDescriptor;
 import io.cq.spring.actuate.QueueDescriptor.ListenerDescriptor;
 import io.cq.spring.actuate.QueueDescriptor.NamedTailerDescriptor;
 import io.cq.spring.actuate.QueueDescriptor.WriterDescriptor;
@@ -41,7 +44,16 @@ final class QueueInspector {
                 first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last), queue.currentCycle(),
                 queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
                 tailers, listenerDescriptors, adapters == null ? List.of() : adapters.adaptersOf(queue.path()),
-                queue.settings().describe(), disk.writtenBytes(), disk.allocatedBytes(), queue.resources(), writers);
+                queue.settings().describe(), disk.writtenBytes(), disk.allocatedBytes(), queue.resources(), writers,
+                describe(queue.settings().codecs()));
+    }
+
+    /** Which codecs are on, and the current key's id: never a key, nor where the keys come from. */
+    static CodecsDescriptor describe(ExcerptCodecs codecs) {
+        EncryptionKeys keys = codecs.keys();
+        return new CodecsDescriptor(codecs.describe(), codecs.checksums(), codecs.compression().name(),
+                codecs.compressionThreshold(), codecs.encrypted(), keys != null,
+                keys == null ? null : String.format("0x%08x", keys.currentKeyId()));
     }
 
     static ListenerDescriptor describe(QueueListenerContainer container) {

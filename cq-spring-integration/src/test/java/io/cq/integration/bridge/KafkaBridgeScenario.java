@@ -2,6 +2,7 @@ package io.cq.integration.bridge;
 
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.MappedQueueBuilder;
 import io.cq.core.message.Messages;
 import io.cq.integration.CqHeaders;
 import io.cq.integration.Flows;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,16 +39,25 @@ import static org.awaitility.Awaitility.await;
 /**
  * The bridge of docs/spring-integration.md against any Kafka broker: trades appended to a cq queue go to a
  * topic and come back into a second queue, in order, with the source index as a header; a redelivery of the
- * source (its named tailer moved back) is dropped by the {@link IndexDeduplicator}.
+ * source (its named tailer moved back) is dropped by the {@link IndexDeduplicator}. Both queues may have codecs
+ * (an encrypted source and copy, say): the bridge reads and writes them like any others.
  */
 final class KafkaBridgeScenario {
-    private static final String TOPIC = "cq-trades";
+    static final String TOPIC = "cq-trades";
     private static final int TRADES = 20;
 
     private KafkaBridgeScenario() {
     }
 
     static void run(String bootstrapServers, Path dir) {
+        run(bootstrapServers, dir, TOPIC, UnaryOperator.identity());
+    }
+
+    /**
+     * @param topic  a topic of its own, read by a consumer group of its own
+     * @param queues what to set on the builders of both queues beside their directories
+     */
+    static void run(String bootstrapServers, Path dir, String topic, UnaryOperator<MappedQueueBuilder> queues) {
         KafkaTemplate<String, byte[]> template = new KafkaTemplate<>(new DefaultKafkaProducerFactory<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
@@ -54,27 +65,27 @@ final class KafkaBridgeScenario {
                 ProducerConfig.ACKS_CONFIG, "all")));
         DefaultKafkaConsumerFactory<String, byte[]> consumers = new DefaultKafkaConsumerFactory<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, "cq-bridge-back",
+                ConsumerConfig.GROUP_ID_CONFIG, topic + "-back",
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
                 ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class));
         IndexDeduplicator deduplicator = new IndexDeduplicator();
         List<Message<?>> arrived = new CopyOnWriteArrayList<>();
 
-        try (MappedQueue source = MappedQueue.builder(dir.resolve("trades")).build();
-             MappedQueue copy = MappedQueue.builder(dir.resolve("trades-copy")).build()) {
+        try (MappedQueue source = queues.apply(MappedQueue.builder(dir.resolve("trades"))).build();
+             MappedQueue copy = queues.apply(MappedQueue.builder(dir.resolve("trades-copy"))).build()) {
             List<Long> sourceIndexes = new ArrayList<>();
             for (int i = 0; i < TRADES; i++) {
                 sourceIndexes.add(Messages.writeObject(source.acquireAppender(), new Trade("AAPL", i, 189.0 + i)));
             }
             IntegrationFlow toKafka = IntegrationFlow
                     .from(Cq.inboundAdapter(source).id("trades-to-kafka").payloadType(byte[].class))
-                    .handle(Kafka.outboundChannelAdapter(template).topic(TOPIC)
+                    .handle(Kafka.outboundChannelAdapter(template).topic(topic)
                             .messageKey(message -> message.getHeaders().get(CqHeaders.QUEUE))
                             .sync(true))
                     .get();
             IntegrationFlow fromKafka = IntegrationFlow
-                    .from(Kafka.messageDrivenChannelAdapter(consumers, TOPIC))
+                    .from(Kafka.messageDrivenChannelAdapter(consumers, topic))
                     .wireTap(flow -> flow.handle((MessageHandler) arrived::add))
                     .handle(Cq.outboundAdapter(copy), endpoint -> endpoint.advice(deduplicator))
                     .get();

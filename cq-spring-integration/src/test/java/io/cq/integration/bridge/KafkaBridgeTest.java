@@ -1,5 +1,9 @@
 package io.cq.integration.bridge;
 
+import io.cq.core.codec.Compression;
+import io.cq.core.codec.EncryptionKeys;
+import io.cq.core.codec.ExcerptCodecs;
+import io.cq.integration.KeyStores;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -8,8 +12,11 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 import java.nio.file.Path;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /** The bridge against a real Kafka broker (KRaft) started in this JVM: no Docker, no network. */
 class KafkaBridgeTest {
+    private static final String ENCRYPTED_TOPIC = "cq-trades-encrypted";
     private static EmbeddedKafkaKraftBroker broker;
 
     @TempDir
@@ -17,7 +24,7 @@ class KafkaBridgeTest {
 
     @BeforeAll
     static void startBroker() {
-        broker = new EmbeddedKafkaKraftBroker(1, 1, "cq-trades");
+        broker = new EmbeddedKafkaKraftBroker(1, 1, KafkaBridgeScenario.TOPIC, ENCRYPTED_TOPIC);
         broker.afterPropertiesSet();
     }
 
@@ -29,5 +36,16 @@ class KafkaBridgeTest {
     @Test
     void shouldBridgeQueueToKafkaAndBackInOrderAndDropRedeliveredDuplicatesByIndex() {
         KafkaBridgeScenario.run(broker.getBrokersAsString(), dir);
+    }
+
+    @Test
+    void shouldBridgeBetweenEncryptedQueuesAsBetweenPlainOnes() {
+        EncryptionKeys keys = KeyStores.write(dir.resolve("keys.p12"), "s3cret-store-password", "trades-2026");
+        ExcerptCodecs codecs = ExcerptCodecs.none().withChecksums().withCompression(Compression.LZ4, 32)
+                .withEncryption(keys);
+        KafkaBridgeScenario.run(broker.getBrokersAsString(), dir, ENCRYPTED_TOPIC,
+                builder -> builder.blockSize(1 << 20).codecs(codecs));
+        assertThat(KeyStores.anyFileContains(dir.resolve("trades"), "AAPL")).isFalse();
+        assertThat(KeyStores.anyFileContains(dir.resolve("trades-copy"), "AAPL")).isFalse();
     }
 }

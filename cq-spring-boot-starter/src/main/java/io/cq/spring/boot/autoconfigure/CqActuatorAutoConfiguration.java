@@ -8,6 +8,7 @@ import io.cq.spring.actuate.QueuesHealthIndicator;
 import io.cq.spring.config.ListenerContainerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.SanitizingFunction;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,6 +21,7 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import java.util.Locale;
 import java.util.Map;
 
 /** The {@code queues} endpoint and health indicator, when the actuator is on the class path. */
@@ -46,6 +48,21 @@ public final class CqActuatorAutoConfiguration {
         QueuesEndpointWebExtension queuesEndpointWebExtension(QueuesEndpoint endpoint) {
             return new QueuesEndpointWebExtension(endpoint);
         }
+
+        /**
+         * Keeps the queues' key store passwords out of Boot's {@code env} and {@code configprops} endpoints even
+         * where those show values, as the queues endpoint never shows them.
+         */
+        @Bean
+        SanitizingFunction cqKeyStorePasswordSanitizer() {
+            return SanitizingFunction.sanitizeValue().ifKeyMatches(CqActuatorAutoConfiguration::isKeyStorePassword);
+        }
+    }
+
+    /** {@code cq.queues.<name>.encryption.key-store-password} in any form (keyStorePassword, ..._KEYSTOREPASSWORD). */
+    static boolean isKeyStorePassword(String key) {
+        String bare = key.toLowerCase(Locale.ROOT).replace('_', '.').replace("-", "");
+        return bare.startsWith("cq.queues.") && bare.endsWith(".encryption.keystorepassword");
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -6,6 +6,8 @@ import io.cq.core.MappedQueueBuilder;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
 import io.cq.core.RollTimeMismatchException;
+import io.cq.core.codec.CodecsMismatchException;
+import io.cq.core.codec.MissingKeyException;
 import io.cq.spring.support.InvalidQueuePropertyException;
 
 import java.io.UncheckedIOException;
@@ -22,7 +24,8 @@ import java.util.Objects;
 /**
  * Opens the queue configured under {@code cq.queues.<name>}: checks each property first, so that a wrong value
  * stops start-up with an {@link InvalidQueuePropertyException} that names it, then applies the properties and
- * the {@link MappedQueueBuilderCustomizer}s to a {@link MappedQueueBuilder}.
+ * the {@link MappedQueueBuilderCustomizer}s to a {@link MappedQueueBuilder}. Codecs and keys are the
+ * {@code QueueCodecsConfigurer}'s, whose failures are {@link io.cq.spring.support.QueueCodecsException}s.
  */
 public final class MappedQueueOpener {
     private static final long PAGE = 4096;
@@ -52,6 +55,7 @@ public final class MappedQueueOpener {
         checkPath(prefix, path, queue.isReadOnly());
         checkNotShared(name, path, queue.isReadOnly());
         checkSettings(prefix, queue);
+        QueueCodecsConfigurer codecs = QueueCodecsConfigurer.of(name, path, queue);
         MappedQueueBuilder builder = MappedQueue.builder(path)
                 .blockSize(queue.getBlockSize().toBytes())
                 .indexSpacing(queue.getIndexSpacing())
@@ -87,10 +91,11 @@ public final class MappedQueueOpener {
             builder.rollTime(Objects.requireNonNullElse(queue.getRollTime(), LocalTime.MIDNIGHT),
                     Objects.requireNonNullElse(queue.getRollTimeZone(), ZoneOffset.UTC));
         }
+        codecs.applyTo(builder);
         customizers.forEach(customizer -> customizer.customize(name, builder));
         MappedQueue opened;
         try {
-            opened = build(prefix, path, queue, builder);
+            opened = build(prefix, path, queue, builder, codecs);
         } catch (InvalidQueuePropertyException e) {
             if (e.getCause() instanceof AsyncModeMismatchException mismatch) {
                 throw new InvalidQueuePropertyException(prefix + "async-mode", queue.getAsyncMode(),
@@ -127,9 +132,12 @@ public final class MappedQueueOpener {
         return opened;
     }
 
-    private static MappedQueue build(String prefix, Path path, QueueProperties queue, MappedQueueBuilder builder) {
+    private static MappedQueue build(String prefix, Path path, QueueProperties queue, MappedQueueBuilder builder,
+                                     QueueCodecsConfigurer codecs) {
         try {
             return builder.build();
+        } catch (MissingKeyException | CodecsMismatchException e) {
+            throw codecs.explain(e);
         } catch (QueueException e) {
             throw new InvalidQueuePropertyException(prefix + "path", path, e.getMessage(),
                     "Point " + prefix + "path (or cq.base-path) at a directory this process can read and write, "

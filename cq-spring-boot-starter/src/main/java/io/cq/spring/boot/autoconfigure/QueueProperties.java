@@ -3,6 +3,8 @@ package io.cq.spring.boot.autoconfigure;
 import io.cq.core.Durability;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.RollCycle;
+import io.cq.core.codec.Compression;
+import io.cq.core.codec.ExcerptCodecs;
 import org.jspecify.annotations.Nullable;
 import org.springframework.util.unit.DataSize;
 
@@ -124,6 +126,22 @@ public class QueueProperties {
 
     /** Permissions of the files the queue creates, e.g. "rw-r-----"; the owner must read and write. */
     private String filePermissions = "rw-------";
+
+    /**
+     * A CRC-32C checksum with each excerpt, checked on every read. Chosen when the queue is created, like compression
+     * and encryption: unset (with compression unset too), the queue's own codecs; set, they must be the existing
+     * queue's.
+     */
+    private @Nullable Boolean checksums;
+
+    /** Compression of each excerpt from compression-threshold bytes: NONE, LZ4 or DEFLATE. Unset: the queue's own. */
+    private @Nullable Compression compression;
+
+    /** Excerpts shorter than this are stored uncompressed; from 1 byte to 16MB. */
+    private DataSize compressionThreshold = DataSize.ofBytes(ExcerptCodecs.DEFAULT_COMPRESSION_THRESHOLD);
+
+    /** AES-GCM encryption at rest with keys from a Java key store. */
+    private final QueueEncryptionProperties encryption = new QueueEncryptionProperties();
 
     public Path getPath() {
         return path;
@@ -331,5 +349,33 @@ public class QueueProperties {
 
     public void setFilePermissions(String filePermissions) {
         this.filePermissions = filePermissions;
+    }
+
+    public @Nullable Boolean getChecksums() {
+        return checksums;
+    }
+
+    public void setChecksums(@Nullable Boolean checksums) {
+        this.checksums = checksums;
+    }
+
+    public @Nullable Compression getCompression() {
+        return compression;
+    }
+
+    public void setCompression(@Nullable Compression compression) {
+        this.compression = compression;
+    }
+
+    public DataSize getCompressionThreshold() {
+        return compressionThreshold;
+    }
+
+    public void setCompressionThreshold(DataSize compressionThreshold) {
+        this.compressionThreshold = compressionThreshold;
+    }
+
+    public QueueEncryptionProperties getEncryption() {
+        return encryption;
     }
 }

@@ -28,6 +28,8 @@ final class UnknownCqProperties {
     private static final Set<String> QUEUE_PROPERTIES = propertiesOf(QueueProperties.class, "");
     private static final Set<String> LISTENER_PROPERTIES = propertiesOf(ListenerProperties.class, "");
 
+    private static final String HIDDEN = "******";
+
     private UnknownCqProperties() {
     }
 
@@ -75,9 +77,20 @@ final class UnknownCqProperties {
                 ? "Remove it, or use one of the properties listed in docs/spring-boot.md: " + String.join(", ", known)
                         + "."
                 : "Did you mean " + prefix + closest + "? Rename it, or remove it.";
-        return new InvalidQueuePropertyException(name.toString(), value == null ? null : value.getValue(),
+        Object shown = value == null ? null : isSecret(property) ? HIDDEN : value.getValue();
+        return new InvalidQueuePropertyException(name.toString(), shown,
                 "cq has no such property" + (value == null || value.getOrigin() == null ? ""
                         : " (set in " + value.getOrigin() + ")") + ", so it would be ignored", action, null);
+    }
+
+    /**
+     * A misspelt password must not be shown in the report, nor anything under {@code encryption}: what Spring Boot's
+     * endpoints hide, and more.
+     */
+    private static boolean isSecret(String property) {
+        String bare = bare(property).toLowerCase(Locale.ROOT);
+        return bare.startsWith("encryption") || bare.contains("password") || bare.contains("secret")
+                || bare.contains("token") || bare.contains("credential") || bare.endsWith("key");
     }
 
     /**
@@ -138,8 +151,8 @@ final class UnknownCqProperties {
     }
 
     /**
-     * The dashed names of a properties class's setters, and of its nested groups (getters of a static nested class
-     * of {@link CqProperties} with no setter), as the binder sees them.
+     * The dashed names of a properties class's setters, and of its nested groups (getters with no setter of a static
+     * nested class of {@link CqProperties} or a properties class beside it), as the binder sees them.
      */
     private static Set<String> propertiesOf(Class<?> type, String prefix) {
         Set<String> names = new TreeSet<>();
@@ -151,12 +164,17 @@ final class UnknownCqProperties {
             if (methodName.startsWith("set") && method.getParameterCount() == 1) {
                 names.add(prefix + dashed(methodName.substring(3)));
             } else if (methodName.startsWith("get") && method.getParameterCount() == 0
-                    && method.getReturnType().getEnclosingClass() == CqProperties.class
-                    && !method.getReturnType().isEnum()) {
+                    && isGroup(method.getReturnType())) {
                 names.addAll(propertiesOf(method.getReturnType(), prefix + dashed(methodName.substring(3)) + "."));
             }
         }
         return names;
+    }
+
+    /** A nested group of properties: a class of the starter's own, nested in CqProperties or beside it. */
+    private static boolean isGroup(Class<?> type) {
+        return !type.isEnum() && (type.getEnclosingClass() == CqProperties.class
+                || type.getPackage() == CqProperties.class.getPackage());
     }
 
     private static String dashed(String camel) {

@@ -1,5 +1,6 @@
 package io.cq.spring.boot.docs;
 
+import io.cq.spring.boot.autoconfigure.QueueEncryptionProperties;
 import io.cq.spring.boot.autoconfigure.QueueProperties;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -51,18 +52,28 @@ class PropertyReferenceTest {
     /** The configuration processor does not describe map values, so the per-queue table is written by hand. */
     @Test
     void shouldListEveryQueuePropertyInTheQueueTable() throws Exception {
-        List<String> properties = new ArrayList<>();
-        for (PropertyDescriptor descriptor
-                : Introspector.getBeanInfo(QueueProperties.class, Object.class).getPropertyDescriptors()) {
-            properties.add(descriptor.getName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase());
-        }
-        Matcher rows = Pattern.compile("^\\| `cq\\.queues\\.<name>\\.([a-z-]+)`", Pattern.MULTILINE)
+        List<String> properties = propertiesOf(QueueProperties.class, "");
+        Matcher rows = Pattern.compile("^\\| `cq\\.queues\\.<name>\\.([a-z.-]+)`", Pattern.MULTILINE)
                 .matcher(Files.readString(GUIDE));
         List<String> documented = new ArrayList<>();
         while (rows.find()) {
             documented.add(rows.group(1));
         }
         assertThat(documented).containsExactlyInAnyOrderElementsOf(properties);
+    }
+
+    /** The dashed names of a properties class, with those of its nested groups (encryption.key-store ...). */
+    private static List<String> propertiesOf(Class<?> type, String prefix) throws Exception {
+        List<String> properties = new ArrayList<>();
+        for (PropertyDescriptor descriptor : Introspector.getBeanInfo(type, Object.class).getPropertyDescriptors()) {
+            String name = prefix + descriptor.getName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase();
+            if (descriptor.getPropertyType() == QueueEncryptionProperties.class) {
+                properties.addAll(propertiesOf(descriptor.getPropertyType(), name + "."));
+            } else {
+                properties.add(name);
+            }
+        }
+        return properties;
     }
 
     private static String renderTable() throws IOException {
