@@ -1,13 +1,13 @@
 package io.cq.spring.boot.autoconfigure;
 
 import io.cq.core.AsyncModeMismatchException;
+import io.cq.core.CodecsMismatchException;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
+import io.cq.core.MissingKeyException;
 import io.cq.core.QueueException;
 import io.cq.core.RollCycle;
 import io.cq.core.RollTimeMismatchException;
-import io.cq.core.codec.CodecsMismatchException;
-import io.cq.core.codec.MissingKeyException;
 import io.cq.spring.support.InvalidQueuePropertyException;
 
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
 package io.cq.spring.boot.autoconfigure;
 
+import io.cq.core.CodecsMismatchException;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.QueueException;
-import io.cq.core.codec.CodecsMismatchException;
 import io.cq.core.codec.Compression;
 import io.cq.core.codec.EncryptionKeys;
 import io.cq.core.codec.ExcerptCodecs;

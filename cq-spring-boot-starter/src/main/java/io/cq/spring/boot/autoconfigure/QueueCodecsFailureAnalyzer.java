@@ -1,7 +1,7 @@
 package io.cq.spring.boot.autoconfigure;
 
-import io.cq.core.codec.CodecsMismatchException;
-import io.cq.core.codec.MissingKeyException;
+import io.cq.core.CodecsMismatchException;
+import io.cq.core.MissingKeyException;
 import io.cq.spring.support.QueueCodecsException;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.FailureAnalysis;

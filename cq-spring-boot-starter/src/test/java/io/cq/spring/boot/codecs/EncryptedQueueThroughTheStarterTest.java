@@ -2,10 +2,10 @@ package io.cq.spring.boot.codecs;
 
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
+import io.cq.core.MissingKeyException;
 import io.cq.core.codec.Compression;
 import io.cq.core.codec.EncryptionKeys;
 import io.cq.core.codec.ExcerptCodecs;
-import io.cq.core.codec.MissingKeyException;
 import io.cq.spring.boot.KeyStores;
 import io.cq.spring.boot.codecs.VaultApplication.AuditEvents;
 import io.cq.spring.boot.codecs.VaultApplication.AuditLog;
