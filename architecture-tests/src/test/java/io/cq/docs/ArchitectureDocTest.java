@@ -31,18 +31,25 @@ class ArchitectureDocTest {
     private static final Pattern NAME = Pattern.compile("`([A-Z][A-Za-z0-9]*)`");
 
     @Test
-    void shouldListEveryInternalClassUnderItsPackageAndNoClassThatIsGone() throws IOException {
+    void shouldListEveryInternalClassUnderItsPackage() throws IOException {
         Map<String, Set<String>> documented = documented();
+
+        List<String> missing = new ArrayList<>();
+        actual().forEach((pkg, classes) -> classes.stream()
+                .filter(name -> !documented.getOrDefault(pkg, Set.of()).contains(name))
+                .forEach(name -> missing.add("internal." + pkg + "." + name + " is missing from the table")));
+        assertThat(missing).as("docs/architecture.md, \"%s\"", TABLE_HEADING).isEmpty();
+    }
+
+    @Test
+    void shouldListNoClassThatIsGone() throws IOException {
         Map<String, Set<String>> actual = actual();
 
-        List<String> problems = new ArrayList<>();
-        actual.forEach((pkg, classes) -> classes.stream()
-                .filter(name -> !documented.getOrDefault(pkg, Set.of()).contains(name))
-                .forEach(name -> problems.add("internal." + pkg + "." + name + " is missing from the table")));
-        documented.forEach((pkg, classes) -> classes.stream()
+        List<String> gone = new ArrayList<>();
+        documented().forEach((pkg, classes) -> classes.stream()
                 .filter(name -> !actual.getOrDefault(pkg, Set.of()).contains(name))
-                .forEach(name -> problems.add("internal." + pkg + "." + name + " is listed but not in the code")));
-        assertThat(problems).as("docs/architecture.md, \"%s\"", TABLE_HEADING).isEmpty();
+                .forEach(name -> gone.add("internal." + pkg + "." + name + " is listed but not in the code")));
+        assertThat(gone).as("docs/architecture.md, \"%s\"", TABLE_HEADING).isEmpty();
     }
 
     private static Map<String, Set<String>> documented() throws IOException {

@@ -70,7 +70,7 @@ class DocSnippetsTest {
     }
 
     @Test
-    void everyJavaBlockCompiles() throws IOException {
+    void shouldCompileEveryJavaBlock() throws IOException {
         Path out = ROOT.resolve("architecture-tests/target/doc-snippets");
         deleteRecursively(out);
         List<Source> sources = new ArrayList<>();
@@ -153,7 +153,7 @@ class DocSnippetsTest {
     }
 
     @Test
-    void everyCqYamlBlockBindsWithNothingLeftOver() {
+    void shouldBindEveryCqYamlBlockWithNothingLeftOver() {
         List<String> errors = new ArrayList<>();
         int checked = 0;
         for (Path page : Markdown.pages(ROOT)) {
@@ -211,7 +211,7 @@ class DocSnippetsTest {
     }
 
     @Test
-    void everyRelativeLinkAndAnchorResolves() {
+    void shouldResolveEveryRelativeLinkAndAnchor() {
         List<String> errors = new ArrayList<>();
         int checked = 0;
         for (Path page : Markdown.pages(ROOT)) {
@@ -242,7 +242,7 @@ class DocSnippetsTest {
     }
 
     @Test
-    void githubSlugsAsGitHubMakesThem() {
+    void shouldMakeHeadingSlugsAsGitHubMakesThem() {
         assertThat(Markdown.slug("Start-up")).isEqualTo("start-up");
         assertThat(Markdown.slug("`cq tail <dir>`")).isEqualTo("cq-tail-dir");
         assertThat(Markdown.slug("Listening: @QueueListener")).isEqualTo("listening-queuelistener");

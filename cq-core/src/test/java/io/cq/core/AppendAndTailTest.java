@@ -23,7 +23,7 @@ class AppendAndTailTest {
     }
 
     @Test
-    void shouldReadBackTextAndBytesInTheOrderTheyWereAppended() {
+    void shouldGiveConsecutiveExcerptsConsecutiveIndexes() {
         try (MappedQueue queue = open()) {
             ExcerptAppender appender = queue.acquireAppender();
             long first = appender.writeText("hello");
@@ -33,6 +33,16 @@ class AppendAndTailTest {
             assertThat(second).isEqualTo(first + 1);
             assertThat(third).isEqualTo(first + 2);
             assertThat(appender.lastIndexAppended()).isEqualTo(third);
+        }
+    }
+
+    @Test
+    void shouldReadBackTextAndBytesInTheOrderTheyWereAppended() {
+        try (MappedQueue queue = open()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            appender.writeText("hello");
+            appender.writeBytes(new byte[] {1, 2, 3});
+            appender.writeText("wörld ✓ \uD83D\uDE00");
 
             ExcerptTailer tailer = queue.createTailer();
             assertThat(tailer.readText()).isEqualTo("hello");
@@ -87,10 +97,17 @@ class AppendAndTailTest {
     }
 
     @Test
-    void shouldGiveAnEmptyQueueNoIndexesAndNothingToRead() {
+    void shouldGiveAnEmptyQueueNoIndexes() {
         try (MappedQueue queue = open()) {
             assertThat(queue.lastIndex()).isEqualTo(-1);
             assertThat(queue.firstIndex()).isEqualTo(-1);
+            assertThat(queue.countExcerpts(0, Long.MAX_VALUE)).isZero();
+        }
+    }
+
+    @Test
+    void shouldGiveATailerOfAnEmptyQueueNothingToRead() {
+        try (MappedQueue queue = open()) {
             ExcerptTailer tailer = queue.createTailer().toEnd();
             assertThat(tailer.readText()).isNull();
             try (ReadContext dc = tailer.readingDocument()) {
@@ -98,7 +115,6 @@ class AppendAndTailTest {
                 assertThat(dc.index()).isEqualTo(-1);
             }
             assertThat(tailer.toStart().readText()).isNull();
-            assertThat(queue.countExcerpts(0, Long.MAX_VALUE)).isZero();
             assertThat(tailer.lag()).isZero();
         }
     }

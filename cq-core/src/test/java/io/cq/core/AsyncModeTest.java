@@ -42,23 +42,23 @@ class AsyncModeTest {
         return AsyncQueueProcess.open(queueDir(), buffers(), drain);
     }
 
+    /** Appends "message 0" to "message 4999"; returns the index each write returned. */
+    private static List<Long> appendFiveThousand(ExcerptAppender appender) {
+        List<Long> appended = new ArrayList<>();
+        for (int i = 0; i < 5_000; i++) {
+            appended.add(appender.writeText("message " + i));
+        }
+        return appended;
+    }
+
     @Test
-    void shouldGiveEachExcerptTheIndexItGetsInTheQueueAndReadThemInOrder() throws Exception {
+    void shouldGiveEachExcerptTheIndexItGetsInTheQueue() {
         List<Long> appended = new ArrayList<>();
         try (MappedQueue queue = open(true); ExcerptAppender appender = queue.createAppender()) {
             assertThat(queue.settings().asyncMode()).isTrue();
             for (int i = 0; i < 5_000; i++) {
                 appended.add(appender.writeText("message " + i));
                 assertThat(appender.lastIndexAppended()).isEqualTo(appended.get(i));
-            }
-            try (ExcerptTailer tailer = queue.createTailer()) {
-                for (int i = 0; i < 5_000; i++) {
-                    try (ReadContext dc = tailer.readingDocument()) {
-                        assertThat(dc.isPresent()).isTrue();
-                        assertThat(dc.index()).isEqualTo(appended.get(i));
-                    }
-                }
-                assertThat(tailer.readingDocument().isPresent()).isFalse();
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> queue.lastIndex() == appended.getLast());
         }
@@ -74,6 +74,30 @@ class AsyncModeTest {
                 }
             }
             assertThat(queue.verify().isIntact()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldReadAsyncExcerptsInTheOrderTheyWereAppended() {
+        try (MappedQueue queue = open(true); ExcerptAppender appender = queue.createAppender()) {
+            List<Long> appended = appendFiveThousand(appender);
+            try (ExcerptTailer tailer = queue.createTailer()) {
+                for (int i = 0; i < 5_000; i++) {
+                    try (ReadContext dc = tailer.readingDocument()) {
+                        assertThat(dc.isPresent()).isTrue();
+                        assertThat(dc.index()).isEqualTo(appended.get(i));
+                    }
+                }
+                assertThat(tailer.readingDocument().isPresent()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void shouldRemoveADrainedBufferWhenTheLastProcessCloses() throws Exception {
+        try (MappedQueue queue = open(true); ExcerptAppender appender = queue.createAppender()) {
+            List<Long> appended = appendFiveThousand(appender);
+            await().atMost(Duration.ofSeconds(10)).until(() -> queue.lastIndex() == appended.getLast());
         }
         try (Stream<Path> left = Files.list(buffers())) {
             assertThat(left).as("a drained buffer is removed by the last process to close").isEmpty();

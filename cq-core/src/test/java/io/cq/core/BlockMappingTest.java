@@ -36,8 +36,7 @@ class BlockMappingTest {
 
     @ParameterizedTest(name = "native access: {0}")
     @ValueSource(booleans = {true, false})
-    void shouldLengthenTheFileByABlockHalfWayThroughEachBlockAndReadEveryExcerptBack(boolean nativeAccess)
-            throws Exception {
+    void shouldLengthenTheFileByABlockHalfWayThroughEachBlock(boolean nativeAccess) throws Exception {
         long[] sizeAfter = writeInChildJvm(nativeAccess, BLOCK, COUNT, 0).stream().mapToLong(Long::longValue).toArray();
         byte[][] written = BlockEdgeWriter.excerpts(SEED, COUNT);
 
@@ -66,14 +65,19 @@ class BlockMappingTest {
         }
         assertThat(growths).as("blocks mapped ahead for about %d bytes of records", writtenBytes)
                 .isGreaterThanOrEqualTo((int) (writtenBytes / BLOCK) - 1);
+    }
 
-        assertReadBack(BLOCK, written);
+    @ParameterizedTest(name = "native access: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldReadBackEveryExcerptOnEitherSideOfEveryBlockEdge(boolean nativeAccess) throws Exception {
+        writeInChildJvm(nativeAccess, BLOCK, COUNT, 0);
+
+        assertReadBack(BLOCK, BlockEdgeWriter.excerpts(SEED, COUNT));
     }
 
     @ParameterizedTest(name = "native access: {0}, block {1} B")
     @CsvSource({"true, 4194304, 2097152", "false, 4194304, 2097152", "true, 3145728, 4096", "false, 3145728, 4096"})
-    void shouldEndTheFileOnAnAlignedBoundaryEachTimeItGrowsAndReadTheLargestExcerptsBack(boolean nativeAccess,
-                                                                                      long block, long alignment)
+    void shouldEndTheFileOnAnAlignedBoundaryEachTimeItGrows(boolean nativeAccess, long block, long alignment)
             throws Exception {
         // Mostly small excerpts, about one in eight of the largest size: some start near a block's end.
         int count = 200;
@@ -84,7 +88,16 @@ class BlockMappingTest {
         for (int i = 0; i < count; i++) {
             assertThat(sizes.get(i) % alignment).as("file length after excerpt %d", i).isZero();
         }
-        assertReadBack(block, written);
+    }
+
+    @ParameterizedTest(name = "native access: {0}, block {1} B")
+    @CsvSource({"true, 4194304", "false, 4194304", "true, 3145728", "false, 3145728"})
+    void shouldReadBackTheLargestExcerptsOnEitherSideOfABlockEdge(boolean nativeAccess, long block) throws Exception {
+        // Mostly small excerpts, about one in eight of the largest size: some start near a block's end.
+        int count = 200;
+        writeInChildJvm(nativeAccess, block, count, 8);
+
+        assertReadBack(block, BlockEdgeWriter.excerpts(SEED, count, BlockEdgeWriter.largest(block), 8));
     }
 
     @ParameterizedTest(name = "native access: {0}")

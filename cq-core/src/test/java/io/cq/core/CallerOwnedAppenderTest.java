@@ -54,52 +54,73 @@ class CallerOwnedAppenderTest {
         }
     }
 
+    private static final int PER_TASK = 500;
+
+    /**
+     * Four pairs of tasks on a pool of two threads: one writes through an appender of its own, the other through one
+     * appender handed between the pool's threads one task at a time; returns the texts the queue then holds.
+     */
+    private static List<String> writeThroughAHandedAppenderBesideOwnOnes(MappedQueue queue, ExcerptAppender shared)
+            throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> tasks = new ArrayList<>();
+            for (int task = 0; task < 4; task++) {
+                int id = task;
+                tasks.add(pool.submit(() -> {
+                    try (ExcerptAppender own = queue.createAppender()) {
+                        for (int i = 0; i < PER_TASK; i++) {
+                            own.writeText("own-" + id + "-" + i);
+                        }
+                    }
+                }));
+                tasks.add(pool.submit(() -> {
+                    synchronized (shared) {
+                        for (int i = 0; i < PER_TASK; i++) {
+                            shared.writeText("shared-" + id + "-" + i);
+                        }
+                    }
+                }));
+            }
+            for (Future<?> task : tasks) {
+                task.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        List<String> texts = new ArrayList<>();
+        ExcerptTailer tailer = queue.createTailer();
+        for (String text = tailer.readText(); text != null; text = tailer.readText()) {
+            texts.add(text);
+        }
+        return texts;
+    }
+
     @Test
-    void shouldLetAnAppenderBeHandedFromThreadToThreadAndOrderAllAppendersExcerpts() throws Exception {
-        int perTask = 500;
+    void shouldLetAnAppenderBeHandedFromThreadToThread() throws Exception {
         try (MappedQueue queue = MappedQueue.builder(dir).build();
              ExcerptAppender shared = queue.createAppender()) {
-            ExecutorService pool = Executors.newFixedThreadPool(2);
-            try {
-                List<Future<?>> tasks = new ArrayList<>();
-                // One appender handed between pool threads one task at a time, beside appenders of their own.
-                for (int task = 0; task < 4; task++) {
-                    int id = task;
-                    tasks.add(pool.submit(() -> {
-                        try (ExcerptAppender own = queue.createAppender()) {
-                            for (int i = 0; i < perTask; i++) {
-                                own.writeText("own-" + id + "-" + i);
-                            }
-                        }
-                    }));
-                    tasks.add(pool.submit(() -> {
-                        synchronized (shared) {
-                            for (int i = 0; i < perTask; i++) {
-                                shared.writeText("shared-" + id + "-" + i);
-                            }
-                        }
-                    }));
-                }
-                for (Future<?> task : tasks) {
-                    task.get();
-                }
-            } finally {
-                pool.shutdown();
-            }
+            List<String> texts = writeThroughAHandedAppenderBesideOwnOnes(queue, shared);
 
-            ExcerptTailer tailer = queue.createTailer();
+            assertThat(texts).hasSize(8 * PER_TASK);
+        }
+    }
+
+    @Test
+    void shouldKeepEachAppendersOrderBesideOneHandedFromThreadToThread() throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(dir).build();
+             ExcerptAppender shared = queue.createAppender()) {
+            List<String> texts = writeThroughAHandedAppenderBesideOwnOnes(queue, shared);
+
             int[] nextOwn = new int[4];
-            int count = 0;
-            for (String text = tailer.readText(); text != null; text = tailer.readText()) {
-                count++;
+            for (String text : texts) {
                 if (text.startsWith("own-")) {
                     String[] parts = text.split("-");
                     int id = Integer.parseInt(parts[1]);
                     assertThat(Integer.parseInt(parts[2])).isEqualTo(nextOwn[id]++);
                 }
             }
-            assertThat(count).isEqualTo(8 * perTask);
-            assertThat(nextOwn).containsOnly(perTask);
+            assertThat(nextOwn).containsOnly(PER_TASK);
         }
     }
 

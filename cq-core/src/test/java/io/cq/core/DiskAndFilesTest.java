@@ -170,8 +170,17 @@ class DiskAndFilesTest {
         }
     }
 
-    @Test
-    void shouldFailWithAnIoErrorWhenTheDiskIsFullAndStayReadable() throws Exception {
+    /** A queue on an 8 MiB tmpfs, appended to until an append failed: how many were accepted and the failure. */
+    private record FullQueue(MappedQueue queue, ExcerptAppender appender, int appended, Throwable failure) {
+        static final int PAYLOAD = 10_000;
+    }
+
+    private interface FullQueueCheck {
+        void check(FullQueue full);
+    }
+
+    /** Fills a queue on a small tmpfs until an append fails, then runs the check with the queue still open. */
+    private void onAFullDisk(FullQueueCheck check) throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "mounting a small tmpfs needs root");
         Path mount = Files.createDirectories(dir.resolve("small-fs"));
         Process mounting = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", mount.toString())
@@ -182,7 +191,7 @@ class DiskAndFilesTest {
             int appended = 0;
             try (MappedQueue queue = MappedQueue.builder(mount.resolve("q")).blockSize(1 << 20).build()) {
                 ExcerptAppender appender = queue.acquireAppender();
-                byte[] payload = new byte[10_000];
+                byte[] payload = new byte[FullQueue.PAYLOAD];
                 Throwable failure = null;
                 while (failure == null) {
                     try {
@@ -192,17 +201,31 @@ class DiskAndFilesTest {
                         failure = e;
                     }
                 }
-                assertThat(failure).hasMessageContaining("No space left on device").hasMessageContaining(".cq4");
-                assertThat(appended).isPositive();
-                ExcerptTailer tailer = queue.createTailer();
-                for (int i = 0; i < appended; i++) {
-                    assertThat(tailer.readBytes()).as("excerpt %d", i).hasSize(10_000);
-                }
-                assertThat(tailer.readBytes()).isNull();
-                assertThatThrownBy(() -> appender.writeBytes(payload)).isInstanceOf(UncheckedIOException.class);
+                check.check(new FullQueue(queue, appender, appended, failure));
             }
         } finally {
             new ProcessBuilder("umount", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void shouldFailWithAnIoErrorNamingTheFileWhenTheDiskIsFull() throws Exception {
+        onAFullDisk(full -> {
+            assertThat(full.failure()).hasMessageContaining("No space left on device").hasMessageContaining(".cq4");
+            assertThatThrownBy(() -> full.appender().writeBytes(new byte[FullQueue.PAYLOAD]))
+                    .isInstanceOf(UncheckedIOException.class);
+        });
+    }
+
+    @Test
+    void shouldKeepEveryAcceptedExcerptReadableWhenTheDiskIsFull() throws Exception {
+        onAFullDisk(full -> {
+            assertThat(full.appended()).isPositive();
+            ExcerptTailer tailer = full.queue().createTailer();
+            for (int i = 0; i < full.appended(); i++) {
+                assertThat(tailer.readBytes()).as("excerpt %d", i).hasSize(FullQueue.PAYLOAD);
+            }
+            assertThat(tailer.readBytes()).isNull();
+        });
     }
 }

@@ -281,45 +281,68 @@ class DoubleBufferedWritesTest {
         }
     }
 
-    @Test
-    void shouldKeepEveryExcerptWholeAndEachWritersOrderWithFourThreadsWritingFieldByField() throws Exception {
-        int threads = 4;
-        int perThread = 20_000;
-        try (MappedQueue queue = open()) {
-            ExecutorService pool = Executors.newFixedThreadPool(threads);
-            List<Future<?>> writers = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int writer = t;
-                writers.add(pool.submit(() -> {
-                    try (ExcerptAppender appender = queue.createAppender()) {
-                        for (int sequence = 0; sequence < perThread; sequence++) {
-                            try (WriteContext dc = appender.writingDocument()) {
-                                Excerpts.writeFirstHalf(dc.bytes(), writer, sequence);
-                                Excerpts.writeSecondHalf(dc.bytes(), writer, sequence);
-                            }
+    private static final int FIELD_BY_FIELD_THREADS = 4;
+    private static final int FIELD_BY_FIELD_EXCERPTS = 20_000;
+
+    /** Four threads, each with an appender of its own, write 20,000 excerpts each, one field at a time. */
+    private static void writeFieldByFieldFromFourThreads(MappedQueue queue) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(FIELD_BY_FIELD_THREADS);
+        List<Future<?>> writers = new ArrayList<>();
+        for (int t = 0; t < FIELD_BY_FIELD_THREADS; t++) {
+            int writer = t;
+            writers.add(pool.submit(() -> {
+                try (ExcerptAppender appender = queue.createAppender()) {
+                    for (int sequence = 0; sequence < FIELD_BY_FIELD_EXCERPTS; sequence++) {
+                        try (WriteContext dc = appender.writingDocument()) {
+                            Excerpts.writeFirstHalf(dc.bytes(), writer, sequence);
+                            Excerpts.writeSecondHalf(dc.bytes(), writer, sequence);
                         }
                     }
-                }));
-            }
-            for (Future<?> writer : writers) {
-                writer.get(120, TimeUnit.SECONDS);
-            }
-            pool.shutdown();
-            Map<Integer, Integer> next = new HashMap<>();
+                }
+            }));
+        }
+        for (Future<?> writer : writers) {
+            writer.get(120, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+    }
+
+    @Test
+    void shouldKeepEveryExcerptWholeWithFourThreadsWritingFieldByField() throws Exception {
+        try (MappedQueue queue = open()) {
+            writeFieldByFieldFromFourThreads(queue);
+            Map<Integer, Integer> count = new HashMap<>();
             try (ExcerptTailer tailer = queue.createTailer()) {
-                for (int read = 0; read < threads * perThread; read++) {
+                for (int read = 0; read < FIELD_BY_FIELD_THREADS * FIELD_BY_FIELD_EXCERPTS; read++) {
                     try (ReadContext dc = tailer.readingDocument()) {
                         assertThat(dc.isPresent()).isTrue();
+                        long id = Excerpts.check(dc.bytes(), dc.index());
+                        count.merge((int) (id >>> 32), 1, Integer::sum);
+                    }
+                }
+                assertThat(tailer.readBytes()).isNull();
+            }
+            assertThat(count).hasSize(FIELD_BY_FIELD_THREADS)
+                    .allSatisfy((writer, excerpts) -> assertThat(excerpts).isEqualTo(FIELD_BY_FIELD_EXCERPTS));
+            assertThat(queue.verify().isIntact()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldKeepEachWritersOrderWithFourThreadsWritingFieldByField() throws Exception {
+        try (MappedQueue queue = open()) {
+            writeFieldByFieldFromFourThreads(queue);
+            Map<Integer, Integer> next = new HashMap<>();
+            try (ExcerptTailer tailer = queue.createTailer()) {
+                for (int read = 0; read < FIELD_BY_FIELD_THREADS * FIELD_BY_FIELD_EXCERPTS; read++) {
+                    try (ReadContext dc = tailer.readingDocument()) {
                         long id = Excerpts.check(dc.bytes(), dc.index());
                         int writer = (int) (id >>> 32);
                         assertThat((int) id).as("writer %d's order", writer).isEqualTo(next.getOrDefault(writer, 0));
                         next.merge(writer, 1, Integer::sum);
                     }
                 }
-                assertThat(tailer.readBytes()).isNull();
             }
-            assertThat(next).hasSize(threads).allSatisfy((writer, count) -> assertThat(count).isEqualTo(perThread));
-            assertThat(queue.verify().isIntact()).isTrue();
         }
     }
 

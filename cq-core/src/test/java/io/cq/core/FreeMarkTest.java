@@ -70,8 +70,7 @@ class FreeMarkTest {
 
     @ParameterizedTest(name = "native access: {0}")
     @ValueSource(booleans = {true, false})
-    void shouldFollowAWriterInAnotherProcessToItsFreeMarkWithAndWithoutNativeAccess(boolean nativeAccess)
-            throws Exception {
+    void shouldFollowAWriterInAnotherProcessToItsFreeMark(boolean nativeAccess) throws Exception {
         // Small blocks: the writer reserves often. Without native access it reserves by writing zeros through its
         // channel, past the free mark a tailer here waits at, which must stay the free mark.
         long block = 64 * 1024;

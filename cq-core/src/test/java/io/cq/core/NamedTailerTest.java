@@ -99,17 +99,34 @@ class NamedTailerTest {
     }
 
     @Test
-    void shouldReportThePositionOfANamedTailerAndWhetherItIsHeld() {
+    void shouldReportTheNextIndexOfANamedTailer() {
         try (MappedQueue queue = open()) {
             append(queue, "a", "b", "c");
             long second = queue.firstIndex() + 1;
             try (ExcerptTailer tailer = queue.createTailer("billing")) {
                 tailer.readText();
-                NamedTailerPosition held = queue.namedTailer("billing").orElseThrow();
-                assertThat(held.nextIndex()).isEqualTo(second);
-                assertThat(held.held()).isTrue();
+                assertThat(queue.namedTailer("billing").orElseThrow().nextIndex()).isEqualTo(second);
+            }
+        }
+    }
+
+    @Test
+    void shouldReportANamedTailerAsHeldOnlyWhileItIsOpen() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a", "b", "c");
+            try (ExcerptTailer tailer = queue.createTailer("billing")) {
+                tailer.readText();
+                assertThat(queue.namedTailer("billing").orElseThrow().held()).isTrue();
             }
             assertThat(queue.namedTailer("billing").orElseThrow().held()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldReportNoPositionForANameNoTailerHasHad() {
+        try (MappedQueue queue = open()) {
+            append(queue, "a", "b", "c");
+            queue.createTailer("billing").close();
             assertThat(queue.namedTailer("nobody")).isEmpty();
         }
     }

@@ -25,21 +25,35 @@ class NativeLinkingTest {
     @TempDir
     Path dir;
 
-    @ParameterizedTest(name = "native access: {0}")
-    @ValueSource(booleans = {true, false})
-    void shouldLinkOnlyOnceAppendingAndKeepEveryExcerptWhileReservingByZerosUntilThen(boolean nativeAccess)
-            throws Exception {
-        Path queueDir = dir.resolve("queue");
+    /** Runs the probe in a new JVM; returns what it said before opening the queue, after it and once it appended. */
+    private List<String> probeInANewJvm(boolean nativeAccess, Path queueDir) throws Exception {
         try (ChildJvm child = ChildJvm.start(nativeAccess, List.of(), LinkingProbe.class, queueDir.toString(),
                 Integer.toString(EXCERPTS))) {
-            assertThat(child.awaitLine("before-open", 30, TimeUnit.SECONDS)).isEqualTo("before-open false");
-            // Opening a queue, warming up and creating an appender link nothing: only appending does.
-            assertThat(child.awaitLine("after-open", 30, TimeUnit.SECONDS)).isEqualTo("after-open false");
-            assertThat(child.awaitLine("linked", 60, TimeUnit.SECONDS))
-                    .isEqualTo("linked true reserves " + nativeAccess);
+            String beforeOpen = child.awaitLine("before-open", 30, TimeUnit.SECONDS);
+            String afterOpen = child.awaitLine("after-open", 30, TimeUnit.SECONDS);
+            String linked = child.awaitLine("linked", 60, TimeUnit.SECONDS);
             child.awaitLine("closed", 30, TimeUnit.SECONDS);
             assertThat(child.awaitExit(30, TimeUnit.SECONDS)).isZero();
+            return List.of(beforeOpen, afterOpen, linked);
         }
+    }
+
+    @ParameterizedTest(name = "native access: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldLinkOnlyOnceAppending(boolean nativeAccess) throws Exception {
+        List<String> said = probeInANewJvm(nativeAccess, dir.resolve("queue"));
+
+        assertThat(said.get(0)).isEqualTo("before-open false");
+        // Opening a queue, warming up and creating an appender link nothing: only appending does.
+        assertThat(said.get(1)).isEqualTo("after-open false");
+        assertThat(said.get(2)).isEqualTo("linked true reserves " + nativeAccess);
+    }
+
+    @ParameterizedTest(name = "native access: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldKeepEveryExcerptWhileReservingByZerosUntilLinked(boolean nativeAccess) throws Exception {
+        Path queueDir = dir.resolve("queue");
+        probeInANewJvm(nativeAccess, queueDir);
 
         assertThat(NumberedExcerpts.readAll(queueDir)).isEqualTo(EXCERPTS);
         NumberedExcerpts.assertEveryBlockAllocated(queueDir);

@@ -64,7 +64,7 @@ class PretoucherTest {
     }
 
     @Test
-    void shouldAppendAndReadWithABackgroundPretoucher() {
+    void shouldReadBackEveryExcerptAppendedWithABackgroundPretoucher() {
         try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).blockSize(1 << 20).pretouch(true).build()) {
             ExcerptAppender appender = queue.acquireAppender();
             for (int i = 0; i < 50_000; i++) {

@@ -207,19 +207,42 @@ class RepairTest {
         }
     }
 
-    @Test
-    void shouldSetAsideADamagedNewestFileAndResetTheCycleRangeToTheOneBefore() throws IOException {
-        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
-        List<Path> cycles = threeCycles(clock);
-        try (FileChannel channel = FileChannel.open(cycles.getLast(), StandardOpenOption.WRITE)) {
+    /** Three cycles of 100 excerpts whose newest file has its header overwritten; returns that file. */
+    private Path damageTheNewestCyclesHeader(MutableClock clock) throws IOException {
+        Path newest = threeCycles(clock).getLast();
+        try (FileChannel channel = FileChannel.open(newest, StandardOpenOption.WRITE)) {
             channel.write(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}), 0);
         }
+        return newest;
+    }
+
+    @Test
+    void shouldSetAsideADamagedNewestCycleFile() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        Path newest = damageTheNewestCyclesHeader(clock);
 
         QueueRepair repair = MappedQueue.builder(dir).clock(clock).repair();
 
-        assertThat(repair.setAside()).singleElement().extracting(QueueRepair.SetAside::file)
-                .isEqualTo(cycles.getLast());
+        assertThat(repair.setAside()).singleElement().extracting(QueueRepair.SetAside::file).isEqualTo(newest);
+    }
+
+    @Test
+    void shouldResetTheCycleRangeWhenItSetsAsideTheNewestCycleFile() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        damageTheNewestCyclesHeader(clock);
+
+        QueueRepair repair = MappedQueue.builder(dir).clock(clock).repair();
+
         assertThat(repair.cycleRangeReset()).isNotNull();
+    }
+
+    @Test
+    void shouldAppendAfterTheCycleBeforeANewestFileItSetAside() throws IOException {
+        MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
+        damageTheNewestCyclesHeader(clock);
+
+        MappedQueue.builder(dir).clock(clock).repair();
+
         try (MappedQueue queue = MappedQueue.builder(dir).clock(clock).build()) {
             queue.acquireAppender().writeText("after the repair");
             List<String> texts = readAll(queue);
@@ -230,7 +253,7 @@ class RepairTest {
 
     /** The same repairs in a plain {@code java -jar}, with no native access: renames and stores, nothing native. */
     @Test
-    void shouldSetAsideAndResetTheSameWayWithoutNativeAccess() throws Exception {
+    void shouldRepairTheSameWayWithoutNativeAccess() throws Exception {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
         List<Path> cycles = threeCycles(clock);
         Files.delete(cycles.get(2));

@@ -3,12 +3,15 @@ package io.cq.core;
 import io.cq.core.support.ChildJvm;
 import io.cq.core.support.NumberedExcerpts;
 import io.cq.core.support.PacedAppender;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,15 +26,23 @@ class ReservationPacingTest {
     private static final long MIB = 1L << 20;
     private static final long STEP = 64 << 10;
 
+    /** One queue directory per access mode, shared by the tests of the class. */
     @TempDir
-    Path dir;
+    static Path dir;
 
-    @ParameterizedTest(name = "native access: {0}")
-    @ValueSource(booleans = {true, false})
-    void shouldReserveAndFaultInTwoSecondsOfASteadyAppendersPaceWithNativeAccessAndAStepAtATimeWithout(
-            boolean nativeAccess)
-            throws Exception {
-        Path queueDir = dir.resolve("steady");
+    /** What a paced appender in a child JVM saw, per access mode: one child per mode for all tests. */
+    private static final Map<Boolean, PacedRun> RUNS = new ConcurrentHashMap<>();
+
+    /** The paced appender's queue, what it saw reserved and faulted in ahead of its writes, and how many it wrote. */
+    private record PacedRun(Path queueDir, long ahead, long mappedAhead, long appended) {
+    }
+
+    private static PacedRun pacedRun(boolean nativeAccess) throws Exception {
+        PacedRun cached = RUNS.get(nativeAccess);
+        if (cached != null) {
+            return cached;
+        }
+        Path queueDir = dir.resolve("steady-" + nativeAccess);
         long ahead;
         long mappedAhead;
         long appended;
@@ -46,22 +57,46 @@ class ReservationPacingTest {
         }
         // About 2 MB/s for 1.5 s: 2 s of that pace is several MB, where a step is 64 KiB.
         assertThat(appended).isGreaterThan(1_000);
-        if (nativeAccess) {
-            assertThat(ahead).as("reserved ahead of what was written").isGreaterThanOrEqualTo(8 * STEP)
-                    .isLessThanOrEqualTo(32 * MIB + 2 * STEP + MIB);
-            // Faulted in by the background, not by the appender's first write into each fresh stretch, which would
-            // zero the page cache's whole read-ahead window on the appender's thread (docs/performance.md).
-            assertThat(mappedAhead).as("faulted in ahead of what was written").isGreaterThanOrEqualTo(4 * STEP);
-        } else {
-            assertThat(ahead).as("reserved ahead by the appender itself, a step at a time").isLessThan(8 * STEP);
-        }
+        PacedRun run = new PacedRun(queueDir, ahead, mappedAhead, appended);
+        RUNS.put(nativeAccess, run);
+        return run;
+    }
 
-        try (MappedQueue queue = MappedQueue.builder(queueDir).readOnly(true).build()) {
+    @Test
+    void shouldReserveTwoSecondsOfASteadyAppendersPaceAheadWithNativeAccess() throws Exception {
+        assertThat(pacedRun(true).ahead()).as("reserved ahead of what was written").isGreaterThanOrEqualTo(8 * STEP)
+                .isLessThanOrEqualTo(32 * MIB + 2 * STEP + MIB);
+    }
+
+    @Test
+    void shouldFaultInWhatItReservesAheadOfASteadyAppenderWithNativeAccess() throws Exception {
+        // Faulted in by the background, not by the appender's first write into each fresh stretch, which would
+        // zero the page cache's whole read-ahead window on the appender's thread (docs/performance.md).
+        assertThat(pacedRun(true).mappedAhead()).as("faulted in ahead of what was written")
+                .isGreaterThanOrEqualTo(4 * STEP);
+    }
+
+    @Test
+    void shouldReserveAStepAtATimeInTheAppenderWithoutNativeAccess() throws Exception {
+        assertThat(pacedRun(false).ahead()).as("reserved ahead by the appender itself, a step at a time")
+                .isLessThan(8 * STEP);
+    }
+
+    @ParameterizedTest(name = "native access: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldGiveBackWhatWasReservedAheadWhenTheLastWriterCloses(boolean nativeAccess) throws Exception {
+        try (MappedQueue queue = MappedQueue.builder(pacedRun(nativeAccess).queueDir()).readOnly(true).build()) {
             QueueDiskUsage usage = queue.diskUsage();
             assertThat(usage.allocatedBytes() - usage.writtenBytes()).as("given back when the last writer closed")
                     .isLessThanOrEqualTo(MIB);
         }
-        assertThat(NumberedExcerpts.readAll(queueDir)).isEqualTo(appended);
-        NumberedExcerpts.assertEveryBlockAllocated(queueDir);
+    }
+
+    @ParameterizedTest(name = "native access: {0}")
+    @ValueSource(booleans = {true, false})
+    void shouldKeepEveryExcerptOfASteadyAppender(boolean nativeAccess) throws Exception {
+        PacedRun run = pacedRun(nativeAccess);
+        assertThat(NumberedExcerpts.readAll(run.queueDir())).isEqualTo(run.appended());
+        NumberedExcerpts.assertEveryBlockAllocated(run.queueDir());
     }
 }

@@ -29,9 +29,15 @@ class RollCycleTest {
         long index = rollCycle.toIndex(cycle, 12345);
         assertThat(rollCycle.toCycle(index)).isEqualTo(cycle);
         assertThat(rollCycle.toSequenceNumber(index)).isEqualTo(12345);
+        assertThat(index).isPositive();
+    }
+
+    @ParameterizedTest
+    @EnumSource(RollCycle.class)
+    void shouldFollowTheLastIndexOfACycleWithTheFirstOfTheNext(RollCycle rollCycle) {
+        long cycle = rollCycle.cycleAt(NOW);
         assertThat(rollCycle.toIndex(cycle, rollCycle.maxSequenceNumber()) + 1)
                 .isEqualTo(rollCycle.toIndex(cycle + 1, 0));
-        assertThat(index).isPositive();
     }
 
     @ParameterizedTest

@@ -157,7 +157,7 @@ class RollingTest {
     }
 
     @Test
-    void shouldRefuseToRollIntoADirectoryThatWasDeletedAndMadeAgainWhileTheQueueWasOpen() throws Exception {
+    void shouldRefuseToRollIntoADirectoryReplacedWhileTheQueueWasOpen() throws Exception {
         Path queueDir = dir.resolve("replaced");
         MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
         try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(RollCycle.HOURLY).clock(clock).build();

@@ -17,18 +17,41 @@ class StartPositionTest {
     @TempDir
     Path dir;
 
+    /** Appends "one", "two" and "three"; returns their indexes. */
+    private static long[] oneTwoThree(ExcerptAppender appender) {
+        return new long[] {appender.writeText("one"), appender.writeText("two"), appender.writeText("three")};
+    }
+
     @Test
-    void shouldMoveToStartEndAndAnIndexEveryTime() {
+    void shouldMoveToAnIndex() {
         try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
-            long first = appender.writeText("one");
-            long second = appender.writeText("two");
-            appender.writeText("three");
+            long second = oneTwoThree(appender)[1];
             ExcerptTailer tailer = queue.createTailer();
 
             assertThat(tailer.moveTo(StartPosition.index(second))).isTrue();
             assertThat(tailer.readText()).isEqualTo("two");
+        }
+    }
+
+    @Test
+    void shouldMoveBackToTheStartFromWhereverItIs() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            long first = oneTwoThree(appender)[0];
+            ExcerptTailer tailer = queue.createTailer();
+            tailer.readText();
+            tailer.readText();
+
             assertThat(tailer.moveTo(StartPosition.start())).isTrue();
             assertThat(tailer.index()).isEqualTo(first);
+        }
+    }
+
+    @Test
+    void shouldMoveToTheEndWhereOnlyWhatIsAppendedNextIsRead() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
+            oneTwoThree(appender);
+            ExcerptTailer tailer = queue.createTailer();
+
             assertThat(tailer.moveTo(StartPosition.end())).isTrue();
             assertThat(tailer.readText()).isNull();
             appender.writeText("four");

@@ -93,7 +93,7 @@ class StorageFootprintTest {
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(RollCycle.class)
-    void shouldKeepAQueueHoldingOneExcerptUnderOneMebibyteOpenAndClosed(RollCycle rollCycle) {
+    void shouldKeepAQueueHoldingOneExcerptUnderOneMebibyteOpenOrClosed(RollCycle rollCycle) {
         Path queueDir = dir.resolve("one");
         try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(rollCycle).build();
              ExcerptAppender appender = queue.createAppender()) {
@@ -101,6 +101,16 @@ class StorageFootprintTest {
             assertThat(DiskUsage.allocatedBytes(queueDir)).as("while open").isLessThanOrEqualTo(MIB);
         }
         assertThat(DiskUsage.allocatedBytes(queueDir)).as("once closed").isLessThanOrEqualTo(MIB);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(RollCycle.class)
+    void shouldAppendAfterTheExcerptOfAFileShrunkOnClose(RollCycle rollCycle) {
+        Path queueDir = dir.resolve("one");
+        try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(rollCycle).build();
+             ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("just one");
+        }
         try (MappedQueue queue = MappedQueue.builder(queueDir).rollCycle(rollCycle).build();
              ExcerptAppender appender = queue.createAppender()) {
             assertThat(queue.createTailer().readText()).isEqualTo("just one");
@@ -143,8 +153,20 @@ class StorageFootprintTest {
         }
     }
 
-    @Test
-    void shouldShrinkAFinishedCycleToItsRecordsAndKeepItReadableFromAnotherQueue() throws IOException {
+    /** A writer and a reader queue over one directory, the reader's tailer at the second hour's excerpt. */
+    private record CycleFinishedUnderAReader(Path queueDir, MappedQueue writer, MappedQueue reader,
+                                             ExcerptTailer tailer, String readInTheFirstHour) {
+    }
+
+    private interface FinishedCycleCheck {
+        void check(CycleFinishedUnderAReader finished) throws IOException;
+    }
+
+    /**
+     * Writes an excerpt in the first hour, which a tailer of another queue over the same directory reads, then rolls
+     * to the second hour (the first cycle finished and shrunk) and writes another; runs the check with both open.
+     */
+    private void withACycleFinishedUnderAReader(FinishedCycleCheck check) throws IOException {
         MutableClock clock = new MutableClock(Instant.parse("2026-11-25T10:00:00Z"));
         Path queueDir = dir.resolve("shrunk");
         try (MappedQueue writer = MappedQueue.builder(queueDir).rollCycle(RollCycle.HOURLY).clock(clock).build();
@@ -152,19 +174,32 @@ class StorageFootprintTest {
              MappedQueue reader = MappedQueue.builder(queueDir).rollCycle(RollCycle.HOURLY).clock(clock).build()) {
             ExcerptTailer tailer = reader.createTailer();
             appender.writeText("first hour");
-            assertThat(tailer.readText()).isEqualTo("first hour");
+            String readInTheFirstHour = tailer.readText();
             clock.advance(Duration.ofHours(1));
             appender.writeText("second hour");
+            check.check(new CycleFinishedUnderAReader(queueDir, writer, reader, tailer, readInTheFirstHour));
+        }
+    }
 
-            Path firstFile = cycleFiles(queueDir).getFirst();
+    @Test
+    void shouldShrinkAFinishedCycleToItsRecords() throws IOException {
+        withACycleFinishedUnderAReader(finished -> {
+            Path firstFile = cycleFiles(finished.queueDir()).getFirst();
             long size = Files.size(firstFile);
             assertThat(size).as("a finished cycle ends with its end-of-cycle mark").isLessThan(MIB);
-            assertThat(tailer.readText()).isEqualTo("second hour");
-            ExcerptTailer fresh = reader.createTailer();
+        });
+    }
+
+    @Test
+    void shouldKeepAShrunkCycleReadableFromAnotherQueue() throws IOException {
+        withACycleFinishedUnderAReader(finished -> {
+            assertThat(finished.readInTheFirstHour()).isEqualTo("first hour");
+            assertThat(finished.tailer().readText()).isEqualTo("second hour");
+            ExcerptTailer fresh = finished.reader().createTailer();
             assertThat(fresh.readText()).isEqualTo("first hour");
             assertThat(fresh.readText()).isEqualTo("second hour");
-            assertThat(writer.verify().findings()).isEmpty();
-        }
+            assertThat(finished.writer().verify().findings()).isEmpty();
+        });
     }
 
     @Test

@@ -105,7 +105,7 @@ class QueueProbeTest {
     }
 
     @Test
-    void shouldWaitForExcerptsAppendedByAnotherThreadAndReturnTheFirstOnes() throws InterruptedException {
+    void shouldWaitForTheFirstExcerptsAppendedByAnotherThread() throws InterruptedException {
         CountDownLatch firstRead = new CountDownLatch(1);
         appender().writeText("one");
         Thread writer = Thread.ofPlatform().start(() -> {
@@ -192,17 +192,27 @@ class QueueProbeTest {
     }
 
     @Test
-    void shouldSummariseRawBytesInHexAndCutLongText() {
+    void shouldSummariseRawBytesInHex() {
         appender().writeBytes(new byte[] {0, 1, (byte) 0xff});
-        appender().writeText("x".repeat(200));
-        appender().writeText("two\nlines");
-        List<QueueExcerpt> excerpts = QueueProbe.of(queue).excerpts();
 
-        assertThat(excerpts.get(0).toString()).endsWith(") 3 bytes 0001ff");
-        assertThat(excerpts.get(1).toString()).endsWith("x... (200 chars)\"");
-        assertThat(excerpts.get(2).toString()).endsWith(") text \"two\\nlines\"");
-        assertThat(excerpts.get(2).text()).isEqualTo("two\nlines");
-        assertThat(new String(excerpts.get(2).bytes(), StandardCharsets.UTF_8)).isEqualTo("two\nlines");
+        assertThat(QueueProbe.of(queue).excerpts().get(0).toString()).endsWith(") 3 bytes 0001ff");
+    }
+
+    @Test
+    void shouldCutLongTextInASummary() {
+        appender().writeText("x".repeat(200));
+
+        assertThat(QueueProbe.of(queue).excerpts().get(0).toString()).endsWith("x... (200 chars)\"");
+    }
+
+    @Test
+    void shouldEscapeALineBreakInASummaryOnly() {
+        appender().writeText("two\nlines");
+        QueueExcerpt excerpt = QueueProbe.of(queue).excerpts().get(0);
+
+        assertThat(excerpt.toString()).endsWith(") text \"two\\nlines\"");
+        assertThat(excerpt.text()).isEqualTo("two\nlines");
+        assertThat(new String(excerpt.bytes(), StandardCharsets.UTF_8)).isEqualTo("two\nlines");
     }
 
     @Test

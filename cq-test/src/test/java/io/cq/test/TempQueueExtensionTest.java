@@ -90,10 +90,16 @@ class TempQueueExtensionTest {
     }
 
     @Test
-    void shouldCloseTheQueueAndDeleteItsDirectoryWhenTheTestFails() {
+    void shouldLeaveTheTestsOwnFailureWhenATestWithAQueueFails() {
         Map<String, TestExecutionResult> results = run(FailingTest.class);
 
         assertThat(FixtureRun.failure(results, "fails(MappedQueue)")).isEqualTo("the test's own failure");
+    }
+
+    @Test
+    void shouldDeleteTheQueueOfAFailedTest() {
+        run(FailingTest.class);
+
         assertThat(SEEN).singleElement().satisfies(seen -> assertThat(seen.directory().getParent()).doesNotExist());
     }
 
@@ -123,11 +129,17 @@ class TempQueueExtensionTest {
     }
 
     @Test
-    void shouldGiveFieldsAndParametersOfOneNameTheSameQueueWithinATestAndAnotherNameAnotherQueue() {
+    void shouldGiveOneQueuePerNameToTheFieldsAndParametersOfATest() {
         Map<String, TestExecutionResult> results = run(OneNameOneQueue.class);
 
         assertThat(FixtureRun.failure(results, "sameQueue(MappedQueue, MappedQueue)")).isEmpty();
         assertThat(SEEN).extracting(Seen::texts).containsExactly(List.of("to queue"), List.of());
+    }
+
+    @Test
+    void shouldDeleteTheQueueOfEveryNameAfterTheTest() {
+        run(OneNameOneQueue.class);
+
         assertThat(SEEN).allSatisfy(seen -> assertThat(seen.directory()).doesNotExist());
     }
 
@@ -189,12 +201,19 @@ class TempQueueExtensionTest {
     }
 
     @Test
-    void shouldShareTheQueueOfAStaticFieldBetweenTheTestsOfItsClassAndDeleteItAfterThem() {
+    void shouldShareTheQueueOfAStaticFieldBetweenTheTestsOfItsClass() {
         Map<String, TestExecutionResult> results = run(QueueForTheClass.class);
 
         assertThat(FixtureRun.failure(results, "first(MappedQueue)")).isEmpty();
         assertThat(SEEN).extracting(Seen::texts).containsExactly(List.of("first"), List.of("first", "second"));
-        assertThat(SEEN.get(0).directory()).isEqualTo(SEEN.get(1).directory()).doesNotExist();
+        assertThat(SEEN.get(0).directory()).isEqualTo(SEEN.get(1).directory());
+    }
+
+    @Test
+    void shouldDeleteTheQueueOfAStaticFieldAfterTheTestsOfItsClass() {
+        run(QueueForTheClass.class);
+
+        assertThat(SEEN.get(0).directory()).doesNotExist();
     }
 
     @FixtureRun.Fixture

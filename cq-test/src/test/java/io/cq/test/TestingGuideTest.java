@@ -44,14 +44,19 @@ class TestingGuideTest {
         assertThat(in).isNotSameAs(queue);
     }
 
-    @Test
-    void shouldReadAndAwaitAsTheGuideShows() {
+    /** Two texts ("first", "done: second"), then two orders and a cancel through a method writer. */
+    private void appendTheGuidesExcerpts() {
         queue.acquireAppender().writeText("first");
         queue.acquireAppender().writeText("done: second");
         OrderEvents events = Messages.methodWriter(queue.acquireAppender(), OrderEvents.class);
         events.onOrder(new Order("o-1", "AAPL", 100));
         events.onOrder(new Order("o-2", "MSFT", 5_000));
         events.onCancel("o-1");
+    }
+
+    @Test
+    void shouldReadWhatTheQueueHoldsAsTheGuideShows() {
+        appendTheGuidesExcerpts();
 
         QueueProbe probe = QueueProbe.of(queue);
 
@@ -62,6 +67,13 @@ class TestingGuideTest {
         assertThat(bytes).hasSize(5);
         assertThat(excerpts).extracting(QueueExcerpt::methodName)
                 .containsExactly(null, null, "onOrder", "onOrder", "onCancel");
+    }
+
+    @Test
+    void shouldAwaitExcerptsAsTheGuideShows() {
+        appendTheGuidesExcerpts();
+
+        QueueProbe probe = QueueProbe.of(queue);
 
         List<String> firstTwo = probe.awaitTexts(2);
         Order big = probe.awaitObject(Order.class, order -> order.quantity() > 1_000);
@@ -74,7 +86,7 @@ class TestingGuideTest {
     }
 
     @Test
-    void shouldDecodeObjectsAndHandLaidOutExcerptsAsTheGuideShows() {
+    void shouldDecodeObjectsAsTheGuideShows() {
         Messages.writeObject(queue.acquireAppender(), new Order("o-1", "AAPL", 100));
         Messages.writeObject(queue.acquireAppender(), new Order("o-2", "MSFT", 5));
         Messages.writeObject(queue.acquireAppender(), new Order("o-3", "NVDA", 7));

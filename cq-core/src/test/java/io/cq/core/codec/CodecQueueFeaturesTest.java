@@ -53,7 +53,7 @@ class CodecQueueFeaturesTest {
     }
 
     @Test
-    void methodWritersAndReadersCarryCallsThroughAnEncryptedCompressedQueue() {
+    void shouldCarryMethodCallsThroughAnEncryptedCompressedQueue() {
         List<String> calls = new ArrayList<>();
         try (MappedQueue queue = builder().build()) {
             Orders writer = Messages.methodWriter(queue.acquireAppender(), Orders.class);
@@ -69,13 +69,19 @@ class CodecQueueFeaturesTest {
         assertThat(calls).hasSize(200).startsWith("EURUSD-0 0 1.0").endsWith("EURUSD-199 199000 1.199");
     }
 
+    /** Appends "excerpt i xx…" (i times x) for i from 0 to 99; returns their indexes. */
+    private static List<Long> appendAHundredOfGrowingSize(ExcerptAppender appender) {
+        List<Long> indexes = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            indexes.add(appender.writeText("excerpt " + i + " " + "x".repeat(i)));
+        }
+        return indexes;
+    }
+
     @Test
-    void aNamedTailerResumesAndSeeksAndReadsBackwardOverFramedExcerpts() {
+    void shouldResumeANamedTailerOverFramedExcerpts() {
         try (MappedQueue queue = builder().build(); ExcerptAppender appender = queue.createAppender()) {
-            List<Long> indexes = new ArrayList<>();
-            for (int i = 0; i < 100; i++) {
-                indexes.add(appender.writeText("excerpt " + i + " " + "x".repeat(i)));
-            }
+            appendAHundredOfGrowingSize(appender);
             try (ExcerptTailer named = queue.createTailer("audit")) {
                 for (int i = 0; i < 40; i++) {
                     named.readText();
@@ -84,9 +90,25 @@ class CodecQueueFeaturesTest {
             try (ExcerptTailer named = queue.createTailer("audit")) {
                 assertThat(named.readText()).isEqualTo("excerpt 40 " + "x".repeat(40));
             }
+        }
+    }
+
+    @Test
+    void shouldMoveToAnIndexAmongFramedExcerpts() {
+        try (MappedQueue queue = builder().build(); ExcerptAppender appender = queue.createAppender()) {
+            List<Long> indexes = appendAHundredOfGrowingSize(appender);
             try (ExcerptTailer tailer = queue.createTailer()) {
                 assertThat(tailer.moveToIndex(indexes.get(73))).isTrue();
                 assertThat(tailer.readText()).isEqualTo("excerpt 73 " + "x".repeat(73));
+            }
+        }
+    }
+
+    @Test
+    void shouldReadFramedExcerptsBackward() {
+        try (MappedQueue queue = builder().build(); ExcerptAppender appender = queue.createAppender()) {
+            List<Long> indexes = appendAHundredOfGrowingSize(appender);
+            try (ExcerptTailer tailer = queue.createTailer()) {
                 tailer.direction(TailerDirection.BACKWARD);
                 assertThat(tailer.moveToIndex(indexes.get(10))).isTrue();
                 assertThat(tailer.readText()).isEqualTo("excerpt 10 " + "x".repeat(10));
@@ -96,7 +118,7 @@ class CodecQueueFeaturesTest {
     }
 
     @Test
-    void aContextThatAsksItsIndexWhileComposingGetsTheIndexItIsPublishedAt() {
+    void shouldGiveAContextThatAsksItsIndexWhileComposingTheIndexItIsPublishedAt() {
         try (MappedQueue queue = builder().build(); ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("first");
             long asked;
@@ -122,27 +144,53 @@ class CodecQueueFeaturesTest {
         }
     }
 
-    @Test
-    void asyncModeDrainsIntoEncryptedFilesAndTailersReadEveryExcerpt() throws Exception {
-        Path buffers = Files.createDirectories(dir.resolve("buffers"));
-        Path queueDir = dir.resolve("async");
+    private interface WhileOpen {
+        void check(MappedQueue queue);
+    }
+
+    /** Appends "async secret 0" to 1999 to an async queue with every codec on, runs the check, then closes. */
+    private static void appendAsyncSecrets(Path queueDir, Path buffers, WhileOpen whileOpen) {
         try (MappedQueue queue = MappedQueue.builder(queueDir).codecs(ALL).asyncMode(true)
                 .asyncBufferDirectory(buffers).build(); ExcerptAppender appender = queue.createAppender()) {
             for (int i = 0; i < 2_000; i++) {
                 appender.writeText("async secret " + i);
             }
+            whileOpen.check(queue);
+        }
+    }
+
+    @Test
+    void shouldLetTailersReadEveryExcerptOfAnAsyncEncryptedQueue() throws Exception {
+        Path buffers = Files.createDirectories(dir.resolve("buffers"));
+        appendAsyncSecrets(dir.resolve("async"), buffers, queue -> {
             try (ExcerptTailer tailer = queue.createTailer()) {
                 for (int i = 0; i < 2_000; i++) {
                     assertThat(tailer.readText()).isEqualTo("async secret " + i);
                 }
             }
-        }
+        });
+    }
+
+    @Test
+    void shouldDrainAnAsyncEncryptedQueueIntoFilesAnotherOpeningReads() throws Exception {
+        Path buffers = Files.createDirectories(dir.resolve("buffers"));
+        Path queueDir = dir.resolve("async");
+        appendAsyncSecrets(queueDir, buffers, queue -> { });
+
         try (MappedQueue reread = MappedQueue.builder(queueDir).readOnly(true).encryptionKeys(KEYS).build();
              ExcerptTailer tailer = reread.createTailer()) {
             for (int i = 0; i < 2_000; i++) {
                 assertThat(tailer.readText()).isEqualTo("async secret " + i);
             }
         }
+    }
+
+    @Test
+    void shouldDrainAnAsyncQueueIntoEncryptedFiles() throws Exception {
+        Path buffers = Files.createDirectories(dir.resolve("buffers"));
+        Path queueDir = dir.resolve("async");
+        appendAsyncSecrets(queueDir, buffers, queue -> { });
+
         try (Stream<Path> files = Files.list(queueDir)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".cq4")).toList()) {
                 assertThat(new String(Files.readAllBytes(file), java.nio.charset.StandardCharsets.ISO_8859_1))
@@ -152,7 +200,7 @@ class CodecQueueFeaturesTest {
     }
 
     @Test
-    void doubleBufferedWritesAndRetentionWorkAcrossRolls() {
+    void shouldApplyRetentionToADoubleBufferedQueueAcrossRolls() {
         MutableClock clock = new MutableClock(Instant.parse("2026-12-07T10:00:00Z"));
         try (MappedQueue queue = builder().doubleBuffer(true).rollCycle(RollCycle.TEST_SECONDLY).clock(clock)
                 .retainCycles(2).build(); ExcerptAppender appender = queue.createAppender()) {
@@ -170,7 +218,7 @@ class CodecQueueFeaturesTest {
     }
 
     @Test
-    void anotherJvmReadsWhatThisOneEncryptedWithTheSameKeys() throws Exception {
+    void shouldLetAnotherJvmReadWhatThisOneEncryptedWithTheSameKeys() throws Exception {
         try (MappedQueue queue = builder().build(); ExcerptAppender appender = queue.createAppender()) {
             for (int i = 0; i < 50; i++) {
                 appender.writeText("across processes " + i);

@@ -77,7 +77,7 @@ class ExcerptCodecsTest {
 
     @ParameterizedTest
     @EnumSource(Compression.class)
-    void everyCombinationReadsBackWhatWasWritten(Compression compression) {
+    void shouldReadBackWhatWasWrittenWithEveryCombinationOfCodecs(Compression compression) {
         EncryptionKeys keys = EncryptionKeys.of(key(1));
         ExcerptCodecs[] all = {
                 ExcerptCodecs.none().withChecksums().withCompression(compression, 64),
@@ -115,7 +115,7 @@ class ExcerptCodecsTest {
     }
 
     @Test
-    void checksumsFindAFlippedPayloadByteAndNameFilePositionAndIndex() throws IOException {
+    void shouldReportWhereAChecksumFindsAFlippedPayloadByte() throws IOException {
         try (MappedQueue queue = MappedQueue.builder(dir).codecs(ExcerptCodecs.none().withChecksums()).build();
              ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("first excerpt, left alone");
@@ -139,7 +139,7 @@ class ExcerptCodecsTest {
     }
 
     @Test
-    void compressionStoresAJsonLikeKibibyteInAtMostHalfItsSize() throws IOException {
+    void shouldCompressAJsonLikeKibibyteToAtMostHalfItsSize() throws IOException {
         for (Compression method : new Compression[]{Compression.LZ4, Compression.DEFLATE}) {
             Path queueDir = dir.resolve(method.name());
             long plainEnd;
@@ -156,15 +156,26 @@ class ExcerptCodecsTest {
         }
     }
 
-    @Test
-    void anEncryptedQueueKeepsNoPlaintextOnDiskAndRefusesAReaderWithoutTheKey() throws IOException {
+    /** Writes one excerpt with an account number in it to a queue encrypted under key id 7. */
+    private void writeASecretEncryptedUnderKey7() {
         EncryptionKeys keys = EncryptionKeys.of(7, Map.of(7, key(7)));
         try (MappedQueue queue = MappedQueue.builder(dir).codecs(ExcerptCodecs.none().withEncryption(keys)).build();
              ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("SECRET-ACCOUNT-4242 moves 1,000,000");
         }
-        Path file = QueueFileBytes.cycleFile(dir);
-        assertThat(find(file, "SECRET")).isNegative();
+    }
+
+    @Test
+    void shouldKeepNoPlaintextOfAnEncryptedQueueOnDisk() throws IOException {
+        writeASecretEncryptedUnderKey7();
+
+        assertThat(find(QueueFileBytes.cycleFile(dir), "SECRET")).isNegative();
+    }
+
+    @Test
+    void shouldRefuseAReaderWithoutTheKey() {
+        writeASecretEncryptedUnderKey7();
+
         try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).build();
              ExcerptTailer tailer = queue.createTailer()) {
             assertThatThrownBy(tailer::readingDocument)
@@ -172,6 +183,12 @@ class ExcerptCodecsTest {
                     .hasMessageContaining(dir.toString())
                     .hasMessageContaining("key id 0x00000007");
         }
+    }
+
+    @Test
+    void shouldRefuseAReaderWithAnotherKeyUnderTheSameId() {
+        writeASecretEncryptedUnderKey7();
+
         EncryptionKeys other = EncryptionKeys.of(7, Map.of(7, key(8)));
         try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true).encryptionKeys(other).build();
              ExcerptTailer tailer = queue.createTailer()) {
@@ -179,26 +196,52 @@ class ExcerptCodecsTest {
                     .isInstanceOf(CorruptQueueException.class)
                     .hasMessageContaining("authentication tag does not match");
         }
+    }
+
+    @Test
+    void shouldRefuseToOpenAnEncryptedQueueForWritingWithoutItsKeys() {
+        writeASecretEncryptedUnderKey7();
+
         assertThatThrownBy(() -> MappedQueue.builder(dir).build())
                 .isInstanceOf(MissingKeyException.class)
                 .hasMessageContaining("opened for writing without its keys");
     }
 
-    @Test
-    void rotatedKeysReadOldExcerptsWithTheOldKeyAndWriteWithTheNew() {
-        SecretKey first = key(1);
-        SecretKey second = key(2);
+    /** Writes "under key 1" to a queue encrypted with key 1. */
+    private void writeUnderKey1(SecretKey first) {
         try (MappedQueue queue = MappedQueue.builder(dir)
                 .codecs(ExcerptCodecs.none().withEncryption(EncryptionKeys.of(1, Map.of(1, first)))).build();
              ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("under key 1");
         }
-        EncryptionKeys rotated = EncryptionKeys.of(2, Map.of(1, first, 2, second));
-        try (MappedQueue queue = MappedQueue.builder(dir).encryptionKeys(rotated).build();
-             ExcerptAppender appender = queue.createAppender()) {
+    }
+
+    /** Opens the queue for writing with key 2, key 1 kept for reading. */
+    private MappedQueue openRotatedToKey2(SecretKey first, SecretKey second) {
+        return MappedQueue.builder(dir).encryptionKeys(EncryptionKeys.of(2, Map.of(1, first, 2, second))).build();
+    }
+
+    @Test
+    void shouldReadEveryExcerptAcrossAKeyRotation() {
+        SecretKey first = key(1);
+        SecretKey second = key(2);
+        writeUnderKey1(first);
+
+        try (MappedQueue queue = openRotatedToKey2(first, second); ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("under key 2");
             assertThat(readAll(queue)).containsExactly("under key 1", "under key 2");
         }
+    }
+
+    @Test
+    void shouldNeedTheOldKeyForExcerptsWrittenBeforeARotation() {
+        SecretKey first = key(1);
+        SecretKey second = key(2);
+        writeUnderKey1(first);
+        try (MappedQueue queue = openRotatedToKey2(first, second); ExcerptAppender appender = queue.createAppender()) {
+            appender.writeText("under key 2");
+        }
+
         try (MappedQueue queue = MappedQueue.builder(dir).readOnly(true)
                 .encryptionKeys(EncryptionKeys.of(2, Map.of(2, second))).build();
              ExcerptTailer tailer = queue.createTailer()) {
@@ -209,7 +252,7 @@ class ExcerptCodecsTest {
     }
 
     @Test
-    void aQueueKeepsTheCodecsItWasCreatedWith() {
+    void shouldKeepTheCodecsAQueueWasCreatedWith() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             assertThat(queue.settings().codecs().isPlain()).isTrue();
         }
@@ -231,7 +274,7 @@ class ExcerptCodecsTest {
     }
 
     @Test
-    void noTwoExcerptsShareANonceAcrossAppendersAndReopenings() throws IOException {
+    void shouldNeverGiveTwoExcerptsTheSameNonceAcrossAppendersAndReopenings() throws IOException {
         EncryptionKeys keys = EncryptionKeys.of(key(3));
         int excerpts = 0;
         for (int round = 0; round < 3; round++) {

@@ -89,7 +89,7 @@ class DispatchTest {
     }
 
     @Test
-    void shouldDispatchMessagesAndCountTheExcerptsThatAreNot() {
+    void shouldSayWhetherItDispatchedEachExcerptAsAMessage() {
         Handler handler = new Handler();
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             appendTwoOrdersAndAText(queue);
@@ -98,6 +98,18 @@ class DispatchTest {
             List<Boolean> dispatched = dispatchEach(reader, queue.createTailer("container"), 3);
 
             assertThat(dispatched).containsExactly(true, true, false);
+        }
+    }
+
+    @Test
+    void shouldCountWhatItDispatchedAndWhatItSkipped() {
+        Handler handler = new Handler();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            appendTwoOrdersAndAText(queue);
+            MethodReader reader = MethodReaderBuilder.forDispatch().handler(handler, Orders.class).build();
+
+            dispatchEach(reader, queue.createTailer("container"), 3);
+
             assertThat(reader.messagesRead()).isEqualTo(2);
             assertThat(reader.otherExcerptsSkipped()).isEqualTo(1);
         }

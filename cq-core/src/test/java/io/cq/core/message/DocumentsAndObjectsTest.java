@@ -13,6 +13,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 class DocumentsAndObjectsTest {
     @TempDir
@@ -75,14 +76,32 @@ class DocumentsAndObjectsTest {
             ExcerptAppender appender = queue.acquireAppender();
             Messages.writeObject(appender, fill);
             Messages.writeObject(appender, List.of("x", "y"));
-            appender.writeText("raw");
 
             ExcerptTailer tailer = queue.createTailer();
             assertThat(Messages.readObject(tailer, Fill.class)).isEqualTo(fill);
             assertThat(Messages.readObject(tailer, List.class)).isEqualTo(List.of("x", "y"));
+        }
+    }
+
+    @Test
+    void shouldRefuseToReadAnExcerptThatIsNotAMessageAsAnObject() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().writeText("raw");
+
+            ExcerptTailer tailer = queue.createTailer();
             assertThatThrownBy(() -> Messages.readObject(tailer, Fill.class))
                     .isInstanceOf(MessageDecodingException.class)
                     .hasMessageContaining("not a message");
+        }
+    }
+
+    @Test
+    void shouldMovePastAnExcerptItRefusedToReadAsAnObject() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            queue.acquireAppender().writeText("raw");
+            ExcerptTailer tailer = queue.createTailer();
+            catchThrowable(() -> Messages.readObject(tailer, Fill.class));
+
             assertThat(Messages.readObject(tailer, Fill.class)).isNull();
         }
     }

@@ -17,7 +17,7 @@ class EngineWithoutJacksonTest {
     Path dir;
 
     @Test
-    void shouldAppendAndReadRawExcerptsInAFreshJvmWithoutLoadingAnyJacksonClass() throws Exception {
+    void shouldLoadNoJacksonClassForRawExcerptsInAFreshJvm() throws Exception {
         try (ChildJvm child = ChildJvm.start(List.of("-Xlog:class+load=info:stdout"), RawExcerptsProcess.class,
                 dir.toString())) {
             child.awaitLine("done 42", 60, TimeUnit.SECONDS);

@@ -24,8 +24,12 @@ class MessageHistoryTest {
         return Messages.methodReaderBuilder(from.createTailer()).handlers((Quotes) next::quote).history(true).build();
     }
 
-    @Test
-    void shouldRecordEverySourceAndEveryReadAndWriteAcrossTwoRelays() {
+    /** What the last reader of a quote sent through two relays saw of its history, and where the quote was. */
+    private record SeenAtTheEnd(List<String> sources, List<Long> timings, List<String> indexes) {
+    }
+
+    /** Writes a quote to q1, relays it to q2 and on to q3, and reads it there with history asked for. */
+    private SeenAtTheEnd quoteThroughTwoRelays() {
         try (MappedQueue q1 = MappedQueue.builder(dir.resolve("q1")).build();
              MappedQueue q2 = MappedQueue.builder(dir.resolve("q2")).build();
              MappedQueue q3 = MappedQueue.builder(dir.resolve("q3")).build()) {
@@ -49,13 +53,32 @@ class MessageHistoryTest {
             };
             assertThat(Messages.methodReaderBuilder(q3.createTailer()).handlers(last).history(true).build().readOne())
                     .isTrue();
-
-            assertThat(sources).containsExactly("1@" + indexInQ1, "2@" + q2.lastIndex(), "3@" + q3.lastIndex());
-            // write q1, read q1, write q2, read q2, write q3, read q3
-            assertThat(timings).hasSize(6).isSorted();
-            assertThat(timings.get(5) - timings.get(0)).isPositive();
-            assertThat(MessageHistory.current().isEmpty()).as("cleared once the handler returned").isTrue();
+            return new SeenAtTheEnd(sources, timings, List.of("1@" + indexInQ1, "2@" + q2.lastIndex(),
+                    "3@" + q3.lastIndex()));
         }
+    }
+
+    @Test
+    void shouldRecordEverySourceAcrossTwoRelays() {
+        SeenAtTheEnd seen = quoteThroughTwoRelays();
+
+        assertThat(seen.sources()).containsExactlyElementsOf(seen.indexes());
+    }
+
+    @Test
+    void shouldRecordATimingForEveryWriteAndReadAcrossTwoRelays() {
+        SeenAtTheEnd seen = quoteThroughTwoRelays();
+
+        // write q1, read q1, write q2, read q2, write q3, read q3
+        assertThat(seen.timings()).hasSize(6).isSorted();
+        assertThat(seen.timings().get(5) - seen.timings().get(0)).isPositive();
+    }
+
+    @Test
+    void shouldClearTheHistoryOnceTheHandlerReturned() {
+        quoteThroughTwoRelays();
+
+        assertThat(MessageHistory.current().isEmpty()).as("cleared once the handler returned").isTrue();
     }
 
     /** Reads every quote with a reader that does not ask for history, as "symbol sourceCount". */

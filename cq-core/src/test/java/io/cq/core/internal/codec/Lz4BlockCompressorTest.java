@@ -38,7 +38,7 @@ class Lz4BlockCompressorTest {
     }
 
     @Test
-    void everyBlockItWritesIsReadBackWholeByLz4Java() {
+    void shouldWriteEveryBlockSoThatLz4JavaReadsItBackWhole() {
         Lz4BlockCompressor compressor = new Lz4BlockCompressor();
         Random random = new Random(20261207);
         int[] sizes = {0, 1, 4, 11, 12, 13, 16, 40, 96, 255, 256, 1024, 4096, 65_535, 65_536, 70_000, 300_000};
@@ -62,7 +62,7 @@ class Lz4BlockCompressorTest {
     }
 
     @Test
-    void compressesJsonLikeTextAtLeastAsWellAsLz4JavasFastCompressor() {
+    void shouldCompressJsonLikeTextAtLeastAsWellAsLz4JavasFastCompressor() {
         Random random = new Random(5);
         Lz4BlockCompressor ours = new Lz4BlockCompressor();
         var theirs = LZ4Factory.safeInstance().fastCompressor();
@@ -80,7 +80,7 @@ class Lz4BlockCompressorTest {
     }
 
     @Test
-    void allocatesNothingPerBlock() {
+    void shouldAllocateNothingPerBlock() {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Lz4BlockCompressor compressor = new Lz4BlockCompressor();
         byte[] input = sample(new Random(1), 2, 1024);

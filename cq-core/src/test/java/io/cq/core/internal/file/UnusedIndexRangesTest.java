@@ -39,7 +39,7 @@ class UnusedIndexRangesTest {
     }
 
     @Test
-    void shouldKeepThePageOfTheLastWrittenEntryAndGiveBackThePagesAfterIt() throws IOException {
+    void shouldGiveBackThePagesPastTheOneOfTheLastWrittenEntry() throws IOException {
         for (long blockPosition : new long[] {DATA_START, DATA_START + 4}) {
             long entries = IndexDescriptor.secondaryEntryPosition(blockPosition, 0);
             // The last entry as the first slot of a page, as the last slot of a page, and as the very first slot.

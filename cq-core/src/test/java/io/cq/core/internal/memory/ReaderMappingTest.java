@@ -25,29 +25,55 @@ class ReaderMappingTest {
     @TempDir
     Path dir;
 
-    @Test
-    void shouldMapForReadersOfAWritableFileWhatTheFileHoldsAndNoMore() throws IOException {
+    private interface MappedCheck {
+        void check(MappedFile mapped, Path path) throws IOException;
+    }
+
+    /** A sparse 1 MiB file, open read-write as a writing process opens it, mapped in chunks of 16 MiB. */
+    private void withAWritableMebibyteFile(MappedCheck check) throws IOException {
         Path path = sparseFile("cycle", MIB);
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             MappedFile mapped = new MappedFile(path, channel, true, 16 * MIB, 0, 512 * 1024, null);
             try {
-                MemorySegment read = mapped.readableChunk(0, 4096);
-
-                assertThat(read.isReadOnly()).as("a reader's mapping cannot lengthen the file").isTrue();
-                assertThat(read.byteSize()).isEqualTo(MIB);
-                assertThat(Files.size(path)).isEqualTo(MIB);
-
-                MemorySegment written = mapped.chunk(0);
-
-                assertThat(written.isReadOnly()).isFalse();
-                assertThat(written.byteSize()).isEqualTo(16 * MIB);
-                assertThat(Files.size(path)).as("a writer's whole chunk makes the file that long").isEqualTo(16 * MIB);
-                assertThat(mapped.readableChunk(0, 4096)).as("readers then read the writer's mapping")
-                        .isSameAs(written);
+                check.check(mapped, path);
             } finally {
                 mapped.close();
             }
         }
+    }
+
+    @Test
+    void shouldMapForReadersOfAWritableFileOnlyWhatTheFileHolds() throws IOException {
+        withAWritableMebibyteFile((mapped, path) -> {
+            MemorySegment read = mapped.readableChunk(0, 4096);
+
+            assertThat(read.isReadOnly()).as("a reader's mapping cannot lengthen the file").isTrue();
+            assertThat(read.byteSize()).isEqualTo(MIB);
+            assertThat(Files.size(path)).isEqualTo(MIB);
+        });
+    }
+
+    @Test
+    void shouldLengthenTheFileToAWritersWholeChunk() throws IOException {
+        withAWritableMebibyteFile((mapped, path) -> {
+            mapped.readableChunk(0, 4096);
+
+            MemorySegment written = mapped.chunk(0);
+
+            assertThat(written.isReadOnly()).isFalse();
+            assertThat(written.byteSize()).isEqualTo(16 * MIB);
+            assertThat(Files.size(path)).as("a writer's whole chunk makes the file that long").isEqualTo(16 * MIB);
+        });
+    }
+
+    @Test
+    void shouldGiveReadersTheWritersMappingOnceThereIsOne() throws IOException {
+        withAWritableMebibyteFile((mapped, path) -> {
+            mapped.readableChunk(0, 4096);
+            MemorySegment written = mapped.chunk(0);
+
+            assertThat(mapped.readableChunk(0, 4096)).as("readers then read the writer's mapping").isSameAs(written);
+        });
     }
 
     @Test

@@ -89,18 +89,27 @@ class PercentilePlotTest {
         assertThat(checked).isGreaterThan(20);
     }
 
-    @Test
-    void shouldWriteWellFormedSvgWithOneLabelledCurvePerSeriesAndTheirFiguresInTheLegend() throws Exception {
-        String svg = PercentilePlot.render(List.of("Latency by percentile: 40-byte messages at 100K/s, one JVM",
+    /** Two series, cq and Chronicle Queue, of 1,000 values each, under a title and a subtitle. */
+    private static Document twoSeries() throws Exception {
+        return parse(PercentilePlot.render(List.of("Latency by percentile: 40-byte messages at 100K/s, one JVM",
                 "2 cores; OpenJDK 25; 2026-11-28"), List.of(new PercentilePlot.Series("cq", uniform(1_000)),
-                new PercentilePlot.Series("Chronicle Queue", uniform(3_000))));
+                new PercentilePlot.Series("Chronicle Queue", uniform(3_000)))));
+    }
 
-        Document document = parse(svg);
+    @Test
+    void shouldWriteWellFormedSvgUnderItsTitle() throws Exception {
+        Document document = twoSeries();
 
         assertThat(document.getDocumentElement().getLocalName()).isEqualTo("svg");
         assertThat(document.getDocumentElement().getNamespaceURI()).isEqualTo(SVG_NAMESPACE);
         assertThat(elements(document, "title", null)).singleElement().extracting(Element::getTextContent)
                 .isEqualTo("Latency by percentile: 40-byte messages at 100K/s, one JVM");
+    }
+
+    @Test
+    void shouldDrawOneLabelledCurvePerSeries() throws Exception {
+        Document document = twoSeries();
+
         List<Element> series = elements(document, "g", "series");
         assertThat(series).extracting(element -> element.getAttribute("data-label"))
                 .containsExactly("cq", "Chronicle Queue");
@@ -108,10 +117,14 @@ class PercentilePlotTest {
             assertThat(curve.getElementsByTagNameNS(SVG_NAMESPACE, "polyline").getLength()).isOne();
             assertThat(curve.getElementsByTagNameNS(SVG_NAMESPACE, "circle").getLength()).isOne();
         }
-        assertThat(elements(document, "text", "legend")).extracting(Element::getTextContent).containsExactly(
+        assertCoordinatesInsideThePicture(document);
+    }
+
+    @Test
+    void shouldPutTheFiguresOfEachSeriesInTheLegend() throws Exception {
+        assertThat(elements(twoSeries(), "text", "legend")).extracting(Element::getTextContent).containsExactly(
                 "cq1,000 values · p50 500 µs · p99 990 µs · p99.9 999 µs · max 1 ms",
                 "Chronicle Queue1,000 values · p50 1.5 ms · p99 2.97 ms · p99.9 3 ms · max 3 ms");
-        assertCoordinatesInsideThePicture(document);
     }
 
     @Test
@@ -143,25 +156,32 @@ class PercentilePlotTest {
         assertThat(Double.parseDouble(max.getAttribute("cy"))).isEqualTo(points[points.length - 1][1]);
     }
 
-    @Test
-    void shouldLabelThePercentileAxisInNinesAndTheLatencyAxisInUnitsWithTicksInOrder() throws Exception {
+    /** 1,002 values from 150 ns to 40 ms: the maximum lies just past three nines, so the axis reaches four. */
+    private static Document wideRange() throws Exception {
         Histogram wide = uniform(1_000);
         wide.recordValue(150);
         wide.recordValue(TimeUnit.MILLISECONDS.toNanos(40));
-        Document document = parse(PercentilePlot.render(List.of("t"), List.of(new PercentilePlot.Series("cq", wide))));
+        return parse(PercentilePlot.render(List.of("t"), List.of(new PercentilePlot.Series("cq", wide))));
+    }
 
-        List<Element> xTicks = elements(document, "text", "x-tick");
-        List<Element> yTicks = elements(document, "text", "y-tick");
+    @Test
+    void shouldLabelThePercentileAxisInNinesWithTicksInOrder() throws Exception {
+        List<Element> xTicks = elements(wideRange(), "text", "x-tick");
 
-        // 1,002 values: the maximum lies just past three nines, so the axis reaches four.
         assertThat(xTicks).extracting(Element::getTextContent)
                 .containsExactly("0%", "50%", "90%", "99%", "99.9%", "99.99%");
-        assertThat(yTicks).extracting(Element::getTextContent)
-                .containsExactly("100 ns", "1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms");
         for (int i = 1; i < xTicks.size(); i++) {
             assertThat(Double.parseDouble(xTicks.get(i).getAttribute("x")))
                     .isGreaterThan(Double.parseDouble(xTicks.get(i - 1).getAttribute("x")));
         }
+    }
+
+    @Test
+    void shouldLabelTheLatencyAxisInUnitsWithTicksInOrder() throws Exception {
+        List<Element> yTicks = elements(wideRange(), "text", "y-tick");
+
+        assertThat(yTicks).extracting(Element::getTextContent)
+                .containsExactly("100 ns", "1 µs", "10 µs", "100 µs", "1 ms", "10 ms", "100 ms");
         for (int i = 1; i < yTicks.size(); i++) {
             assertThat(Double.parseDouble(yTicks.get(i).getAttribute("y")))
                     .isLessThan(Double.parseDouble(yTicks.get(i - 1).getAttribute("y")));
@@ -182,20 +202,32 @@ class PercentilePlotTest {
                         "10 µs");
     }
 
-    @Test
-    void shouldListAnEmptyHistogramWithoutDrawingItAndDrawASingleValueAsADot() throws Exception {
+    /** Two series: "empty", with no value, and "one", with a single value of 5 µs. */
+    private static Document emptyAndOneValue() throws Exception {
         Histogram one = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
         one.recordValue(5_000);
-        Document document = parse(PercentilePlot.render(List.of("t"), List.of(
+        return parse(PercentilePlot.render(List.of("t"), List.of(
                 new PercentilePlot.Series("empty", new Histogram(TimeUnit.SECONDS.toNanos(60), 3)),
                 new PercentilePlot.Series("one", one))));
+    }
+
+    @Test
+    void shouldListAnEmptyHistogramWithoutDrawingIt() throws Exception {
+        Document document = emptyAndOneValue();
 
         List<Element> series = elements(document, "g", "series");
         assertThat(series.getFirst().getChildNodes().getLength()).isLessThanOrEqualTo(1);
         assertThat(series.getFirst().getElementsByTagNameNS(SVG_NAMESPACE, "polyline").getLength()).isZero();
-        assertThat(series.getLast().getElementsByTagNameNS(SVG_NAMESPACE, "circle").getLength()).isOne();
         assertThat(elements(document, "text", "legend")).extracting(Element::getTextContent)
                 .containsExactly("emptyno values", "one1 value · p50 5 µs · p99 5 µs · p99.9 5 µs · max 5 µs");
+    }
+
+    @Test
+    void shouldDrawASingleValueAsADot() throws Exception {
+        Document document = emptyAndOneValue();
+
+        List<Element> series = elements(document, "g", "series");
+        assertThat(series.getLast().getElementsByTagNameNS(SVG_NAMESPACE, "circle").getLength()).isOne();
         assertThat(elements(document, "text", "x-tick")).extracting(Element::getTextContent)
                 .containsExactly("0%", "50%", "90%", "99%");
         assertCoordinatesInsideThePicture(document);
@@ -211,18 +243,27 @@ class PercentilePlotTest {
         assertCoordinatesInsideThePicture(document);
     }
 
-    @Test
-    void shouldKeepZerosAndHugeOutliersOnThePictureWithFiniteCoordinates() throws Exception {
+    /** A million zeros, 300 ns and a year, beside a series whose label holds markup characters. */
+    private static Document zerosAndAYear() throws Exception {
         Histogram wild = new Histogram(3);
         wild.recordValueWithCount(0, 1_000_000);
         wild.recordValue(300);
         wild.recordValue(TimeUnit.DAYS.toNanos(365));
-        Document document = parse(PercentilePlot.render(List.of("t"), List.of(new PercentilePlot.Series("cq", wild),
+        return parse(PercentilePlot.render(List.of("t"), List.of(new PercentilePlot.Series("cq", wild),
                 new PercentilePlot.Series("<Chronicle & \"friends\">", uniform(1_000)))));
+    }
+
+    @Test
+    void shouldKeepZerosAndHugeOutliersOnThePictureWithFiniteCoordinates() throws Exception {
+        Document document = zerosAndAYear();
 
         assertCoordinatesInsideThePicture(document);
         assertThat(elements(document, "text", "y-tick").getLast().getTextContent()).isEqualTo("100000000 s");
-        assertThat(elements(document, "g", "series").getLast().getAttribute("data-label"))
+    }
+
+    @Test
+    void shouldKeepASeriesLabelWithMarkupCharactersAsItIs() throws Exception {
+        assertThat(elements(zerosAndAYear(), "g", "series").getLast().getAttribute("data-label"))
                 .isEqualTo("<Chronicle & \"friends\">");
     }
 

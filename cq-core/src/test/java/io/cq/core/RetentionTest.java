@@ -13,7 +13,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class RetentionAndDurabilityTest {
+/** Which cycles a queue keeps (retainCycles, retainFor, named tailers) and what its file listener is told. */
+class RetentionTest {
     @TempDir
     Path dir;
 
@@ -107,24 +108,7 @@ class RetentionAndDurabilityTest {
     }
 
     @Test
-    void shouldAppendAndReadInEveryDurabilityMode() {
-        for (Durability durability : Durability.values()) {
-            Path queueDir = dir.resolve(durability.name());
-            try (MappedQueue queue = MappedQueue.builder(queueDir).durability(durability)
-                    .syncInterval(Duration.ofMillis(5))
-                    .build()) {
-                assertThat(queue.durability()).isEqualTo(durability);
-                for (int i = 0; i < 100; i++) {
-                    queue.acquireAppender().writeText(durability + " " + i);
-                }
-                ExcerptTailer tailer = queue.createTailer();
-                for (int i = 0; i < 100; i++) {
-                    assertThat(tailer.readText()).isEqualTo(durability + " " + i);
-                }
-            }
-        }
-        assertThatThrownBy(() -> MappedQueue.builder(dir).syncInterval(Duration.ZERO).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("syncInterval=");
+    void shouldRefuseANegativeNumberOfCyclesToRetain() {
         assertThatThrownBy(() -> MappedQueue.builder(dir).retainCycles(-1).build())
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("retainCycles=-1");
     }
