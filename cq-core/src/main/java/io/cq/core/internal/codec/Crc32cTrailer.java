@@ -25,6 +25,7 @@ public final class Crc32cTrailer {
 
     private final CRC32C crc = new CRC32C();
     private final byte[] small = new byte[COPY_LIMIT];
+    private final byte[] index = new byte[Long.BYTES];
     /** A view of the chunk last checksummed, for larger excerpts. */
     private MemorySegment viewed;
     private ByteBuffer view;
@@ -35,12 +36,15 @@ public final class Crc32cTrailer {
     }
 
     /**
-     * Appends the CRC-32C of {@code length} bytes at {@code at} in {@code chunk} right after them.
+     * Appends the CRC-32C of the excerpt's index and {@code length} bytes at {@code at} in {@code chunk} right after
+     * them: the index is part of the checksum, so an excerpt read in another's place fails it.
      *
      * @return the record's length with the checksum
      */
-    public int append(MemorySegment chunk, long at, int length) {
+    public int append(MemorySegment chunk, long at, int length, long excerptIndex) {
         crc.reset();
+        Frames.putLong(index, 0, excerptIndex);
+        crc.update(index, 0, Long.BYTES);
         if (length <= COPY_LIMIT) {
             MemorySegment.copy(chunk, Frames.BYTE, at, small, 0, length);
             crc.update(small, 0, length);

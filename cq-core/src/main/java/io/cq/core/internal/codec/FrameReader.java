@@ -72,11 +72,11 @@ public final class FrameReader {
                         + "frame and checksum");
             }
             int stored = chunk.get(Frames.INT, at + f);
-            int computed = checksum(chunk, at, f);
+            int computed = checksum(chunk, at, f, index);
             if (stored != computed) {
                 throw damaged(path, position, index, String.format("checksum mismatch: stored 0x%08x, computed "
-                        + "0x%08x over %d bytes; the excerpt's bytes were changed after it was written", stored,
-                        computed, f));
+                        + "0x%08x over %d bytes; the excerpt's bytes were changed after it was written, or a damaged "
+                        + "record before it led here from another excerpt's place", stored, computed, f));
             }
             unframe(file, chunk, at, f, index, path, position);
         } else {
@@ -85,8 +85,10 @@ public final class FrameReader {
     }
 
     /** As {@link Crc32cTrailer#append} computes it: small excerpts copied, larger ones through a view of the chunk. */
-    private int checksum(MemorySegment chunk, long at, int n) {
+    private int checksum(MemorySegment chunk, long at, int n, long index) {
         crc.reset();
+        Frames.putLong(aad, 0, index);
+        crc.update(aad, 0, Long.BYTES);
         if (n <= Crc32cTrailer.COPY_LIMIT) {
             in = Frames.atLeast(in, n);
             MemorySegment.copy(chunk, Frames.BYTE, at, in, 0, n);

@@ -91,6 +91,8 @@ public final class FrameWriter {
                 f = packed;
             }
             crc.reset();
+            Frames.putLong(aad, 0, index);
+            crc.update(aad, 0, Long.BYTES);
             crc.update(f, 0, frameLength);
             Frames.putInt(f, frameLength, (int) crc.getValue());
             sealed = f;

@@ -15,7 +15,7 @@ package io.cq.core.internal.layout;
  *
  * record payload:
  *   encrypted:            keyId u32 | nonce 12 (session u32, serial u64) | ciphertext of F | tag 16
- *   checksums only:       F | CRC-32C of F, u32
+ *   checksums only:       F | CRC-32C of (excerpt index u64, F), u32
  *   neither:              F
  *   F with compression:   method u8 | rawLength u32 (method != 0) | data
  *   F without:            the excerpt's bytes

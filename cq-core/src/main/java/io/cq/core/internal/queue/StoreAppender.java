@@ -295,7 +295,7 @@ public final class StoreAppender implements ExcerptAppender {
         if (end > file.mapped().reservedEnd()) {
             file.mapped().blocks().reserve(position, end);
         }
-        return checksum.append(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+        return checksum.append(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length, currentIndex());
     }
 
     /** More blocks for an excerpt that outgrows what was reserved when it started: from its record on. */
