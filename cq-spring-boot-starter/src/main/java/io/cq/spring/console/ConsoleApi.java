@@ -94,7 +94,8 @@ public final class ConsoleApi {
         return endpoint.listener(queue, listener, action, index);
     }
 
-    ConsoleSettings settings() {
+    /** What the console runs with. */
+    public ConsoleSettings settings() {
         return settings;
     }
 

@@ -4,6 +4,7 @@ import io.cq.core.MappedQueue;
 import io.cq.spring.actuate.QueuesEndpoint;
 import io.cq.spring.console.ConsoleApi;
 import io.cq.spring.console.ConsoleCharts;
+import io.cq.spring.console.ConsolePath;
 import io.cq.spring.console.ConsoleRoutes;
 import io.cq.spring.console.ConsoleSettings;
 import io.cq.spring.console.MeterHistory;
@@ -75,6 +76,16 @@ public final class CqConsoleManagementContextConfiguration {
     @Bean
     RouterFunction<ServerResponse> cqConsoleRoutes(ConsoleApi api) {
         return ConsoleRoutes.routes(api);
+    }
+
+    /**
+     * The console among the Actuator's paths when it is under the base path, for Spring Security's
+     * {@code EndpointRequest} matchers (docs/console.md, "Security").
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    ConsolePath cqConsolePath(ConsoleApi api, WebEndpointProperties webEndpoints) {
+        return ConsolePath.of(webEndpoints.getBasePath(), api.settings().path());
     }
 
     /** The charts, from the meters the starter registers, when the application has Micrometer. */

@@ -102,6 +102,8 @@ export class ExcerptBrowser {
     replace(this.body, page.excerpts.length === 0 ? h('tr', null, h('td', { colspan: 5, class: 'muted' },
       'No excerpts here.')) : page.excerpts.map(e => this.deadLetters && e.deadLetter ? this.deadLetterRow(e)
       : this.row(e)));
+    // when this page was on screen, from the navigation's start: what ConsolePageCostTest reads
+    this.root.dataset.renderedMs = String(Math.round(performance.now()));
   }
 
   row(e) {

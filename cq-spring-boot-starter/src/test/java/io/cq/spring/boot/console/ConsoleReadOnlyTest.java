@@ -1,6 +1,9 @@
 package io.cq.spring.boot.console;
 
+import io.cq.spring.console.ConsolePath;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.endpoint.web.PathMappedEndpoints;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -35,6 +38,9 @@ class ConsoleReadOnlyTest {
     @LocalServerPort
     int port;
 
+    @Autowired
+    PathMappedEndpoints actuatorPaths;
+
     @DynamicPropertySource
     static void queueDirectory(DynamicPropertyRegistry registry) {
         registry.add("cq.base-path", DIR::toString);
@@ -61,5 +67,7 @@ class ConsoleReadOnlyTest {
         assertThat(after.at("/queues/0/queue/listeners/0/state").asString()).isEqualTo("RUNNING");
         assertThat(send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
                 + "/actuator/queues-console/"))).statusCode()).as("only at the path chosen").isEqualTo(404);
+        assertThat(actuatorPaths.getPath(ConsolePath.ID)).as("outside the Actuator's base path: rules name it")
+                .isNull();
     }
 }
