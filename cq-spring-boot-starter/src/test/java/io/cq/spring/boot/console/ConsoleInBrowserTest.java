@@ -121,6 +121,7 @@ class ConsoleInBrowserTest {
                 .as("show-values is never by default: the directory is hidden as in the queues endpoint")
                 .isEqualTo("******");
         assertThat(browser.find("article[data-queue=orders-dlq] h2").getText()).contains("dead letters");
+        browser.script("arguments[0].scrollIntoView()", card);
         browser.screenshot("queues");
     }
 
@@ -207,6 +208,10 @@ class ConsoleInBrowserTest {
         }
         browser.waitForText(row + " [data-field=lag]", "5");
         assertThat(billing.billed).doesNotContain("order-lag-1");
+        // the lag chart, from the cq.listener.lag meter, has its sample of it too
+        await().atMost(Duration.ofSeconds(10)).until(() -> String.valueOf(browser.script("return Array.from("
+                + "document.querySelectorAll('tr[data-listener=billing] svg title'), t => t.textContent).join()"))
+                .contains("lag 5.00"));
         browser.screenshot("listeners");
 
         browser.find(row + " button[data-action=resume]").click();
