@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -150,7 +151,7 @@ final class Browser implements AutoCloseable {
     public void close() throws IOException {
         driver.quit();
         try (var files = Files.walk(profile)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         }
     }
 }
