@@ -70,7 +70,9 @@ class ExcerptViewsTest {
         assertThat(views.get(2).text()).isEqualTo("two\nlines");
         assertThat(views.get(3).hex()).isEqualTo("0001ff");
         assertThat(views.get(3).json()).endsWith("\"bytes\":\"AAH/\"}");
-        assertThat(views).noneMatch(ExcerptView::cut);
+        assertThat(views).extracting(ExcerptView::cut).as("the JSON line with the headers is over 100 characters")
+                .containsExactly(false, true, false, false);
+        assertThat(views.get(1).json()).endsWith(" ... (27 more characters)");
     }
 
     @Test

@@ -35,6 +35,10 @@ export class ExcerptBrowser {
       return;
     }
     replace(this.select, names.map(name => h('option', { value: name }, name)));
+    if (!names.length) {
+      replace(this.info, this.deadLetters ? 'No dead-letter queue in this application: cq.listener.recoverer='
+        + 'dead-letter with cq.listener.dead-letter-queue makes one.' : 'The application has no queues.');
+    }
     if (names.includes(chosen)) {
       this.select.value = chosen;
     }

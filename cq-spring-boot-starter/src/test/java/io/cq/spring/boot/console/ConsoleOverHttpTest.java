@@ -90,6 +90,10 @@ class ConsoleOverHttpTest {
                 .doesNotContain("http://").doesNotContain("https://");
         assertThat(get("/console.js").headers().firstValue("Content-Type")).hasValueSatisfying(type ->
                 assertThat(type).startsWith("text/javascript"));
+        for (String script : new String[] {"/console.js", "/views.js", "/excerpts.js", "/chart.js"}) {
+            assertThat(get(script).body()).as("%s puts data on the page as text only", script)
+                    .doesNotContain("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(");
+        }
         HttpResponse<String> bare = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
                 + "/actuator/queues-console")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(bare.statusCode()).isEqualTo(302);
