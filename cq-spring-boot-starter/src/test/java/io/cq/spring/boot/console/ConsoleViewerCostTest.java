@@ -43,7 +43,7 @@ import static org.awaitility.Awaitility.await;
         properties = {"cq.console.enabled=true", "management.endpoints.web.exposure.include=queues",
                 "cq.queues.ticks.roll-cycle=daily"})
 class ConsoleViewerCostTest {
-    private static final int EXCERPTS = 300_000;
+    private static final int EXCERPTS = 100_000;
     private static final int ROUNDS = 3;
     private static final Path DIR = Path.of("target", "console-viewer-test-" + UUID.randomUUID()).toAbsolutePath();
 
