@@ -1,5 +1,6 @@
 package io.cq.docs;
 
+import io.cq.spring.boot.autoconfigure.ConsoleProperties;
 import io.cq.spring.boot.autoconfigure.CqProperties;
 import io.cq.spring.boot.autoconfigure.RequestReplyProperties;
 import org.junit.jupiter.api.Test;
@@ -182,10 +183,13 @@ class DocSnippetsTest {
     /** Each properties class binds its own prefix strictly; a key under none of them is an error too. */
     private static void bind(Map<String, Object> flat) {
         Map<String, Object> requestReply = new LinkedHashMap<>();
+        Map<String, Object> console = new LinkedHashMap<>();
         Map<String, Object> rest = new LinkedHashMap<>();
-        flat.forEach((key, value) -> (key.startsWith("cq.request-reply.") ? requestReply : rest).put(key, value));
+        flat.forEach((key, value) -> (key.startsWith("cq.request-reply.") ? requestReply
+                : key.startsWith("cq.console.") ? console : rest).put(key, value));
         bind(rest, "cq", CqProperties.class);
         bind(requestReply, "cq.request-reply", RequestReplyProperties.class);
+        bind(console, "cq.console", ConsoleProperties.class);
     }
 
     private static void bind(Map<String, Object> keys, String prefix, Class<?> type) {

@@ -3,6 +3,7 @@ package io.cq.cli;
 import io.cq.core.CycleCalendar;
 import io.cq.core.MappedQueue;
 import io.cq.core.MissingKeyException;
+import io.cq.core.message.ExcerptRendering;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,8 +41,8 @@ final class DumpCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (MappedQueue queue = Queues.openReadOnly(directory, keys)) {
             long cycle = cycleFileName == null ? -1 : cycleOf(queue.cycleCalendar(), cycleFileName);
-            ExcerptRenderer renderer = new ExcerptRenderer();
-            queue.dumpCycle(cycle, new ReadOutput(out), (excerpt, text) -> text.append(renderer.quoted(excerpt)));
+            queue.dumpCycle(cycle, new ReadOutput(out),
+                    (excerpt, text) -> text.append(ExcerptRendering.quoted(excerpt)));
         } catch (OutputClosed closed) {
             return 0;
         } catch (MissingKeyException e) {

@@ -2,6 +2,7 @@ package io.cq.cli;
 
 import io.cq.core.ExcerptTailer;
 import io.cq.core.ReadContext;
+import io.cq.core.message.ExcerptRendering;
 import io.cq.core.message.MessageDecodingException;
 import io.cq.core.message.MethodReader;
 import io.cq.core.message.MethodReaderBuilder;
@@ -26,7 +27,6 @@ sealed interface ExcerptLines {
         private final ExcerptTailer tailer;
         private final boolean json;
         private final boolean oneLine;
-        private final ExcerptRenderer renderer = new ExcerptRenderer();
 
         Rendered(ExcerptTailer tailer, boolean json, boolean oneLine) {
             this.tailer = tailer;
@@ -43,12 +43,12 @@ sealed interface ExcerptLines {
 
         String render(ReadContext context) {
             if (!json) {
-                return renderer.text(context.bytes(), oneLine);
+                return ExcerptRendering.text(context.bytes(), oneLine);
             }
             ObjectNode node = JsonNodeFactory.instance.objectNode();
             node.put("index", Queues.hex(context.index()));
-            renderer.json(context.bytes(), node);
-            return JsonText.of(node);
+            ExcerptRendering.json(context.bytes(), node);
+            return ExcerptRendering.json(node);
         }
     }
 
@@ -108,7 +108,7 @@ sealed interface ExcerptLines {
             for (Object argument : recorder.arguments()) {
                 arguments.add(mapper.valueToTree(argument));
             }
-            return json ? mapper.writeValueAsString(node) : ExcerptRenderer.messageText(node);
+            return json ? mapper.writeValueAsString(node) : ExcerptRendering.messageText(node);
         }
     }
 }

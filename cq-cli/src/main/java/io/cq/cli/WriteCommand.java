@@ -6,6 +6,7 @@ import io.cq.core.MappedQueueBuilder;
 import io.cq.core.MissingKeyException;
 import io.cq.core.codec.EncryptionKeys;
 import io.cq.core.codec.ExcerptCodecs;
+import io.cq.core.message.ExcerptRendering;
 import io.cq.core.message.Messages;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -83,8 +84,9 @@ final class WriteCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (!ExcerptRenderer.isPlainName(method)) {
-            throw new UserInputException("the method name " + JsonText.of(JsonNodeFactory.instance.stringNode(method))
+        if (!ExcerptRendering.isPlainName(method)) {
+            throw new UserInputException("the method name "
+                    + ExcerptRendering.json(JsonNodeFactory.instance.stringNode(method))
                     + " is empty or holds spaces or control characters; give a name such as onOrder");
         }
         if (!create) {

@@ -4,9 +4,11 @@ import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.ReadContext;
+import io.cq.core.internal.memory.SegmentCursor;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Objects;
 
@@ -158,6 +160,18 @@ public final class Messages {
      */
     public static <T> T readObject(ReadContext context, Class<T> type) {
         return MessageEngines.engine().decode(context, type);
+    }
+
+    /**
+     * A read-only cursor over an excerpt's bytes held on the heap (a copy, a dead letter's payload), at position 0,
+     * for {@link #isMessage}, {@link #toTree(ExcerptBytes)}, {@link #readHeaders(ExcerptBytes, TextHeaders)} and
+     * {@link ExcerptRendering}. It reads the array in place, without copying it; writing through it fails. Not
+     * thread-safe.
+     */
+    public static ExcerptBytes readOnlyBytes(byte[] excerpt) {
+        SegmentCursor cursor = new SegmentCursor();
+        cursor.bindForRead(MemorySegment.ofArray(Objects.requireNonNull(excerpt, "excerpt")), 0, excerpt.length);
+        return cursor;
     }
 
     /** {@link #toTree(ExcerptBytes)} as compact JSON text. */

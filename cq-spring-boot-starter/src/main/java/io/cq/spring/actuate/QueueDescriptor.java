@@ -20,7 +20,9 @@ import java.util.Map;
  * @param lastIndexHex  the same in hex
  * @param currentCycle  the cycle the queue's clock is in
  * @param files         cycle files in the directory
- * @param bytesOnDisk   size of all files in the directory (cycle files, table store)
+ * @param apparentBytes the files' lengths added up (cycle files, table store), what {@code ls -l} shows: not what
+ *                      they take on disk, as the newest cycle file is mapped whole blocks ahead of its writer and
+ *                      stays sparse there (allocatedBytes is what they take)
  * @param diskFreeBytes bytes this process may still write on the queue's file system
  * @param namedTailers  every named tailer, listeners' included
  * @param listeners     the listeners of this application that read the queue
@@ -28,7 +30,7 @@ import java.util.Map;
  * @param settings      every setting the queue runs with ({@code QueueSettings.describe()}), by name
  * @param writtenBytes  bytes holding the queue's data (table store, headers, indexes, records)
  * @param allocatedBytes bytes of disk allocated to the queue's files, what {@code du} counts; -1 without native
- *                      access (docs/operations.md, "Disk usage")
+ *                      access, which reading them takes (docs/operations.md, "Native access" and "Disk usage")
  * @param resources     what the queue holds in this application now: open appenders, tailers and files, mapped bytes
  * @param writers       the processes that have the queue open for writing now (this one included), and which
  *                      of them holds the write lock; their pid and host hidden unless values are shown
@@ -37,7 +39,7 @@ import java.util.Map;
 public record QueueDescriptor(String path, String rollCycle, boolean readOnly, String durability, long firstIndex,
                               @Nullable String firstIndexHex, long lastIndex, @Nullable String lastIndexHex,
                               long currentCycle, int files,
-                              long bytesOnDisk, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
+                              long apparentBytes, long diskFreeBytes, List<NamedTailerDescriptor> namedTailers,
                               List<ListenerDescriptor> listeners, List<AdapterDescriptor> adapters,
                               Map<String, String> settings, long writtenBytes, long allocatedBytes,
                               QueueResources resources, List<WriterDescriptor> writers, CodecsDescriptor codecs) {

@@ -42,7 +42,7 @@ final class QueueInspector {
         String path = showValues ? queue.path().toString() : QueueDescriptor.HIDDEN;
         return new QueueDescriptor(path, queue.rollCycle().name(), queue.isReadOnly(), queue.durability().name(),
                 first, QueueDescriptor.hex(first), last, QueueDescriptor.hex(last), queue.currentCycle(),
-                queue.cycles().size(), bytesOnDisk(queue.path()), queue.diskSpace().usableBytes(),
+                queue.cycles().size(), apparentBytes(queue.path()), queue.diskSpace().usableBytes(),
                 tailers, listenerDescriptors, adapters == null ? List.of() : adapters.adaptersOf(queue.path()),
                 queue.settings().describe(), disk.writtenBytes(), disk.allocatedBytes(), queue.resources(), writers,
                 describe(queue.settings().codecs()));
@@ -70,7 +70,7 @@ final class QueueInspector {
         return new NamedTailerDescriptor(position.name(), next, QueueDescriptor.hex(next), holder, lag);
     }
 
-    private static long bytesOnDisk(Path directory) {
+    private static long apparentBytes(Path directory) {
         try (Stream<Path> files = Files.list(directory)) {
             return files.filter(Files::isRegularFile).mapToLong(QueueInspector::size).sum();
         } catch (IOException e) {

@@ -17,16 +17,19 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Refuses a property under {@code cq.queues.<name>} or {@code cq.listener} that cq does not have, naming the closest
- * one. Spring binds what it knows and drops the rest, so a typo ({@code roll-cyle}) would otherwise leave the queue
- * with its default and no word of it. The prefix {@code cq} as a whole is not bound strictly, because other parts of
- * the starter ({@code cq.request-reply}) have their own properties under it; nor is the process's environment.
+ * Refuses a property under {@code cq.queues.<name>}, {@code cq.listener} or {@code cq.console} that cq does not have,
+ * naming the closest one. Spring binds what it knows and drops the rest, so a typo ({@code roll-cyle}) would
+ * otherwise leave the queue with its default and no word of it. The prefix {@code cq} as a whole is not bound
+ * strictly, because other parts of the starter ({@code cq.request-reply}) have their own properties under it; nor is
+ * the process's environment.
  */
 final class UnknownCqProperties {
     private static final ConfigurationPropertyName QUEUES = ConfigurationPropertyName.of("cq.queues");
     private static final ConfigurationPropertyName LISTENER = ConfigurationPropertyName.of("cq.listener");
+    private static final ConfigurationPropertyName CONSOLE = ConfigurationPropertyName.of("cq.console");
     private static final Set<String> QUEUE_PROPERTIES = propertiesOf(QueueProperties.class, "");
     private static final Set<String> LISTENER_PROPERTIES = propertiesOf(ListenerProperties.class, "");
+    private static final Set<String> CONSOLE_PROPERTIES = propertiesOf(ConsoleProperties.class, "");
 
     private static final String HIDDEN = "******";
 
@@ -64,6 +67,11 @@ final class UnknownCqProperties {
             String property = rest(name, 2);
             if (!isKnown(property, LISTENER_PROPERTIES)) {
                 throw unknown(name, source, property, LISTENER_PROPERTIES, "cq.listener.");
+            }
+        } else if (CONSOLE.isAncestorOf(name)) {
+            String property = rest(name, 2);
+            if (!isKnown(property, CONSOLE_PROPERTIES)) {
+                throw unknown(name, source, property, CONSOLE_PROPERTIES, "cq.console.");
             }
         }
     }

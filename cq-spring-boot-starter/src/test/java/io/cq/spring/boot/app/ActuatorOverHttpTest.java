@@ -70,7 +70,7 @@ class ActuatorOverHttpTest {
         assertThat(queue.get("lastIndexHex").asString()).isEqualTo("0x" + Long.toHexString(last));
         assertThat(queue.get("currentCycle").asLong()).isEqualTo(orders.currentCycle());
         assertThat(queue.get("files").asInt()).isEqualTo(1);
-        assertThat(queue.get("bytesOnDisk").asLong()).isGreaterThanOrEqualTo(1024 * 1024);
+        assertThat(queue.get("apparentBytes").asLong()).isGreaterThanOrEqualTo(1024 * 1024);
         JsonNode listener = queue.at("/listeners/0");
         assertThat(listener.get("id").asString()).isEqualTo("billing");
         assertThat(listener.get("state").asString()).isEqualTo("RUNNING");

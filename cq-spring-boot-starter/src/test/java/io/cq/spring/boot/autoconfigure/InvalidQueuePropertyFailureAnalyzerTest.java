@@ -192,6 +192,14 @@ class InvalidQueuePropertyFailureAnalyzerTest {
                 + "docs/spring-boot.md: ").contains("block-size").contains("roll-cycle");
     }
 
+    /** Without the check, a console turned on with a typo would stay off without a word. */
+    @Test
+    void shouldRefuseAMisspeltConsoleProperty() {
+        FailureAnalysis analysis = startupFailure("cq.console.enable=true");
+        assertThat(analysis.getDescription()).contains("'cq.console.enable' has the value 'true'");
+        assertThat(analysis.getAction()).isEqualTo("Did you mean cq.console.enabled? Rename it, or remove it.");
+    }
+
     @Test
     void shouldRefuseAMisspeltListenerProperty() {
         FailureAnalysis analysis = startupFailure("cq.listener.retry.max-atempts=5");

@@ -71,6 +71,18 @@ class OrdersApplicationTest {
         assertThat(get("/actuator/health").get("status").asString()).isEqualTo("UP");
     }
 
+    @Test
+    void shouldServeTheCqConsoleReadOnly() throws Exception {
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                + "/actuator/queues-console/")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("<title>cq console</title>");
+        JsonNode overview = get("/actuator/queues-console/api/overview");
+        assertThat(overview.get("writable").asBoolean()).as("as the queues endpoint: read-only").isFalse();
+        assertThat(overview.at("/queues/0/name").asString()).isEqualTo("orders");
+        assertThat(overview.at("/queues/1/deadLetters").asBoolean()).as("orders-dlq").isTrue();
+    }
+
     private int send(String method, String path, String body) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
                 .header("Content-Type", "application/json");

@@ -1,4 +1,4 @@
-package io.cq.cli;
+package io.cq.core.message;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -1,4 +1,4 @@
-package io.cq.cli;
+package io.cq.core.message;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
