@@ -41,6 +41,11 @@ public final class StoreTailer implements ExcerptTailer {
     /** Without a file, the tailer waits for the first cycle at or after this one. */
     long startCycle = Long.MIN_VALUE;
     CycleFile file;
+    /**
+     * Whether {@code file}'s excerpts are framed (its codecs), set with it: a field of the tailer's own, because
+     * following {@code file} to its codecs on every read took a tenth off 40-byte reads.
+     */
+    boolean framed;
     long cycle = NO_CYCLE;
     MemorySegment chunk;
     long chunkStart;
@@ -124,7 +129,7 @@ public final class StoreTailer implements ExcerptTailer {
                     if (slot >= 0) {
                         queue.namedTailers().storeNextIndex(slot, base | seq);
                     }
-                    if (read == limit || p >= end || file.codecs() != null) {
+                    if (read == limit || p >= end || framed) {
                         break;
                     }
                     int header = Memory.getIntAcquire(c, p - start);
@@ -189,21 +194,28 @@ public final class StoreTailer implements ExcerptTailer {
         if (recordEnd - chunkStart > chunk.byteSize()) {
             TailerChunks.mapWholeRecord(this, recordEnd);
         }
-        if (file.codecs() == null) {
-            cursor.bindForRead(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
+        if (framed) {
+            openFramed(length);
         } else {
-            // A framed excerpt (docs/file-format.md, "Excerpt codecs"): checked, decrypted, decompressed.
-            if (frames == null) {
-                frames = new FrameReader(queue.describe(), queue.codecs().keys());
-            }
-            frames.open(file.codecs(), chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length,
-                    currentIndex(), file.path(), position);
-            cursor.bindForRead(frames.segment(), frames.offset(), frames.length());
+            cursor.bindForRead(chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length);
         }
         context.open = true;
         context.present = true;
         context.rollback = false;
         return context;
+    }
+
+    /**
+     * A framed excerpt (docs/file-format.md, "Excerpt codecs"): checked, decrypted, decompressed. A method of its own
+     * so that {@link #present} stays as small as it was for plain files, which the JIT inlines into the read loop.
+     */
+    private void openFramed(int length) {
+        if (frames == null) {
+            frames = new FrameReader(queue.describe(), queue.codecs().keys());
+        }
+        frames.open(file.codecs(), chunk, position - chunkStart + ExcerptHeaderDescriptor.SIZE, length,
+                currentIndex(), file.path(), position);
+        cursor.bindForRead(frames.segment(), frames.offset(), frames.length());
     }
 
     ReadContext absent() {

@@ -71,6 +71,7 @@ final class TailerSeek {
         }
         t.queue.files().release(t.file);
         t.file = next;
+        t.framed = next.codecs() != null;
         t.cycle = target;
         t.chunk = null;
         t.chunkStart = 0;
@@ -209,6 +210,7 @@ final class TailerSeek {
         if (candidate != t.file) {
             t.queue.files().release(t.file);
             t.file = candidate;
+            t.framed = candidate.codecs() != null;
             t.cycle = target;
         }
         moveWithinCycle(t, t.scratch.position(), targetSequence);
