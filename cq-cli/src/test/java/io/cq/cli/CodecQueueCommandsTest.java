@@ -76,7 +76,7 @@ class CodecQueueCommandsTest {
         // The record's header word is just before the excerpt's first byte.
         assertThat(verify.lines()).hasSize(2);
         assertThat(verify.lines().getFirst()).startsWith("DAMAGE " + file + " at " + (marker - 4) + ": excerpt "
-                + index + ": checksum mismatch: stored 0x").endsWith(" over " + LONG.length() + " bytes; the "
+                + index + ": checksum mismatch: stored 0x").contains(" over " + LONG.length() + " bytes; the "
                 + "excerpt's bytes were changed after it was written");
         assertThat(verify.lines().getLast()).isEqualTo(queue + ": 1 files, 3 excerpts checked, damaged");
         assertThat(verify.err()).isEmpty();
