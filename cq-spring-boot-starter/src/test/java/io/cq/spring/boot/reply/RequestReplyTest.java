@@ -197,15 +197,24 @@ class RequestReplyTest {
     }
 
     @Test
-    void shouldReplyWhenAReturnedFutureCompletesAndReportItsFailure() throws Exception {
+    void shouldReplyWhenAReturnedFutureCompletes() throws Exception {
         try (ConfigurableApplicationContext context = start()) {
             QueueTemplate template = context.getBean(QueueTemplate.class);
 
             Quote quote = reply(template.sendAndReceive("async-quotes", new QuoteRequest("IBM", 2), Quote.class));
+
+            assertThat(quote).isEqualTo(new Quote("IBM", 2, 200.0, "async"));
+        }
+    }
+
+    @Test
+    void shouldReplyWithTheFailureOfAReturnedFuture() {
+        try (ConfigurableApplicationContext context = start()) {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+
             CompletableFuture<Quote> failed = template.sendAndReceive("async-quotes", new QuoteRequest("FAIL", 2),
                     Quote.class);
 
-            assertThat(quote).isEqualTo(new Quote("IBM", 2, 200.0, "async"));
             assertThatThrownBy(() -> reply(failed)).cause().isInstanceOf(ReplyErrorException.class)
                     .hasMessageContaining("listener 'async-quoter' (AsyncQuoter.quote) failed on request ")
                     .hasMessageEndingWith(": java.lang.IllegalArgumentException: async failure for FAIL");
@@ -213,7 +222,7 @@ class RequestReplyTest {
     }
 
     @Test
-    void shouldTimeOutWithAClearExceptionAndKeepNoPendingRequest() {
+    void shouldTimeOutWithAClearException() {
         try (ConfigurableApplicationContext context = start()) {
             QueueTemplate template = context.getBean(QueueTemplate.class);
 
@@ -223,6 +232,18 @@ class RequestReplyTest {
             assertThatThrownBy(() -> reply(unanswered)).cause().isInstanceOf(ReplyTimeoutException.class)
                     .hasMessageStartingWith("no reply within 200 ms to request ")
                     .hasMessageEndingWith(" sent to queue 'silent' (replies are read from queue 'replies')");
+        }
+    }
+
+    @Test
+    void shouldKeepNoPendingRequestAfterATimeout() {
+        try (ConfigurableApplicationContext context = start()) {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+
+            CompletableFuture<String> unanswered = template.sendAndReceive("silent", "anyone?", String.class, null,
+                    Duration.ofMillis(200));
+
+            assertThatThrownBy(() -> reply(unanswered)).cause().isInstanceOf(ReplyTimeoutException.class);
             assertThat(context.getBean(ReplyReaders.class).pendingCount()).isZero();
         }
     }
