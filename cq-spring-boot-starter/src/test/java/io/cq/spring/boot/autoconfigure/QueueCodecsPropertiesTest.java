@@ -116,14 +116,10 @@ class QueueCodecsPropertiesTest {
     }
 
     @Test
-    void shouldShowWhichCodecsAreOnInTheQueuesEndpointAndNoKeyMaterial() {
+    void shouldShowWhichCodecsAreOnInTheQueuesEndpointWithNoKeyMaterial() {
         Path keyStore = dir.resolve("keys.p12");
         List<String> keyMaterial = KeyStores.write(keyStore, PASSWORD, "audit-2025", ALIAS);
-        runner().withPropertyValues("cq.queues.audit.checksums=true", "cq.queues.audit.compression=lz4",
-                        "cq.queues.audit.encryption.key-store=" + keyStore,
-                        "cq.queues.audit.encryption.key-store-password=" + PASSWORD,
-                        "cq.queues.audit.encryption.key-alias=" + ALIAS,
-                        "cq.queues.plain.block-size=1MB", "management.endpoint.queues.show-values=always")
+        encryptedAuditQueue(keyStore)
                 .run(context -> {
                     QueuesEndpoint endpoint = context.getBean(QueuesEndpoint.class);
                     QueueDescriptor audit = endpoint.queue(SecurityContext.NONE, "audit");
@@ -140,6 +136,14 @@ class QueueCodecsPropertiesTest {
                     assertThat(json).contains("\"codecs\":{\"description\":\"AES-GCM encryption")
                             .doesNotContain(keyMaterial).doesNotContain(PASSWORD, keyStore.toString(), ALIAS);
                 });
+    }
+
+    @Test
+    void shouldShowThatAnEncryptedQueueOpenedWithoutKeysHasNone() {
+        Path keyStore = dir.resolve("keys.p12");
+        KeyStores.write(keyStore, PASSWORD, "audit-2025", ALIAS);
+        encryptedAuditQueue(keyStore).run(context -> assertThat(context).hasNotFailed());
+
         runner().withPropertyValues("cq.queues.audit.read-only=true").run(context -> {
             CodecsDescriptor withoutKeys = context.getBean(QueuesEndpoint.class)
                     .queue(SecurityContext.NONE, "audit").codecs();
@@ -148,6 +152,15 @@ class QueueCodecsPropertiesTest {
             assertThat(withoutKeys.currentKeyId()).isNull();
             assertThat(withoutKeys.description()).startsWith("AES-GCM encryption (no keys given)");
         });
+    }
+
+    /** An encrypted, checksummed and compressed queue audit, a plain queue, values shown by the endpoints. */
+    private ApplicationContextRunner encryptedAuditQueue(Path keyStore) {
+        return runner().withPropertyValues("cq.queues.audit.checksums=true", "cq.queues.audit.compression=lz4",
+                "cq.queues.audit.encryption.key-store=" + keyStore,
+                "cq.queues.audit.encryption.key-store-password=" + PASSWORD,
+                "cq.queues.audit.encryption.key-alias=" + ALIAS,
+                "cq.queues.plain.block-size=1MB", "management.endpoint.queues.show-values=always");
     }
 
     @Test
