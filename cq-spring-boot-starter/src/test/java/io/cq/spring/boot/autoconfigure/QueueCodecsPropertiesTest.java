@@ -164,10 +164,34 @@ class QueueCodecsPropertiesTest {
     }
 
     @Test
-    void shouldHideThePasswordInTheEnvAndConfigpropsEndpointsEvenWhereTheyShowValues() {
+    void shouldHideThePasswordInTheEnvEndpointEvenWhereItShowsValues() {
+        endpointsShowingValues().run(context -> {
+            assertThat(context).hasNotFailed();
+            EnvironmentEndpoint env = context.getBean(EnvironmentEndpoint.class);
+            assertThat(env.environmentEntry("cq.queues.audit.encryption.key-store-password").getProperty()
+                    .getValue()).isEqualTo("******");
+            assertThat(env.environmentEntry("cq.queues.audit.encryption.key-alias").getProperty().getValue())
+                    .isEqualTo(ALIAS);
+            JsonMapper json = JsonMapper.builder().build();
+            assertThat(json.writeValueAsString(env.environment(null))).doesNotContain(PASSWORD);
+        });
+    }
+
+    @Test
+    void shouldHideThePasswordInTheConfigpropsEndpointEvenWhereItShowsValues() {
+        endpointsShowingValues().run(context -> {
+            assertThat(context).hasNotFailed();
+            String configprops = JsonMapper.builder().build().writeValueAsString(context
+                    .getBean(ConfigurationPropertiesReportEndpoint.class).configurationProperties());
+            assertThat(configprops).contains(ALIAS).doesNotContain(PASSWORD);
+        });
+    }
+
+    /** The env and configprops endpoints showing values, beside an encrypted queue audit. */
+    private ApplicationContextRunner endpointsShowingValues() {
         Path keyStore = dir.resolve("keys.p12");
         KeyStores.write(keyStore, PASSWORD, ALIAS);
-        runner().withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
+        return runner().withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
                         EnvironmentEndpointAutoConfiguration.class,
                         ConfigurationPropertiesReportEndpointAutoConfiguration.class))
                 .withPropertyValues("management.endpoints.web.exposure.include=env,configprops,queues",
@@ -175,19 +199,6 @@ class QueueCodecsPropertiesTest {
                         "management.endpoint.configprops.show-values=always",
                         "cq.queues.audit.encryption.key-store=" + keyStore,
                         "cq.queues.audit.encryption.key-store-password=" + PASSWORD,
-                        "cq.queues.audit.encryption.key-alias=" + ALIAS)
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    EnvironmentEndpoint env = context.getBean(EnvironmentEndpoint.class);
-                    assertThat(env.environmentEntry("cq.queues.audit.encryption.key-store-password").getProperty()
-                            .getValue()).isEqualTo("******");
-                    assertThat(env.environmentEntry("cq.queues.audit.encryption.key-alias").getProperty().getValue())
-                            .isEqualTo(ALIAS);
-                    JsonMapper json = JsonMapper.builder().build();
-                    assertThat(json.writeValueAsString(env.environment(null))).doesNotContain(PASSWORD);
-                    String configprops = json.writeValueAsString(context
-                            .getBean(ConfigurationPropertiesReportEndpoint.class).configurationProperties());
-                    assertThat(configprops).contains(ALIAS).doesNotContain(PASSWORD);
-                });
+                        "cq.queues.audit.encryption.key-alias=" + ALIAS);
     }
 }

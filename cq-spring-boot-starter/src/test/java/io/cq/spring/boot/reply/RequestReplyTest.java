@@ -71,7 +71,7 @@ class RequestReplyTest {
     }
 
     @Test
-    void shouldCompleteTheFutureOfAQueueWriterMethodWithTheReplyAndAppendItsOneWayMethodsAsBefore() throws Exception {
+    void shouldCompleteTheFutureOfAQueueWriterMethodWithTheReply() throws Exception {
         try (ConfigurableApplicationContext context = start()) {
             QuoteService quotes = context.getBean(QuoteService.class);
             Shouter shouter = context.getBean(Shouter.class);
@@ -79,12 +79,21 @@ class RequestReplyTest {
             assertThat(reply(quotes.quote(new QuoteRequest("MSFT", 3)))).extracting(Quote::symbol, Quote::price)
                     .containsExactly("MSFT", 103.0);
             assertThat(reply(shouter.shout("louder"))).isEqualTo("LOUDER");
+            assertThat(shouter.toString()).contains("queue 'echo'", "replies from queue 'replies'");
+        }
+    }
+
+    @Test
+    void shouldAppendTheOneWayMethodsOfAQueueWriterWithFuturesAsBeforeWithoutReplyHeaders() throws Exception {
+        try (ConfigurableApplicationContext context = start()) {
+            Shouter shouter = context.getBean(Shouter.class);
+
+            reply(shouter.shout("louder"));
             shouter.whisper("quietly");
 
             QuoteApplication.Echo echo = context.getBean(QuoteApplication.Echo.class);
             await().atMost(Duration.ofSeconds(10)).until(() -> echo.received.size() == 2);
             assertThat(echo.received).containsExactly("louder", "quietly");
-            assertThat(shouter.toString()).contains("queue 'echo'", "replies from queue 'replies'");
             try (MappedQueue echoQueue = MappedQueue.builder(dir.resolve("echo")).build();
                  ExcerptTailer tailer = echoQueue.createTailer()) {
                 TextHeaders headers = new TextHeaders();
