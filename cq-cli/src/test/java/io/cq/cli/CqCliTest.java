@@ -79,15 +79,23 @@ class CqCliTest {
     }
 
     @Test
-    void shouldStartAtAHexOrDecimalIndexAndShowIndexes() {
+    void shouldStartAtAHexIndexShowingIndexesWithDashS() {
         Path queue = queueOf("alpha", "beta", "gamma");
         long[] indexes = indexesOf(queue);
 
         Run hex = cq("tail", "-s", "-n", "0x" + Long.toHexString(indexes[1]), queue.toString());
-        Run decimal = cq("tail", "-n", Long.toString(indexes[2]), queue.toString());
 
         assertThat(hex.lines()).containsExactly("0x" + Long.toHexString(indexes[1]) + " beta",
                 "0x" + Long.toHexString(indexes[2]) + " gamma");
+    }
+
+    @Test
+    void shouldStartAtADecimalIndex() {
+        Path queue = queueOf("alpha", "beta", "gamma");
+        long[] indexes = indexesOf(queue);
+
+        Run decimal = cq("tail", "-n", Long.toString(indexes[2]), queue.toString());
+
         assertThat(decimal.lines()).containsExactly("gamma");
     }
 
@@ -114,7 +122,7 @@ class CqCliTest {
     }
 
     @Test
-    void shouldRefuseAnIndexTheQueueDoesNotHoldAndSayWhatItHolds() {
+    void shouldRefuseAnIndexTheQueueDoesNotHoldSayingWhatItHolds() {
         Path queue = queueOf("alpha");
 
         Run run = cq("tail", "-n", "0x7fff", queue.toString());
@@ -124,11 +132,23 @@ class CqCliTest {
     }
 
     @Test
-    void shouldShowTheLastExcerptsFilteredByIncludeAndExclude() {
+    void shouldShowTheLastExcerpts() {
         Path queue = queueOf("buy 1", "sell 2", "buy 3", "buy 4", "sell 5");
 
         assertThat(cq("tail", "-m", "2", queue.toString()).lines()).containsExactly("buy 4", "sell 5");
+    }
+
+    @Test
+    void shouldShowEveryExcerptWhenAskedForMoreLastOnesThanTheQueueHolds() {
+        Path queue = queueOf("buy 1", "sell 2", "buy 3", "buy 4", "sell 5");
+
         assertThat(cq("tail", "-m", "99", queue.toString()).lines()).hasSize(5);
+    }
+
+    @Test
+    void shouldFilterByIncludeAndExclude() {
+        Path queue = queueOf("buy 1", "sell 2", "buy 3", "buy 4", "sell 5");
+
         assertThat(cq("tail", "-i", "^buy", "-e", "3", queue.toString()).lines()).containsExactly("buy 1", "buy 4");
     }
 
@@ -212,10 +232,15 @@ class CqCliTest {
     }
 
     @Test
-    void shouldNameTheProcessesWritingTheQueueAndWhichHoldsTheWriteLock() {
+    void shouldSayThatNoProcessWritesAnIdleQueue() {
         Path queue = queueOf("a");
         Run idle = cq("stats", queue.toString());
         assertThat(idle.out()).contains("writers      none");
+    }
+
+    @Test
+    void shouldNameTheProcessWritingTheQueueThatHoldsTheWriteLock() {
+        Path queue = queueOf("a");
 
         try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.createAppender();
              WriteContext open = appender.writingDocument()) {
@@ -231,12 +256,16 @@ class CqCliTest {
     }
 
     @Test
-    void shouldVerifyAnIntactQueueWithExitCodeZeroAndADamagedOneWithOne() throws IOException {
+    void shouldVerifyAnIntactQueueWithExitCodeZero() {
         Path queue = queueOf("alpha", "beta", "gamma");
         Run intact = cq("verify", queue.toString());
         assertThat(intact.exitCode()).isZero();
         assertThat(intact.out()).contains("3 excerpts checked, intact");
+    }
 
+    @Test
+    void shouldVerifyADamagedQueueWithExitCodeOneNamingWhereTheDamageIs() throws IOException {
+        Path queue = queueOf("alpha", "beta", "gamma");
         String dump = cq("dump", queue.toString()).out();
         long betaPosition = Long.parseLong(dump.lines().filter(line -> line.contains("\"beta\"")).findFirst()
                 .orElseThrow()
@@ -257,26 +286,37 @@ class CqCliTest {
     }
 
     @Test
-    void shouldReportADamagedQueueInOneLineWithExitCodeFourAndTheTraceOnlyWithDebug() throws IOException {
+    void shouldReportADamagedQueueInOneLineWithExitCodeFour() throws IOException {
         Path queue = queueOf("alpha", "beta", "gamma");
-        Path cycleFile;
-        try (Stream<Path> files = Files.list(queue)) {
-            cycleFile = files.filter(path -> path.toString().endsWith(".cq4")).findFirst().orElseThrow();
-        }
+        Path cycleFile = damageThePrimaryIndex(queue);
+
+        Run tail = cq("tail", "--last", "2", queue.toString());
+
+        assertThat(tail.exitCode()).isEqualTo(4);
+        assertThat(tail.err().strip().lines()).singleElement().asString()
+                .startsWith("cq tail: damaged queue: ").contains(cycleFile.toString()).contains("primary index");
+    }
+
+    @Test
+    void shouldPrintTheTraceOfADamagedQueueWithDebug() throws IOException {
+        Path queue = queueOf("alpha", "beta", "gamma");
+        damageThePrimaryIndex(queue);
+
+        Run debug = cq("--debug", "tail", "--last", "2", queue.toString());
+
+        assertThat(debug.exitCode()).isEqualTo(4);
+        assertThat(debug.err()).contains("at io.cq.core");
+    }
+
+    /** Writes a position that is in no file into the primary index's first entry; returns the cycle file. */
+    private static Path damageThePrimaryIndex(Path queue) throws IOException {
+        Path cycleFile = cycleFileOf(queue);
         try (RandomAccessFile raf = new RandomAccessFile(cycleFile.toFile(), "rw")) {
             // the primary index's first entry: no position in the file
             raf.seek(256);
             raf.writeLong(0x0102030405060708L);
         }
-
-        Run tail = cq("tail", "--last", "2", queue.toString());
-        Run debug = cq("--debug", "tail", "--last", "2", queue.toString());
-
-        assertThat(tail.exitCode()).isEqualTo(4);
-        assertThat(tail.err().strip().lines()).singleElement().asString()
-                .startsWith("cq tail: damaged queue: ").contains(cycleFile.toString()).contains("primary index");
-        assertThat(debug.exitCode()).isEqualTo(4);
-        assertThat(debug.err()).contains("at io.cq.core");
+        return cycleFile;
     }
 
     @Test
@@ -393,11 +433,16 @@ class CqCliTest {
     }
 
     @Test
-    void shouldRunACommandNamedAfterCqsOwnOptionsAndReportAnUnknownOne() {
+    void shouldRunACommandNamedAfterCqsOwnOptions() {
         Path queue = queueOf("first");
         Run debugTail = cq("--debug", "tail", queue.toString());
         assertThat(debugTail.exitCode()).isZero();
         assertThat(debugTail.lines()).containsExactly("first");
+    }
+
+    @Test
+    void shouldReportAnUnknownCommand() {
+        Path queue = queueOf("first");
         Run unknown = cq("tial", queue.toString());
         assertThat(unknown.exitCode()).isEqualTo(2);
         assertThat(unknown.err()).contains("tial");
@@ -530,12 +575,16 @@ class CqCliTest {
     }
 
     @Test
-    void shouldReportAUsageErrorInOneLineAndNameTheHelp() {
+    void shouldReportAUsageErrorInOneLineNamingTheHelp() {
         Run run = cq("tail", "--last");
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).isEqualTo("cq tail: Missing required parameter for option '--last' (<n>)\n"
                 + "cq tail --help lists what it takes\n");
+    }
+
+    @Test
+    void shouldListTheCommandsWhenNoneIsGiven() {
         assertThat(cq().err()).startsWith("cq: Missing command: one of dump, tail, write, stats, verify, repair\n");
     }
 

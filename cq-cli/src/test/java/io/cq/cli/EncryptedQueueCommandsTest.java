@@ -79,38 +79,50 @@ class EncryptedQueueCommandsTest {
     }
 
     @Test
-    void tailAndDumpDecryptWithTheKeyStoreWhosePasswordComesFromTheEnvironment() {
+    void shouldTailDecryptedWithTheKeyStoreWhosePasswordComesFromTheEnvironment() {
         Run tail = cq(ENVIRONMENT, "tail", "--key-store", keyStore.toString(), queue.toString());
-        Run dump = cq(ENVIRONMENT, "dump", "--key-store", keyStore.toString(), queue.toString());
 
         assertThat(tail.exit()).as(tail.toString()).isZero();
         assertThat(tail.lines()).hasSize(2);
         assertThat(tail.lines().getFirst()).isEqualTo("SECRET-1 short");
         assertThat(tail.lines().getLast()).startsWith("SECRET-2 {\"account\":\"ACC-4242\"");
+        assertThat(tail.err()).isEmpty();
+    }
+
+    @Test
+    void shouldDumpDecryptedWithTheKeyStoreWhosePasswordComesFromTheEnvironment() {
+        Run dump = cq(ENVIRONMENT, "dump", "--key-store", keyStore.toString(), queue.toString());
+
         assertThat(dump.exit()).as(dump.toString()).isZero();
         assertThat(dump.out()).contains("codecs: AES-GCM encryption (current key id " + keyId + "), LZ4 compression",
                 "[key id " + keyId + ", tag ok, stored uncompressed] \"SECRET-1 short\"");
         assertThat(dump.out()).containsPattern("\\[key id " + keyId + ", tag ok, compressed LZ4 \\d+ -> \\d+ bytes] "
                 + "\"SECRET-2");
-        assertThat(tail.err()).isEmpty();
         assertThat(dump.err()).isEmpty();
     }
 
     @Test
-    void tailAndDumpWithoutAKeyStoreRefuseInOneLineNamingTheQueueAndKeyId() {
-        for (String command : List.of("tail", "dump")) {
-            Run run = cq(Map.of(), command, queue.toString());
-
-            assertThat(run.exit()).as(run.toString()).isEqualTo(2);
-            assertThat(run.err()).as(command).containsExactly("cq " + command + ": queue " + queue + " is encrypted "
-                    + "(excerpts with key id " + keyId + ") and no key store was given: give it with --key-store "
-                    + "<file>, its password in CQ_KEY_STORE_PASSWORD");
-            assertThat(run.out()).as(command).doesNotContain("SECRET");
-        }
+    void shouldRefuseToTailWithoutAKeyStoreInOneLineNamingTheQueueAndKeyId() {
+        assertRefusedInOneLineWithoutAKeyStore("tail");
     }
 
     @Test
-    void aKeyStoreWithoutTheExcerptsKeyIsOneLineNamingTheQueueAndKeyId() throws Exception {
+    void shouldRefuseToDumpWithoutAKeyStoreInOneLineNamingTheQueueAndKeyId() {
+        assertRefusedInOneLineWithoutAKeyStore("dump");
+    }
+
+    private void assertRefusedInOneLineWithoutAKeyStore(String command) {
+        Run run = cq(Map.of(), command, queue.toString());
+
+        assertThat(run.exit()).as(run.toString()).isEqualTo(2);
+        assertThat(run.err()).as(command).containsExactly("cq " + command + ": queue " + queue + " is encrypted "
+                + "(excerpts with key id " + keyId + ") and no key store was given: give it with --key-store "
+                + "<file>, its password in CQ_KEY_STORE_PASSWORD");
+        assertThat(run.out()).as(command).doesNotContain("SECRET");
+    }
+
+    @Test
+    void shouldRefuseInOneLineNamingTheQueueAndKeyIdWhenTheKeyStoreLacksTheExcerptsKey() throws Exception {
         Path other = keyStore(dir.resolve("other.p12"), PASSWORD, "another-key", 2);
 
         Run tail = cq(ENVIRONMENT, "tail", "--key-store", other.toString(), queue.toString());
@@ -121,7 +133,7 @@ class EncryptedQueueCommandsTest {
     }
 
     @Test
-    void aWrongPasswordIsOneLineSayingSo() {
+    void shouldSayInOneLineThatTheKeyStorePasswordIsWrong() {
         Run tail = cq(Map.of(KeyStoreOptions.PASSWORD_VARIABLE, "not it"), "tail", "--key-store",
                 keyStore.toString(), queue.toString());
 
@@ -131,7 +143,7 @@ class EncryptedQueueCommandsTest {
     }
 
     @Test
-    void withoutThePasswordVariableOrATerminalTheRefusalNamesTheVariable() {
+    void shouldNameThePasswordVariableWhenItIsUnsetWithNoTerminalToAskOn() {
         Run tail = cq(Map.of(), "tail", "--key-store", keyStore.toString(), queue.toString());
 
         assertThat(tail.exit()).isEqualTo(2);
@@ -140,42 +152,73 @@ class EncryptedQueueCommandsTest {
     }
 
     @Test
-    void verifyChecksEveryTagWithTheKeyStoreAndSaysTheyWereNotCheckedWithoutIt() throws IOException {
+    void shouldVerifyEveryTagOfAnIntactQueueWithTheKeyStore() {
         Run intact = cq(ENVIRONMENT, "verify", "--key-store", keyStore.toString(), queue.toString());
-        Run unkeyed = cq(Map.of(), "verify", queue.toString());
-        Path file = CodecQueueCommandsTest.cycleFileOf(queue);
-        long second = recordPositions(file).get(1);
-        // Past the record's header word, key id and nonce: a byte of the ciphertext.
-        CodecQueueCommandsTest.flip(file, second + 4 + 4 + 12 + 20);
-        Run damaged = cq(ENVIRONMENT, "verify", "--key-store", keyStore.toString(), queue.toString());
-        Run damagedUnkeyed = cq(Map.of(), "verify", queue.toString());
 
         assertThat(intact.exit()).as(intact.toString()).isZero();
         assertThat(intact.lines()).containsExactly(queue + ": 1 files, 2 excerpts checked, intact");
+    }
+
+    @Test
+    void shouldFindAChangedCiphertextByteByItsTagWithTheKeyStore() throws IOException {
+        Path file = CodecQueueCommandsTest.cycleFileOf(queue);
+        long second = flipACiphertextByteOfTheSecondExcerpt(file);
+
+        Run damaged = cq(ENVIRONMENT, "verify", "--key-store", keyStore.toString(), queue.toString());
+
+        assertThat(damaged.exit()).as(damaged.toString()).isEqualTo(1);
+        assertThat(damaged.lines().getFirst()).startsWith("DAMAGE " + file + " at " + second + ": excerpt ")
+                .contains(": authentication tag does not match");
+        assertThat(damaged.err()).isEmpty();
+    }
+
+    @Test
+    void shouldSayWithoutAKeyStoreThatTheTagsWereNotChecked() {
+        Run unkeyed = cq(Map.of(), "verify", queue.toString());
+
         assertThat(unkeyed.exit()).as(unkeyed.toString()).isZero();
         assertThat(unkeyed.lines()).containsExactly("NOTE " + queue + ": the queue is encrypted and no keys were "
                 + "given: the authentication tags of its 2 encrypted excerpts were not checked, only the structure "
                 + "(key ids " + keyId + "); give the keys to check them", queue + ": 1 files, 2 excerpts checked, "
                 + "intact");
-        assertThat(damaged.exit()).as(damaged.toString()).isEqualTo(1);
-        assertThat(damaged.lines().getFirst()).startsWith("DAMAGE " + file + " at " + second + ": excerpt ")
-                .contains(": authentication tag does not match");
-        assertThat(damaged.err()).isEmpty();
-        assertThat(damagedUnkeyed.exit()).as("structure alone cannot see it").isZero();
     }
 
     @Test
-    void writeEncryptsWithTheKeyStoreAndRefusesInOneLineWithoutIt() throws IOException {
+    void shouldNotSeeAChangedCiphertextByteWithoutAKeyStore() throws IOException {
+        flipACiphertextByteOfTheSecondExcerpt(CodecQueueCommandsTest.cycleFileOf(queue));
+
+        Run damagedUnkeyed = cq(Map.of(), "verify", queue.toString());
+
+        assertThat(damagedUnkeyed.exit()).as("structure alone cannot see it").isZero();
+    }
+
+    /** Flips a byte of the second excerpt's ciphertext; returns the position of that excerpt's record. */
+    private static long flipACiphertextByteOfTheSecondExcerpt(Path file) throws IOException {
+        long second = recordPositions(file).get(1);
+        // Past the record's header word, key id and nonce: a byte of the ciphertext.
+        CodecQueueCommandsTest.flip(file, second + 4 + 4 + 12 + 20);
+        return second;
+    }
+
+    @Test
+    void shouldRefuseToWriteInOneLineWithoutAKeyStore() throws IOException {
         Path document = Files.writeString(dir.resolve("call.yaml"), "[\"SECRET-3\", 7]\n");
 
         Run refused = cq(Map.of(), "write", queue.toString(), "onTransfer", document.toString());
-        Run written = cq(ENVIRONMENT, "write", "--key-store", keyStore.toString(), queue.toString(), "onTransfer",
-                document.toString());
-        Run tail = cq(ENVIRONMENT, "tail", "--key-store", keyStore.toString(), "--last", "1", queue.toString());
 
         assertThat(refused.exit()).isEqualTo(2);
         assertThat(refused.err()).containsExactly("cq write: queue " + queue + " is encrypted and no key store was "
                 + "given: give it with --key-store <file>, its password in CQ_KEY_STORE_PASSWORD");
+    }
+
+    @Test
+    void shouldWriteEncryptedWithTheKeyStore() throws IOException {
+        Path document = Files.writeString(dir.resolve("call.yaml"), "[\"SECRET-3\", 7]\n");
+
+        Run written = cq(ENVIRONMENT, "write", "--key-store", keyStore.toString(), queue.toString(), "onTransfer",
+                document.toString());
+        Run tail = cq(ENVIRONMENT, "tail", "--key-store", keyStore.toString(), "--last", "1", queue.toString());
+
         assertThat(written.exit()).as(written.toString()).isZero();
         assertThat(written.lines()).singleElement().asString().startsWith("0x");
         assertThat(tail.lines()).containsExactly("onTransfer [\"SECRET-3\",7]");
@@ -184,13 +227,18 @@ class EncryptedQueueCommandsTest {
     }
 
     @Test
-    void statsNamesTheEncryptionWithoutAKeyAndReadsSizesOnlyWithTheKeyStore() {
+    void shouldNameTheEncryptionInStatsWithoutAKeyStoreButReadNoSizes() {
         Run unkeyed = cq(Map.of(), "stats", queue.toString());
-        Run keyed = cq(ENVIRONMENT, "stats", "--key-store", keyStore.toString(), queue.toString());
 
         assertThat(unkeyed.exit()).as(unkeyed.toString()).isZero();
         assertThat(unkeyed.out()).contains("\ncodecs       AES-GCM encryption (no keys given), LZ4 compression from "
                 + "64 bytes\n", "excerpt sizes  not read (the queue is encrypted and no --key-store was given)");
+    }
+
+    @Test
+    void shouldReadSizesInStatsWithTheKeyStore() {
+        Run keyed = cq(ENVIRONMENT, "stats", "--key-store", keyStore.toString(), queue.toString());
+
         assertThat(keyed.exit()).as(keyed.toString()).isZero();
         assertThat(keyed.out()).contains("\ncodecs       AES-GCM encryption (current key id " + keyId + ")",
                 "excerpt sizes  2 of 2 excerpts read");

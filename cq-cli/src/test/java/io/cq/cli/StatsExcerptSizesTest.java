@@ -60,12 +60,10 @@ class StatsExcerptSizesTest {
     }
 
     @Test
-    void shouldCountEveryExcerptInPowerOfTwoRangesFromTheSmallestToTheLargestInTextAndJson() {
-        Path queue = queueOfSizes(new int[] {0, 1, 15, 16, 31, 32, 100, 1000, 1000});
+    void shouldCountEveryExcerptInPowerOfTwoRangesFromTheSmallestToTheLargest() {
+        Path queue = queueOfNineSizes();
 
         Run text = cq("stats", queue.toString());
-        Run jsonRun = cq("stats", "--format", "json", queue.toString());
-        JsonNode json = JsonMapper.builder().build().readTree(jsonRun.out()).get("excerptSizes");
 
         assertThat(histogramLines(text)).containsExactly(
                 "excerpt sizes  9 of 9 excerpts read: 0 to 1000 bytes, 243.9 on average",
@@ -76,6 +74,15 @@ class StatsExcerptSizesTest {
                 "  128-255 B   0",
                 "  256-511 B   0",
                 "  512-1023 B  2  ###########################");
+    }
+
+    @Test
+    void shouldGiveTheRangesAndFiguresOfTheExcerptSizesInJson() {
+        Path queue = queueOfNineSizes();
+
+        Run jsonRun = cq("stats", "--format", "json", queue.toString());
+        JsonNode json = JsonMapper.builder().build().readTree(jsonRun.out()).get("excerptSizes");
+
         assertThat(buckets(json)).containsExactly("0-15:3", "16-31:2", "32-63:1", "64-127:1", "128-255:0",
                 "256-511:0", "512-1023:2");
         assertThat(json.get("read").asLong()).isEqualTo(9);
@@ -85,6 +92,11 @@ class StatsExcerptSizesTest {
         assertThat(json.get("maxBytes").asLong()).isEqualTo(1000);
         assertThat(json.get("totalBytes").asLong()).isEqualTo(2195);
         assertThat(json.get("damage").isNull()).isTrue();
+    }
+
+    /** Nine excerpts of 0 to 1000 bytes, 2195 in all. */
+    private Path queueOfNineSizes() {
+        return queueOfSizes(new int[] {0, 1, 15, 16, 31, 32, 100, 1000, 1000});
     }
 
     @Test
@@ -120,14 +132,21 @@ class StatsExcerptSizesTest {
     }
 
     @Test
-    void shouldReadEveryExcerptWithAllAndNoneWithZero() {
+    void shouldReadEveryExcerptWithSizesAll() {
         Path queue = queueOfSizes(repeat(8, 3));
 
         JsonNode all = sizesJson(cq("stats", "--format", "json", "--sizes", "all", queue.toString()));
+
+        assertThat(buckets(all)).containsExactly("0-15:3");
+    }
+
+    @Test
+    void shouldReadNoExcerptWithSizesZero() {
+        Path queue = queueOfSizes(repeat(8, 3));
+
         Run none = cq("stats", "--sizes", "0", queue.toString());
         JsonNode noneJson = sizesJson(cq("stats", "--format", "json", "--sizes", "0", queue.toString()));
 
-        assertThat(buckets(all)).containsExactly("0-15:3");
         assertThat(histogramLines(none)).containsExactly("excerpt sizes  not read (--sizes 0)");
         assertThat(noneJson.isNull()).isTrue();
     }

@@ -132,12 +132,20 @@ class RequestReplyGatewayTest {
     }
 
     @Test
-    void shouldTimeOutWithAMessageTimeoutExceptionAndKeepNoPendingRequest() {
+    void shouldTimeOutWithAMessageTimeoutException() {
         try (AbstractApplicationContext context = Flows.run(requester(Duration.ofMillis(200)))) {
             assertThatThrownBy(() -> ask(context, new Trade("AAPL", 1, 1.0)))
                     .isInstanceOf(MessageTimeoutException.class)
                     .hasMessageContaining("no reply within 200 ms to request ")
                     .cause().isInstanceOf(ReplyTimeoutException.class);
+        }
+    }
+
+    @Test
+    void shouldKeepNoPendingRequestAfterATimeoutButCountItAsFailed() {
+        try (AbstractApplicationContext context = Flows.run(requester(Duration.ofMillis(200)))) {
+            assertThatThrownBy(() -> ask(context, new Trade("AAPL", 1, 1.0)))
+                    .isInstanceOf(MessageTimeoutException.class);
 
             QueueRequestReplyGateway gateway = context.getBean(QueueRequestReplyGateway.class);
             assertThat(gateway.pendingCount()).isZero();

@@ -54,13 +54,7 @@ class ExcerptViewsTest {
 
     @Test
     void shouldShowMessagesTextAndBytesAsCqTailDoes() {
-        List<ExcerptView> views = views(queue -> {
-            Messages.methodWriter(queue.acquireAppender(), Orders.class).onOrder("AAPL", 100);
-            Messages.writeObject(queue.acquireAppender(), List.of(1),
-                    new TextHeaders().put("b3", "80f198ee56343ba864fe8b2a57d3eff7-e457b5a2e4d86bd1-1"));
-            queue.acquireAppender().writeText("two\nlines");
-            queue.acquireAppender().writeBytes(new byte[] {0, 1, (byte) 0xFF});
-        }, false);
+        List<ExcerptView> views = viewsOfAMessageAnObjectATextAndBytes();
         assertThat(views).extracting(ExcerptView::kind).containsExactly("message", "message", "text", "bytes");
         assertThat(views).extracting(ExcerptView::summary)
                 .containsExactly("onOrder [\"AAPL\",100]", "(object) [[1]]", "two\\nlines", "0001ff");
@@ -70,9 +64,25 @@ class ExcerptViewsTest {
         assertThat(views.get(2).text()).isEqualTo("two\nlines");
         assertThat(views.get(3).hex()).isEqualTo("0001ff");
         assertThat(views.get(3).json()).endsWith("\"bytes\":\"AAH/\"}");
+    }
+
+    @Test
+    void shouldCutAJsonLineOverTheDisplayLimitSayingHowMuchIsLeft() {
+        List<ExcerptView> views = viewsOfAMessageAnObjectATextAndBytes();
         assertThat(views).extracting(ExcerptView::cut).as("the JSON line with the headers is over 100 characters")
                 .containsExactly(false, true, false, false);
         assertThat(views.get(1).json()).endsWith(" ... (27 more characters)");
+    }
+
+    /** A method call, an object with a trace header, a text of two lines and three bytes. */
+    private List<ExcerptView> viewsOfAMessageAnObjectATextAndBytes() {
+        return views(queue -> {
+            Messages.methodWriter(queue.acquireAppender(), Orders.class).onOrder("AAPL", 100);
+            Messages.writeObject(queue.acquireAppender(), List.of(1),
+                    new TextHeaders().put("b3", "80f198ee56343ba864fe8b2a57d3eff7-e457b5a2e4d86bd1-1"));
+            queue.acquireAppender().writeText("two\nlines");
+            queue.acquireAppender().writeBytes(new byte[] {0, 1, (byte) 0xFF});
+        }, false);
     }
 
     @Test

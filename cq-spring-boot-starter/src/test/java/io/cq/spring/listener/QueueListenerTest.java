@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -191,12 +192,12 @@ class QueueListenerTest {
     }
 
     @Test
-    void shouldPauseResumeAndSeekAtRuntime() {
+    void shouldDeliverNothingWhilePausedUntilResumedAtRuntime() {
         runner().withBean(TextListener.class).run(context -> {
             QueueTemplate template = context.getBean(QueueTemplate.class);
             TextListener listener = context.getBean(TextListener.class);
             ListenerContainerRegistry registry = context.getBean(ListenerContainerRegistry.class);
-            long first = template.appendText("orders", "one");
+            template.appendText("orders", "one");
             await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 1);
 
             registry.pause("billing");
@@ -209,20 +210,70 @@ class QueueListenerTest {
             registry.resume("billing");
             assertThat(registry.container("billing").state()).isEqualTo(ListenerState.RUNNING);
             await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 2);
+        });
+    }
+
+    @Test
+    void shouldSeekToAnIndexAtRuntime() {
+        runner().withBean(TextListener.class).run(context -> {
+            TextListener listener = context.getBean(TextListener.class);
+            ListenerContainerRegistry registry = context.getBean(ListenerContainerRegistry.class);
+            long first = appendOneTwoAndAwaitBoth(context);
 
             assertThat(registry.seekToIndex("billing", first).get(10, TimeUnit.SECONDS)).isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 4);
             assertThat(listener.received).extracting(text -> text.substring(0, text.indexOf('@')))
                     .containsExactly("one", "two", "one", "two");
+        });
+    }
+
+    @Test
+    void shouldRefuseToSeekToAnIndexTheQueueDoesNotHold() {
+        runner().withBean(TextListener.class).run(context -> {
+            ListenerContainerRegistry registry = context.getBean(ListenerContainerRegistry.class);
+            long first = appendOneTwoAndAwaitBoth(context);
 
             assertThat(registry.seekToIndex("billing", first + 100).get(10, TimeUnit.SECONDS)).isFalse();
+        });
+    }
+
+    @Test
+    void shouldSeekToTheStartAtRuntime() {
+        runner().withBean(TextListener.class).run(context -> {
+            TextListener listener = context.getBean(TextListener.class);
+            ListenerContainerRegistry registry = context.getBean(ListenerContainerRegistry.class);
+            appendOneTwoAndAwaitBoth(context);
+
             assertThat(registry.seekToStart("billing").get(10, TimeUnit.SECONDS)).isTrue();
-            await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 6);
+            await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 4);
+        });
+    }
+
+    @Test
+    void shouldSeekToTheEndAtRuntime() {
+        runner().withBean(TextListener.class).run(context -> {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+            TextListener listener = context.getBean(TextListener.class);
+            ListenerContainerRegistry registry = context.getBean(ListenerContainerRegistry.class);
+            appendOneTwoAndAwaitBoth(context);
+            assertThat(registry.seekToStart("billing").get(10, TimeUnit.SECONDS)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 4);
+
             assertThat(registry.seekToEnd("billing").get(10, TimeUnit.SECONDS)).isTrue();
             template.appendText("orders", "three");
-            await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 7);
+            await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 5);
             assertThat(listener.received.getLast()).startsWith("three@");
         });
+    }
+
+    /** Appends "one" and "two" to orders and waits until the billing listener has both; returns one's index. */
+    private static long appendOneTwoAndAwaitBoth(ApplicationContext context) {
+        QueueTemplate template = context.getBean(QueueTemplate.class);
+        TextListener listener = context.getBean(TextListener.class);
+        long first = template.appendText("orders", "one");
+        template.appendText("orders", "two");
+        await().atMost(Duration.ofSeconds(10)).until(() -> listener.received.size() == 2);
+        return first;
     }
 
     @Test

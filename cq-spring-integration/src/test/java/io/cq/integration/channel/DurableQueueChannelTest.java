@@ -72,27 +72,61 @@ class DurableQueueChannelTest {
     }
 
     @Test
-    void shouldReturnTypedPayloadsAndTimeOutWhenEmpty() {
+    void shouldTimeOutWhenEmpty() {
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
-            DurableQueueChannel channel = new DurableQueueChannel(queue);
-            channel.setConsumerName("trades");
-            channel.setPayloadType(Trade.class);
+            DurableQueueChannel channel = tradesChannel(queue);
             long start = System.nanoTime();
             assertThat(channel.receive(100)).isNull();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(100));
+            channel.destroy();
+        }
+    }
 
+    @Test
+    void shouldReturnPayloadsOfTheConfiguredType() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            DurableQueueChannel channel = tradesChannel(queue);
             channel.send(MessageBuilder.withPayload(new Trade("AAPL", 1, 2.5)).build());
             assertThat(channel.receive(0).getPayload()).isEqualTo(new Trade("AAPL", 1, 2.5));
             channel.destroy();
+        }
+    }
 
-            DurableQueueChannel untyped = new DurableQueueChannel(queue);
-            untyped.setConsumerName("anything");
+    @Test
+    void shouldReturnRecordsAsMapsWithoutAPayloadType() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            DurableQueueChannel channel = tradesChannel(queue);
+            channel.send(MessageBuilder.withPayload(new Trade("AAPL", 1, 2.5)).build());
+            channel.destroy();
+
+            DurableQueueChannel untyped = untypedChannel(queue);
             assertThat(untyped.receive(0).getPayload()).as("records come back as maps").isInstanceOf(Map.class);
+            untyped.destroy();
+        }
+    }
+
+    @Test
+    void shouldReturnByteArrayAndTextPayloadsAsSentWithoutAPayloadType() {
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            DurableQueueChannel untyped = untypedChannel(queue);
             untyped.send(MessageBuilder.withPayload(new byte[] {4, 2}).build());
             untyped.send(MessageBuilder.withPayload("text").build());
             assertThat((byte[]) untyped.receive(0).getPayload()).containsExactly(4, 2);
             assertThat(untyped.receive(0).getPayload()).isEqualTo("text");
             untyped.destroy();
         }
+    }
+
+    private static DurableQueueChannel tradesChannel(MappedQueue queue) {
+        DurableQueueChannel channel = new DurableQueueChannel(queue);
+        channel.setConsumerName("trades");
+        channel.setPayloadType(Trade.class);
+        return channel;
+    }
+
+    private static DurableQueueChannel untypedChannel(MappedQueue queue) {
+        DurableQueueChannel untyped = new DurableQueueChannel(queue);
+        untyped.setConsumerName("anything");
+        return untyped;
     }
 }

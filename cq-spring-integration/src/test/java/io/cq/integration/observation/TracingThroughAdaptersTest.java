@@ -87,20 +87,13 @@ class TracingThroughAdaptersTest {
     }
 
     @Test
-    void shouldKeepTextPlainAndHandleExcerptsWithoutTraceHeadersInANewTrace() {
+    void shouldKeepTextPlainWithoutTraceHeaders() {
         try (MappedQueue notes = MappedQueue.builder(dir.resolve("notes")).build();
-             AbstractApplicationContext context = Flows.runObserved(tracing.registry(), false,
-                     IntegrationFlow.from("notes").handle(Cq.outboundAdapter(notes)).get(),
-                     IntegrationFlow.from(Cq.inboundAdapter(notes).id("reader"))
-                             .handle(message -> handled.add(new Handled(message, tracing.current()))).get())) {
-            TraceContext sender = tracing.inSpan(() -> context.getBean("notes", MessageChannel.class)
-                    .send(MessageBuilder.withPayload("plain text").build()));
+             AbstractApplicationContext context = runNotes(notes)) {
+            sendPlainTextInASpan(context);
 
             Handled flow = awaitHandled();
             assertThat(flow.message().getPayload()).isEqualTo("plain text");
-            assertThat(flow.span().traceId()).as("text carries only its bytes: a new trace")
-                    .isNotEqualTo(sender.traceId());
-            assertThat(flow.span().parentId()).isNull();
             assertThat(flow.message().getHeaders()).doesNotContainKey("traceparent");
             try (ReadContext excerpt = notes.createTailer().readingDocument()) {
                 assertThat(excerpt.bytes().length()).as("a text excerpt as any cq program writes it")
@@ -108,6 +101,32 @@ class TracingThroughAdaptersTest {
                 assertThat(Messages.readHeaders(excerpt, new TextHeaders())).isFalse();
             }
         }
+    }
+
+    @Test
+    void shouldHandleAnExcerptWithoutTraceHeadersInANewTrace() {
+        try (MappedQueue notes = MappedQueue.builder(dir.resolve("notes")).build();
+             AbstractApplicationContext context = runNotes(notes)) {
+            TraceContext sender = sendPlainTextInASpan(context);
+
+            Handled flow = awaitHandled();
+            assertThat(flow.span().traceId()).as("text carries only its bytes: a new trace")
+                    .isNotEqualTo(sender.traceId());
+            assertThat(flow.span().parentId()).isNull();
+        }
+    }
+
+    /** A flow that writes channel notes's messages to {@code notes} and one that reads them back into handled. */
+    private AbstractApplicationContext runNotes(MappedQueue notes) {
+        return Flows.runObserved(tracing.registry(), false,
+                IntegrationFlow.from("notes").handle(Cq.outboundAdapter(notes)).get(),
+                IntegrationFlow.from(Cq.inboundAdapter(notes).id("reader"))
+                        .handle(message -> handled.add(new Handled(message, tracing.current()))).get());
+    }
+
+    private TraceContext sendPlainTextInASpan(AbstractApplicationContext context) {
+        return tracing.inSpan(() -> context.getBean("notes", MessageChannel.class)
+                .send(MessageBuilder.withPayload("plain text").build()));
     }
 
     /**

@@ -58,7 +58,7 @@ class CqActuatorAutoConfigurationTest {
     }
 
     @Test
-    void shouldHidePathsProcessIdsAndHostsUnlessShowValuesAllowsThem() {
+    void shouldHidePathsProcessIdsAndHostsByDefault() {
         runner().withPropertyValues("management.endpoints.web.exposure.include=queues").run(context -> {
             context.getBean(QueueTemplate.class).appendText("orders", "x");
             QueueDescriptor hidden = context.getBean(QueuesEndpoint.class).queue(SecurityContext.NONE, "orders");
@@ -68,6 +68,10 @@ class CqActuatorAutoConfigurationTest {
                 assertThat(writer.host()).isEqualTo(QueueDescriptor.HIDDEN);
             });
         });
+    }
+
+    @Test
+    void shouldShowPathsAndProcessIdsWhenShowValuesIsAlways() {
         runner().withPropertyValues("management.endpoints.web.exposure.include=queues",
                 "management.endpoint.queues.show-values=always").run(context -> {
                     context.getBean(QueueTemplate.class).appendText("orders", "x");
@@ -76,6 +80,10 @@ class CqActuatorAutoConfigurationTest {
                     assertThat(shown.writers()).anySatisfy(writer ->
                             assertThat(writer.pid()).isEqualTo(ProcessHandle.current().pid()));
                 });
+    }
+
+    @Test
+    void shouldShowPathsOnlyToTheConfiguredRolesWhenShowValuesIsWhenAuthorized() {
         runner().withPropertyValues("management.endpoints.web.exposure.include=queues",
                 "management.endpoint.queues.show-values=when-authorized", "management.endpoint.queues.roles=ops")
                 .run(context -> {

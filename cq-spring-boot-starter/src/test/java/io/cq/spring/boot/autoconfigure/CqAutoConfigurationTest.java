@@ -58,14 +58,20 @@ class CqAutoConfigurationTest {
     }
 
     @Test
-    void shouldRollAtTheConfiguredTimeAndNameTheRollTimeAnExistingQueueKeeps() {
-        runner().withPropertyValues("cq.queues.fx.roll-time=17:00", "cq.queues.fx.roll-time-zone=America/New_York")
+    void shouldRollAtTheConfiguredTime() {
+        fxQueueRollingAt1700NewYork()
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     MappedQueue fx = context.getBean("fx", MappedQueue.class);
                     assertThat(fx.cycleCalendar().rollTime()).isEqualTo(LocalTime.of(17, 0));
                     assertThat(fx.cycleCalendar().zone()).isEqualTo(ZoneId.of("America/New_York"));
                 });
+    }
+
+    @Test
+    void shouldNameTheRollTimeAnExistingQueueKeepsWhenAnotherIsConfigured() {
+        fxQueueRollingAt1700NewYork().run(context -> assertThat(context).hasNotFailed());
+
         runner().withPropertyValues("cq.queues.fx.roll-time=00:00", "cq.queues.fx.roll-time-zone=Europe/London")
                 .run(context -> {
                     assertThat(context).hasFailed();
@@ -75,16 +81,25 @@ class CqAutoConfigurationTest {
                     assertThat(analysis.getAction()).contains("cq.queues.fx.roll-time=17:00")
                             .contains("cq.queues.fx.roll-time-zone=America/New_York");
                 });
+    }
+
+    @Test
+    void shouldKeepTheRollTimeOfAnExistingQueueWhenNoneIsConfigured() {
+        fxQueueRollingAt1700NewYork().run(context -> assertThat(context).hasNotFailed());
+
         runner().withPropertyValues("cq.queues.fx.durability=page-cache").run(context ->
                 assertThat(context.getBean("fx", MappedQueue.class).cycleCalendar().zone())
                         .isEqualTo(ZoneId.of("America/New_York")));
     }
 
+    private ApplicationContextRunner fxQueueRollingAt1700NewYork() {
+        return runner().withPropertyValues("cq.queues.fx.roll-time=17:00",
+                "cq.queues.fx.roll-time-zone=America/New_York");
+    }
+
     @Test
-    void shouldOpenAnAsyncQueueFromPropertiesAndNameTheModeAnExistingQueueKeeps() {
-        String buffers = "cq.queues.ticks.async-buffer-directory=" + dir.resolve("buffers");
-        runner().withPropertyValues("cq.queues.ticks.async-mode=true", "cq.queues.ticks.async-buffer-size=64KB",
-                        buffers)
+    void shouldOpenAnAsyncQueueFromProperties() {
+        asyncTicksQueue()
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     MappedQueue ticks = context.getBean("ticks", MappedQueue.class);
@@ -97,7 +112,13 @@ class CqAutoConfigurationTest {
                         assertThat(tailer.index()).isEqualTo(index + 1);
                     }
                 });
-        runner().withPropertyValues("cq.queues.ticks.async-mode=false", buffers)
+    }
+
+    @Test
+    void shouldNameTheAsyncModeAnExistingQueueKeepsWhenAnotherIsConfigured() {
+        asyncTicksQueue().run(context -> assertThat(context).hasNotFailed());
+
+        runner().withPropertyValues("cq.queues.ticks.async-mode=false", asyncBuffers())
                 .run(context -> {
                     assertThat(context).hasFailed();
                     FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure());
@@ -105,8 +126,23 @@ class CqAutoConfigurationTest {
                             .contains("created in async mode");
                     assertThat(analysis.getAction()).contains("cq.queues.ticks.async-mode=true");
                 });
-        runner().withPropertyValues("cq.queues.ticks.durability=page-cache", buffers).run(context ->
+    }
+
+    @Test
+    void shouldKeepTheAsyncModeOfAnExistingQueueWhenNoneIsConfigured() {
+        asyncTicksQueue().run(context -> assertThat(context).hasNotFailed());
+
+        runner().withPropertyValues("cq.queues.ticks.durability=page-cache", asyncBuffers()).run(context ->
                 assertThat(context.getBean("ticks", MappedQueue.class).settings().asyncMode()).isTrue());
+    }
+
+    private ApplicationContextRunner asyncTicksQueue() {
+        return runner().withPropertyValues("cq.queues.ticks.async-mode=true", "cq.queues.ticks.async-buffer-size=64KB",
+                asyncBuffers());
+    }
+
+    private String asyncBuffers() {
+        return "cq.queues.ticks.async-buffer-directory=" + dir.resolve("buffers");
     }
 
     @Test

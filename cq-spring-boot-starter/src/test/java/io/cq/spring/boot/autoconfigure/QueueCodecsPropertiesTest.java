@@ -116,14 +116,10 @@ class QueueCodecsPropertiesTest {
     }
 
     @Test
-    void shouldShowWhichCodecsAreOnInTheQueuesEndpointAndNoKeyMaterial() {
+    void shouldShowWhichCodecsAreOnInTheQueuesEndpointWithNoKeyMaterial() {
         Path keyStore = dir.resolve("keys.p12");
         List<String> keyMaterial = KeyStores.write(keyStore, PASSWORD, "audit-2025", ALIAS);
-        runner().withPropertyValues("cq.queues.audit.checksums=true", "cq.queues.audit.compression=lz4",
-                        "cq.queues.audit.encryption.key-store=" + keyStore,
-                        "cq.queues.audit.encryption.key-store-password=" + PASSWORD,
-                        "cq.queues.audit.encryption.key-alias=" + ALIAS,
-                        "cq.queues.plain.block-size=1MB", "management.endpoint.queues.show-values=always")
+        encryptedAuditQueue(keyStore)
                 .run(context -> {
                     QueuesEndpoint endpoint = context.getBean(QueuesEndpoint.class);
                     QueueDescriptor audit = endpoint.queue(SecurityContext.NONE, "audit");
@@ -140,6 +136,14 @@ class QueueCodecsPropertiesTest {
                     assertThat(json).contains("\"codecs\":{\"description\":\"AES-GCM encryption")
                             .doesNotContain(keyMaterial).doesNotContain(PASSWORD, keyStore.toString(), ALIAS);
                 });
+    }
+
+    @Test
+    void shouldShowThatAnEncryptedQueueOpenedWithoutKeysHasNone() {
+        Path keyStore = dir.resolve("keys.p12");
+        KeyStores.write(keyStore, PASSWORD, "audit-2025", ALIAS);
+        encryptedAuditQueue(keyStore).run(context -> assertThat(context).hasNotFailed());
+
         runner().withPropertyValues("cq.queues.audit.read-only=true").run(context -> {
             CodecsDescriptor withoutKeys = context.getBean(QueuesEndpoint.class)
                     .queue(SecurityContext.NONE, "audit").codecs();
@@ -150,11 +154,44 @@ class QueueCodecsPropertiesTest {
         });
     }
 
+    /** An encrypted, checksummed and compressed queue audit, a plain queue, values shown by the endpoints. */
+    private ApplicationContextRunner encryptedAuditQueue(Path keyStore) {
+        return runner().withPropertyValues("cq.queues.audit.checksums=true", "cq.queues.audit.compression=lz4",
+                "cq.queues.audit.encryption.key-store=" + keyStore,
+                "cq.queues.audit.encryption.key-store-password=" + PASSWORD,
+                "cq.queues.audit.encryption.key-alias=" + ALIAS,
+                "cq.queues.plain.block-size=1MB", "management.endpoint.queues.show-values=always");
+    }
+
     @Test
-    void shouldHideThePasswordInTheEnvAndConfigpropsEndpointsEvenWhereTheyShowValues() {
+    void shouldHideThePasswordInTheEnvEndpointEvenWhereItShowsValues() {
+        endpointsShowingValues().run(context -> {
+            assertThat(context).hasNotFailed();
+            EnvironmentEndpoint env = context.getBean(EnvironmentEndpoint.class);
+            assertThat(env.environmentEntry("cq.queues.audit.encryption.key-store-password").getProperty()
+                    .getValue()).isEqualTo("******");
+            assertThat(env.environmentEntry("cq.queues.audit.encryption.key-alias").getProperty().getValue())
+                    .isEqualTo(ALIAS);
+            JsonMapper json = JsonMapper.builder().build();
+            assertThat(json.writeValueAsString(env.environment(null))).doesNotContain(PASSWORD);
+        });
+    }
+
+    @Test
+    void shouldHideThePasswordInTheConfigpropsEndpointEvenWhereItShowsValues() {
+        endpointsShowingValues().run(context -> {
+            assertThat(context).hasNotFailed();
+            String configprops = JsonMapper.builder().build().writeValueAsString(context
+                    .getBean(ConfigurationPropertiesReportEndpoint.class).configurationProperties());
+            assertThat(configprops).contains(ALIAS).doesNotContain(PASSWORD);
+        });
+    }
+
+    /** The env and configprops endpoints showing values, beside an encrypted queue audit. */
+    private ApplicationContextRunner endpointsShowingValues() {
         Path keyStore = dir.resolve("keys.p12");
         KeyStores.write(keyStore, PASSWORD, ALIAS);
-        runner().withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
+        return runner().withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class,
                         EnvironmentEndpointAutoConfiguration.class,
                         ConfigurationPropertiesReportEndpointAutoConfiguration.class))
                 .withPropertyValues("management.endpoints.web.exposure.include=env,configprops,queues",
@@ -162,19 +199,6 @@ class QueueCodecsPropertiesTest {
                         "management.endpoint.configprops.show-values=always",
                         "cq.queues.audit.encryption.key-store=" + keyStore,
                         "cq.queues.audit.encryption.key-store-password=" + PASSWORD,
-                        "cq.queues.audit.encryption.key-alias=" + ALIAS)
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    EnvironmentEndpoint env = context.getBean(EnvironmentEndpoint.class);
-                    assertThat(env.environmentEntry("cq.queues.audit.encryption.key-store-password").getProperty()
-                            .getValue()).isEqualTo("******");
-                    assertThat(env.environmentEntry("cq.queues.audit.encryption.key-alias").getProperty().getValue())
-                            .isEqualTo(ALIAS);
-                    JsonMapper json = JsonMapper.builder().build();
-                    assertThat(json.writeValueAsString(env.environment(null))).doesNotContain(PASSWORD);
-                    String configprops = json.writeValueAsString(context
-                            .getBean(ConfigurationPropertiesReportEndpoint.class).configurationProperties());
-                    assertThat(configprops).contains(ALIAS).doesNotContain(PASSWORD);
-                });
+                        "cq.queues.audit.encryption.key-alias=" + ALIAS);
     }
 }

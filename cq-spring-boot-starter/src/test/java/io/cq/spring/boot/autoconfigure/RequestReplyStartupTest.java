@@ -100,18 +100,26 @@ class RequestReplyStartupTest {
     }
 
     @Test
-    void shouldRefuseAFutureOfAGenericReplyTypeAndSendAndReceiveWithoutAReplyQueue() {
+    void shouldRefuseSendAndReceiveWithoutAReplyQueueKeepingNoPendingRequest() {
         runner().run(context -> {
             QueueTemplate template = context.getBean(QueueTemplate.class);
 
             assertThatThrownBy(() -> template.sendAndReceive("orders", "o-1", String.class))
                     .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("no reply queue: name one");
+            assertThat(template.replies().pendingCount()).isZero();
+        });
+    }
+
+    @Test
+    void shouldRefuseAWriterMethodReturningAFutureOfAGenericReplyType() {
+        runner().run(context -> {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+
             assertThatThrownBy(() -> template.methodWriter("orders", ListQuotes.class))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("ListQuotes.quotes returns java.util.concurrent.CompletableFuture<"
                             + "java.util.List<" + Quote.class.getName() + ">>: a request's future completes with its "
                             + "reply decoded as one class");
-            assertThat(template.replies().pendingCount()).isZero();
         });
     }
 }

@@ -58,20 +58,34 @@ class TypedMessagesTest {
     }
 
     @Test
-    void shouldDecodePayloadObjectsAndNotRetryAnExcerptThatDoesNotDecode() {
+    void shouldDecodePayloadObjects() {
         try (ConfigurableApplicationContext context = start()) {
-            QueueTemplate template = context.getBean(QueueTemplate.class);
-            template.append("fills", new TradingApplication.Fill("o-1", 10));
-            template.appendText("fills", "plain text, not an object");
-            template.append("fills", new TradingApplication.Fill("o-2", 20));
-            var ledger = context.getBean(TradingApplication.Ledger.class);
-
-            await().atMost(Duration.ofSeconds(10)).until(() -> ledger.fills.size() == 2);
+            var ledger = appendTwoFillsAroundATextAndAwaitThem(context);
 
             assertThat(ledger.fills).containsExactly("o-1 x10", "o-2 x20");
+        }
+    }
+
+    @Test
+    void shouldFailWithoutRetryingAnExcerptThatDoesNotDecode() {
+        try (ConfigurableApplicationContext context = start()) {
+            appendTwoFillsAroundATextAndAwaitThem(context);
+
             var container = context.getBean(ListenerContainerRegistry.class).container("ledger");
             assertThat(container.failedCount()).isEqualTo(1);
             assertThat(container.retryCount()).isZero();
         }
+    }
+
+    /** Appends two fills with a text between them that is no object, and waits until the ledger has both fills. */
+    private static TradingApplication.Ledger appendTwoFillsAroundATextAndAwaitThem(
+            ConfigurableApplicationContext context) {
+        QueueTemplate template = context.getBean(QueueTemplate.class);
+        template.append("fills", new TradingApplication.Fill("o-1", 10));
+        template.appendText("fills", "plain text, not an object");
+        template.append("fills", new TradingApplication.Fill("o-2", 20));
+        var ledger = context.getBean(TradingApplication.Ledger.class);
+        await().atMost(Duration.ofSeconds(10)).until(() -> ledger.fills.size() == 2);
+        return ledger;
     }
 }

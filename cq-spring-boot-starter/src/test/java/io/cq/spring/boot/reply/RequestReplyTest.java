@@ -71,7 +71,7 @@ class RequestReplyTest {
     }
 
     @Test
-    void shouldCompleteTheFutureOfAQueueWriterMethodWithTheReplyAndAppendItsOneWayMethodsAsBefore() throws Exception {
+    void shouldCompleteTheFutureOfAQueueWriterMethodWithTheReply() throws Exception {
         try (ConfigurableApplicationContext context = start()) {
             QuoteService quotes = context.getBean(QuoteService.class);
             Shouter shouter = context.getBean(Shouter.class);
@@ -79,12 +79,21 @@ class RequestReplyTest {
             assertThat(reply(quotes.quote(new QuoteRequest("MSFT", 3)))).extracting(Quote::symbol, Quote::price)
                     .containsExactly("MSFT", 103.0);
             assertThat(reply(shouter.shout("louder"))).isEqualTo("LOUDER");
+            assertThat(shouter.toString()).contains("queue 'echo'", "replies from queue 'replies'");
+        }
+    }
+
+    @Test
+    void shouldAppendTheOneWayMethodsOfAQueueWriterWithFuturesAsBeforeWithoutReplyHeaders() throws Exception {
+        try (ConfigurableApplicationContext context = start()) {
+            Shouter shouter = context.getBean(Shouter.class);
+
+            reply(shouter.shout("louder"));
             shouter.whisper("quietly");
 
             QuoteApplication.Echo echo = context.getBean(QuoteApplication.Echo.class);
             await().atMost(Duration.ofSeconds(10)).until(() -> echo.received.size() == 2);
             assertThat(echo.received).containsExactly("louder", "quietly");
-            assertThat(shouter.toString()).contains("queue 'echo'", "replies from queue 'replies'");
             try (MappedQueue echoQueue = MappedQueue.builder(dir.resolve("echo")).build();
                  ExcerptTailer tailer = echoQueue.createTailer()) {
                 TextHeaders headers = new TextHeaders();
@@ -197,15 +206,24 @@ class RequestReplyTest {
     }
 
     @Test
-    void shouldReplyWhenAReturnedFutureCompletesAndReportItsFailure() throws Exception {
+    void shouldReplyWhenAReturnedFutureCompletes() throws Exception {
         try (ConfigurableApplicationContext context = start()) {
             QueueTemplate template = context.getBean(QueueTemplate.class);
 
             Quote quote = reply(template.sendAndReceive("async-quotes", new QuoteRequest("IBM", 2), Quote.class));
+
+            assertThat(quote).isEqualTo(new Quote("IBM", 2, 200.0, "async"));
+        }
+    }
+
+    @Test
+    void shouldReplyWithTheFailureOfAReturnedFuture() {
+        try (ConfigurableApplicationContext context = start()) {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+
             CompletableFuture<Quote> failed = template.sendAndReceive("async-quotes", new QuoteRequest("FAIL", 2),
                     Quote.class);
 
-            assertThat(quote).isEqualTo(new Quote("IBM", 2, 200.0, "async"));
             assertThatThrownBy(() -> reply(failed)).cause().isInstanceOf(ReplyErrorException.class)
                     .hasMessageContaining("listener 'async-quoter' (AsyncQuoter.quote) failed on request ")
                     .hasMessageEndingWith(": java.lang.IllegalArgumentException: async failure for FAIL");
@@ -213,7 +231,7 @@ class RequestReplyTest {
     }
 
     @Test
-    void shouldTimeOutWithAClearExceptionAndKeepNoPendingRequest() {
+    void shouldTimeOutWithAClearException() {
         try (ConfigurableApplicationContext context = start()) {
             QueueTemplate template = context.getBean(QueueTemplate.class);
 
@@ -223,6 +241,18 @@ class RequestReplyTest {
             assertThatThrownBy(() -> reply(unanswered)).cause().isInstanceOf(ReplyTimeoutException.class)
                     .hasMessageStartingWith("no reply within 200 ms to request ")
                     .hasMessageEndingWith(" sent to queue 'silent' (replies are read from queue 'replies')");
+        }
+    }
+
+    @Test
+    void shouldKeepNoPendingRequestAfterATimeout() {
+        try (ConfigurableApplicationContext context = start()) {
+            QueueTemplate template = context.getBean(QueueTemplate.class);
+
+            CompletableFuture<String> unanswered = template.sendAndReceive("silent", "anyone?", String.class, null,
+                    Duration.ofMillis(200));
+
+            assertThatThrownBy(() -> reply(unanswered)).cause().isInstanceOf(ReplyTimeoutException.class);
             assertThat(context.getBean(ReplyReaders.class).pendingCount()).isZero();
         }
     }
