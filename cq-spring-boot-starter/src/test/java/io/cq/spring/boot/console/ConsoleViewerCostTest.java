@@ -26,7 +26,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -106,8 +108,12 @@ class ConsoleViewerCostTest {
 
     /** Appends with the listener paused, then lets it read them all: {appends per second, listened per second}. */
     private double[] round(boolean viewer) throws Exception {
-        AtomicBoolean viewing = new AtomicBoolean(viewer);
-        Thread view = Thread.ofPlatform().name("viewer").start(() -> poll(viewing));
+        // A viewer's page polls at a fixed rate: two requests every 250 ms, as the console's own refresh does.
+        ScheduledExecutorService view = Executors.newSingleThreadScheduledExecutor();
+        HttpClient http = HttpClient.newHttpClient();
+        if (viewer) {
+            view.scheduleAtFixedRate(() -> poll(http), 0, 250, TimeUnit.MILLISECONDS);
+        }
         try {
             listeners.pause("counter");
             long start = counter.seen.get();
@@ -123,27 +129,22 @@ class ConsoleViewerCostTest {
             double listenSeconds = (System.nanoTime() - listening) / 1e9;
             return new double[] {EXCERPTS / appendSeconds, EXCERPTS / listenSeconds};
         } finally {
-            viewing.set(false);
-            view.join();
+            view.shutdown();
+            assertThat(view.awaitTermination(30, TimeUnit.SECONDS)).as("viewer stopped").isTrue();
         }
     }
 
-    private void poll(AtomicBoolean viewing) {
-        HttpClient http = HttpClient.newHttpClient();
+    private void poll(HttpClient http) {
         String base = "http://localhost:" + port + "/actuator/queues-console/api/";
-        while (viewing.get()) {
-            try {
-                http.send(HttpRequest.newBuilder(URI.create(base + "overview")).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                http.send(HttpRequest.newBuilder(URI.create(base + "queues/ticks/excerpts?from=end")).build(),
-                        HttpResponse.BodyHandlers.discarding());
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
+        try {
+            http.send(HttpRequest.newBuilder(URI.create(base + "overview")).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            http.send(HttpRequest.newBuilder(URI.create(base + "queues/ticks/excerpts?from=end")).build(),
+                    HttpResponse.BodyHandlers.discarding());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
