@@ -228,6 +228,48 @@ class CodecQueueFeaturesTest {
         assertThat(printed).contains("read 50, last: across processes 49");
     }
 
+    @Test
+    void shouldWriteChecksummedAndEncryptedQueuesInAJvmWithoutNativeAccess() throws Exception {
+        // As a plain 'java -jar' runs: no --enable-native-access, so blocks are reserved without fallocate.
+        Path checked = dir.resolve("checked");
+        Path sealed = dir.resolve("sealed");
+        ChildJvm.runToEnd(false, CodecWriter.class, checked.toString(), sealed.toString());
+        try (MappedQueue queue = MappedQueue.builder(checked).readOnly(true).build();
+             ExcerptTailer tailer = queue.createTailer()) {
+            assertThat(queue.settings().codecs().checksums()).isTrue();
+            for (int i = 0; i < 500; i++) {
+                assertThat(tailer.readText()).isEqualTo("checked " + i + " " + "y".repeat(i % 300));
+            }
+            assertThat(tailer.readText()).isNull();
+        }
+        try (MappedQueue queue = MappedQueue.builder(sealed).readOnly(true).encryptionKeys(KEYS).build();
+             ExcerptTailer tailer = queue.createTailer()) {
+            for (int i = 0; i < 500; i++) {
+                assertThat(tailer.readText()).isEqualTo("sealed " + i + " " + "z".repeat(i % 300));
+            }
+            assertThat(tailer.readText()).isNull();
+        }
+    }
+
+    /** A second JVM, started without native access: writes a checksummed queue and an encrypted, compressed one. */
+    public static final class CodecWriter {
+        public static void main(String[] args) {
+            try (MappedQueue queue = MappedQueue.builder(Path.of(args[0]))
+                    .codecs(ExcerptCodecs.none().withChecksums()).build();
+                 ExcerptAppender appender = queue.createAppender()) {
+                for (int i = 0; i < 500; i++) {
+                    appender.writeText("checked " + i + " " + "y".repeat(i % 300));
+                }
+            }
+            try (MappedQueue queue = MappedQueue.builder(Path.of(args[1])).codecs(ALL).build();
+                 ExcerptAppender appender = queue.createAppender()) {
+                for (int i = 0; i < 500; i++) {
+                    appender.writeText("sealed " + i + " " + "z".repeat(i % 300));
+                }
+            }
+        }
+    }
+
     /** A second JVM: opens the queue with the keys only and reads every excerpt. */
     public static final class EncryptedReader {
         public static void main(String[] args) {
