@@ -3,7 +3,6 @@ package io.cq.core.internal.async;
 import io.cq.core.AsyncBufferFullException;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
-import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueClosedException;
 import io.cq.core.QueueException;
@@ -75,16 +74,11 @@ final class AsyncAppender implements ExcerptAppender {
 
     @Override
     public long writeText(CharSequence text) {
-        long length = Utf8.encodedLength(text);
         try (WriteContext dc = writingDocument()) {
             try {
-                if (length > maxExcerpt) {
-                    throw ExcerptTooLargeException.ofAsyncBuffer(length, maxExcerpt, ring.capacity());
-                }
-                cursor.ensureWritable(length);
-                Utf8.encode(text, buffer.segment(), 0, length);
-                cursor.position(length);
+                Utf8.writeText(cursor, text);
             } catch (RuntimeException | Error e) {
+                // Whatever failed part-way (too large, a full disk, a text changed under us), nothing is published.
                 dc.rollbackOnClose();
                 throw e;
             }

@@ -115,4 +115,15 @@ public final class Utf8 {
             p += extra + 1;
         }
     }
+
+    /**
+     * Writes the text's UTF-8 bytes at the cursor's position, with no length before them (an appender's
+     * {@code writeText} makes an excerpt of them), and moves the cursor past them. Refused past the excerpt's limit
+     * as any write is, naming the limit; the excerpt is then failed.
+     */
+    public static void writeText(SegmentCursor cursor, CharSequence text) {
+        long length = encodedLength(text);
+        long offset = cursor.claim(length);
+        encode(text, cursor.backing(), offset, offset + length);
+    }
 }

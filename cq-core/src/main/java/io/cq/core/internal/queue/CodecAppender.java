@@ -1,7 +1,6 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.ExcerptBytes;
-import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.WriteContext;
 import io.cq.core.internal.codec.FileCodecs;
 import io.cq.core.internal.layout.BlockDescriptor;
@@ -50,17 +49,11 @@ final class CodecAppender extends ComposingAppender {
     /** The text's UTF-8 bytes and nothing else, as a plain appender writes it. */
     @Override
     public long writeText(CharSequence text) {
-        long length = Utf8.encodedLength(text);
         try (WriteContext dc = writingDocument()) {
             try {
-                if (length > composing.remaining()) {
-                    throw new ExcerptTooLargeException(length, composing.remaining(), queue.queue().settings()
-                            .blockSize());
-                }
-                composing.ensureWritable(length);
-                Utf8.encode(text, buffer.segment(), 0, length);
-                composing.position(length);
+                Utf8.writeText(composing, text);
             } catch (RuntimeException | Error e) {
+                // Whatever failed part-way (too large, a full disk, a text changed under us), nothing is published.
                 dc.rollbackOnClose();
                 throw e;
             }

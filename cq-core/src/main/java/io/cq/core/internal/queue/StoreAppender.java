@@ -1,7 +1,6 @@
 package io.cq.core.internal.queue;
 
 import io.cq.core.ExcerptAppender;
-import io.cq.core.ExcerptTooLargeException;
 import io.cq.core.MappedQueue;
 import io.cq.core.QueueException;
 import io.cq.core.WriteContext;
@@ -321,19 +320,12 @@ public final class StoreAppender implements ExcerptAppender {
 
     @Override
     public long writeText(CharSequence text) {
-        long length = Utf8.encodedLength(text);
         requireNoOpenContext();
         try (WriteContext dc = openInPlace(false)) {
             try {
-                if (length > cursor.remaining()) {
-                    throw new ExcerptTooLargeException(length, cursor.remaining(), file.blockSize());
-                }
-                cursor.ensureWritable(length);
-                long start = position - chunkStart + ExcerptHeaderDescriptor.SIZE;
-                Utf8.encode(text, chunk, start, start + length);
-                cursor.position(length);
+                Utf8.writeText(cursor, text);
             } catch (RuntimeException | Error e) {
-                // Whatever failed part-way (a full disk, a text changed under us), nothing is published.
+                // Whatever failed part-way (too large, a full disk, a text changed under us), nothing is published.
                 dc.rollbackOnClose();
                 throw e;
             }
