@@ -12,9 +12,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.util.zip.CRC32C;
 import javax.crypto.AEADBadTagException;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
 
 /**
  * Opens framed excerpts (docs/file-format.md, "Excerpt codecs"): checks the checksum or decrypts and checks the tag,
@@ -32,7 +30,8 @@ public final class FrameReader {
     private final byte[] aad = new byte[Long.BYTES];
     private Compressor lz4;
     private Compressor deflate;
-    private Cipher cipher;
+    /** Made by the first encrypted excerpt: its table takes 64 KiB. */
+    private ExcerptGcm gcm;
     private byte[] in = new byte[256];
     private byte[] plain = new byte[256];
     private byte[] out = new byte[256];
@@ -139,12 +138,7 @@ public final class FrameReader {
         }
         Frames.putLong(aad, 0, index);
         try {
-            if (cipher == null) {
-                cipher = Cipher.getInstance(Frames.CIPHER);
-            }
-            cipher.init(Cipher.DECRYPT_MODE, key, new GCMParameterSpec(Frames.GCM_TAG_BITS, nonce));
-            cipher.updateAAD(aad);
-            length = cipher.doFinal(in, 0, sealedLength, plain, 0);
+            length = gcm().open(key, nonce, aad, in, sealedLength, plain);
         } catch (AEADBadTagException e) {
             throw damaged(path, position, index, "authentication tag does not match: the excerpt's bytes were "
                     + "changed after it was written, or key id " + hex(keyId) + " is not the key it was encrypted "
@@ -220,6 +214,10 @@ public final class FrameReader {
             return lz4 != null ? lz4 : (lz4 = Frames.compressor(method));
         }
         return deflate != null ? deflate : (deflate = Frames.compressor(method));
+    }
+
+    private ExcerptGcm gcm() {
+        return gcm != null ? gcm : (gcm = new ExcerptGcm());
     }
 
     private static CorruptQueueException damaged(Path path, long position, long index, String problem) {

@@ -6,9 +6,7 @@ import io.cq.core.internal.layout.CodecDescriptor;
 
 import java.security.GeneralSecurityException;
 import java.util.zip.CRC32C;
-import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
 
 /**
  * Frames an appender's excerpts (docs/file-format.md, "Excerpt codecs"): {@link #frame} compresses, before the write
@@ -24,7 +22,8 @@ public final class FrameWriter {
     private final byte[] nonce = new byte[CodecDescriptor.NONCE_LENGTH];
     private final byte[] aad = new byte[Long.BYTES];
     private Compressor compressor;
-    private Cipher cipher;
+    /** Made by the first encrypted excerpt: its table takes 64 KiB. */
+    private ExcerptGcm gcm;
     private byte[] packed = new byte[256];
     private byte[] sealedBytes = new byte[256];
     /** The frame: the excerpt itself, or {@code packed}. */
@@ -124,16 +123,15 @@ public final class FrameWriter {
         Frames.putInt(out, 0, keyId);
         System.arraycopy(nonce, 0, out, CodecDescriptor.KEY_ID_LENGTH, CodecDescriptor.NONCE_LENGTH);
         try {
-            if (cipher == null) {
-                cipher = Cipher.getInstance(Frames.CIPHER);
-            }
-            cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(Frames.GCM_TAG_BITS, nonce));
-            cipher.updateAAD(aad);
-            sealedLength = head + cipher.doFinal(frame, 0, frameLength, out, head);
+            sealedLength = head + gcm().seal(key, nonce, aad, frame, frameLength, out, head);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES-GCM encryption failed for queue " + queue + ": " + e.getMessage(), e);
         }
         sealed = out;
+    }
+
+    private ExcerptGcm gcm() {
+        return gcm != null ? gcm : (gcm = new ExcerptGcm());
     }
 
     /** The sealed bytes, from 0: valid until the next {@link #frame}. */
