@@ -1,9 +1,11 @@
 package io.cq.cli;
 
+import io.cq.core.CodecsMismatchException;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
 import io.cq.core.MappedQueueBuilder;
 import io.cq.core.MissingKeyException;
+import io.cq.core.codec.Compression;
 import io.cq.core.codec.EncryptionKeys;
 import io.cq.core.codec.ExcerptCodecs;
 import io.cq.core.message.ExcerptRendering;
@@ -79,6 +81,19 @@ final class WriteCommand implements Callable<Integer> {
             + "the --key-store's key when one is given).")
     boolean create;
 
+    @Option(names = "--checksums", description = "With --create: a CRC-32C of each excerpt, checked on every read. "
+            + "A queue's codecs are chosen when it is made; for one that exists they must be its own.")
+    boolean checksums;
+
+    @Option(names = "--compression", paramLabel = "<method>",
+            description = "With --create: compress each excerpt of at least --compression-threshold bytes with "
+                    + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Compression compression = Compression.NONE;
+
+    @Option(names = "--compression-threshold", paramLabel = "<bytes>",
+            description = "With --compression: the smallest excerpt compressed (default: ${DEFAULT-VALUE}).")
+    int compressionThreshold = ExcerptCodecs.DEFAULT_COMPRESSION_THRESHOLD;
+
     @Mixin
     KeyStoreOptions keys = new KeyStoreOptions();
 
@@ -141,14 +156,36 @@ final class WriteCommand implements Callable<Integer> {
         MappedQueueBuilder builder = MappedQueue.builder(exists || !create ? Queues.checkQueueDirectory(directory)
                 : directory);
         EncryptionKeys given = keys.keys(true);
+        ExcerptCodecs chosen = chosenCodecs();
         if (given != null) {
-            builder = exists ? builder.encryptionKeys(given) : builder.codecs(ExcerptCodecs.none()
-                    .withEncryption(given));
+            builder = exists && chosen == null ? builder.encryptionKeys(given)
+                    : builder.codecs((chosen == null ? ExcerptCodecs.none() : chosen).withEncryption(given));
+        } else if (chosen != null) {
+            builder = builder.codecs(chosen);
         }
         try {
             return builder.build();
         } catch (MissingKeyException e) {
             throw keys.explain(e, directory);
+        } catch (CodecsMismatchException e) {
+            throw new UserInputException(e.getMessage() + "; a queue's codecs are chosen when it is made: leave out "
+                    + "--checksums and --compression to write with its own");
+        }
+    }
+
+    /** The codecs {@code --checksums} and {@code --compression} ask for, or null when neither was given. */
+    private ExcerptCodecs chosenCodecs() {
+        if (!checksums && compression == Compression.NONE) {
+            return null;
+        }
+        ExcerptCodecs codecs = checksums ? ExcerptCodecs.none().withChecksums() : ExcerptCodecs.none();
+        if (compression == Compression.NONE) {
+            return codecs;
+        }
+        try {
+            return codecs.withCompression(compression, compressionThreshold);
+        } catch (IllegalArgumentException e) {
+            throw new UserInputException("--compression-threshold: " + e.getMessage());
         }
     }
 

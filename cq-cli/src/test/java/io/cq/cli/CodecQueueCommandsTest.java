@@ -155,4 +155,41 @@ class CodecQueueCommandsTest {
             raf.write(b ^ 0x01);
         }
     }
+
+    @Test
+    void shouldCreateAChecksummedCompressedQueueWithWriteCreate() throws IOException {
+        Path queue = dir.resolve("made");
+        Path input = dir.resolve("calls.yaml");
+        Files.writeString(input, "[\"MARKER " + "symbol EURUSD side BUY qty 1000, ".repeat(30) + "\"]\n---\n"
+                + "[\"short\"]\n");
+
+        Run write = cq("write", "--create", "--checksums", "--compression", "lz4", "--compression-threshold", "64",
+                queue.toString(), "onText", input.toString());
+
+        assertThat(write.exitCode()).as(write.toString()).isZero();
+        try (MappedQueue q = MappedQueue.builder(queue).readOnly(true).build()) {
+            ExcerptCodecs codecs = q.settings().codecs();
+            assertThat(codecs.checksums()).isTrue();
+            assertThat(codecs.compression()).isEqualTo(Compression.LZ4);
+            assertThat(codecs.compressionThreshold()).isEqualTo(64);
+        }
+        String file = Files.readString(cycleFileOf(queue), StandardCharsets.ISO_8859_1);
+        assertThat(file.split("EURUSD", -1)).as("30 repetitions stored once, as LZ4 compresses them").hasSize(2);
+        Run verify = cq("verify", queue.toString());
+        assertThat(verify.lines()).containsExactly(queue + ": 1 files, 2 excerpts checked, intact");
+    }
+
+    @Test
+    void shouldRefuseCodecsOtherThanAnExistingQueuesOwnAndAppendNothing() throws IOException {
+        Path queue = queueOf(ExcerptCodecs.none().withChecksums(), "alpha");
+        Path input = Files.writeString(dir.resolve("call.yaml"), "[\"beta\"]\n");
+
+        Run write = cq("write", "--compression", "deflate", queue.toString(), "onText", input.toString());
+
+        assertThat(write.exitCode()).as(write.toString()).isEqualTo(2);
+        assertThat(write.err()).contains("was created with codecs").contains("chosen when it is made");
+        try (MappedQueue q = MappedQueue.builder(queue).readOnly(true).build()) {
+            assertThat(q.lastIndex()).isEqualTo(q.firstIndex());
+        }
+    }
 }
