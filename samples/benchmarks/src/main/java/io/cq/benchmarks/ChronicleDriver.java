@@ -66,6 +66,19 @@ public final class ChronicleDriver implements QueueDriver {
         }
     }
 
+    @Override
+    public int readCopy(byte[] into) {
+        try (DocumentContext dc = tailer().readingDocument()) {
+            if (!dc.isPresent()) {
+                return -1;
+            }
+            Bytes<?> bytes = dc.wire().bytes();
+            int length = (int) bytes.readRemaining();
+            bytes.read(into, 0, length);
+            return length;
+        }
+    }
+
     /** Chronicle Queue has no batch read: its tailer's read loop is the fastest way it drains a queue. */
     @Override
     public int readBatch(int limit) {

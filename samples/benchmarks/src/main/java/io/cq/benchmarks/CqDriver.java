@@ -63,6 +63,19 @@ public final class CqDriver implements QueueDriver {
         }
     }
 
+    @Override
+    public int readCopy(byte[] into) {
+        try (ReadContext dc = tailer().readingDocument()) {
+            if (!dc.isPresent()) {
+                return -1;
+            }
+            ExcerptBytes bytes = dc.bytes();
+            int length = (int) bytes.length();
+            bytes.readBytes(into, 0, length);
+            return length;
+        }
+    }
+
     /** cq's batch read: {@link ExcerptTailer#poll} walks the excerpts that are there in one call. */
     @Override
     public int readBatch(int limit) {

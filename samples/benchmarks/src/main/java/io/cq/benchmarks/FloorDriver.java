@@ -71,6 +71,18 @@ public final class FloorDriver implements QueueDriver {
     }
 
     @Override
+    public int readCopy(byte[] into) {
+        long p = readPosition[8];
+        int length = (int) LENGTH.getAcquire(file, p);
+        if (length == 0) {
+            return -1;
+        }
+        readPosition[8] = next(p, length);
+        MemorySegment.copy(file, ValueLayout.JAVA_BYTE, p + Integer.BYTES, into, 0, length);
+        return length;
+    }
+
+    @Override
     public int readBatch(int limit) {
         return oneByOne.read(this, limit);
     }

@@ -15,6 +15,13 @@ public interface QueueDriver extends AutoCloseable {
     long read();
 
     /**
+     * Reads the next excerpt through the library's read context, copying its bytes into {@code into} (as large as
+     * the largest excerpt) as an application that keeps them does; returns the length copied, or -1 when there is
+     * none.
+     */
+    int readCopy(byte[] into);
+
+    /**
      * Reads up to {@code limit} excerpts the fastest way the library drains a queue, adding each one's first 8 bytes
      * plus its length to {@link #checksum()}; returns how many it read (0 when there is none).
      */

@@ -26,12 +26,14 @@ public class ReadBenchmark {
 
     private Path directory;
     private QueueDriver driver;
+    private byte[] copy;
 
     @Setup(Level.Trial)
     public void fillQueue() {
         directory = BenchmarkDirectories.create("read-" + implementation);
         driver = QueueDriver.open(implementation, directory);
         byte[] payload = new byte[size];
+        copy = new byte[size];
         long count = queueBytes() / size;
         for (long i = 0; i < count; i++) {
             driver.append(i, payload);
@@ -61,6 +63,20 @@ public class ReadBenchmark {
             value = driver.read();
         }
         return value;
+    }
+
+    /**
+     * The read context around each excerpt, its bytes copied into an array the application keeps: what a reader that
+     * hands excerpts on to other code does.
+     */
+    @Benchmark
+    public int readCopy() {
+        int length = driver.readCopy(copy);
+        if (length < 0) {
+            driver.toStart();
+            length = driver.readCopy(copy);
+        }
+        return length + copy[length - 1];
     }
 
     /**

@@ -139,6 +139,11 @@ public final class StorageStallHarness {
         }
 
         @Override
+        public int readCopy(byte[] into) {
+            return -1;
+        }
+
+        @Override
         public int readBatch(int limit) {
             return 0;
         }
