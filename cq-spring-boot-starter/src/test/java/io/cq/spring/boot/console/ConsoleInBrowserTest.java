@@ -151,13 +151,11 @@ class ConsoleInBrowserTest {
 
     /** Opens the excerpts of events, which a queue opens on its last page: the last 50 excerpts. */
     private void browseEvents() {
-        synchronized (ConsoleInBrowserTest.class) {
-            if (firstEvent < 0) {
-                for (int i = 0; i < 120; i++) {
-                    long index = template.appendText("events", String.format("event %03d", i));
-                    firstEvent = i == 0 ? index : firstEvent;
-                    hundredthEvent = i == 100 ? index : hundredthEvent;
-                }
+        if (firstEvent < 0) {
+            for (int i = 0; i < 120; i++) {
+                long index = template.appendText("events", String.format("event %03d", i));
+                firstEvent = i == 0 ? index : firstEvent;
+                hundredthEvent = i == 100 ? index : hundredthEvent;
             }
         }
         open("excerpts");
@@ -334,14 +332,12 @@ class ConsoleInBrowserTest {
 
     /** Opens the excerpts of a queue whose second excerpt lost its header, from the start: returns that excerpt. */
     private WebElement browseDamage() throws IOException {
-        synchronized (ConsoleInBrowserTest.class) {
-            if (!damageDone) {
-                template.appendText("damaged", "before the damage");
-                template.appendText("damaged", "this excerpt's header is lost");
-                template.appendText("damaged", "after the damage");
-                zeroHeaderBefore(damaged.path(), "this excerpt's header is lost");
-                damageDone = true;
-            }
+        if (!damageDone) {
+            template.appendText("damaged", "before the damage");
+            template.appendText("damaged", "this excerpt's header is lost");
+            template.appendText("damaged", "after the damage");
+            zeroHeaderBefore(damaged.path(), "this excerpt's header is lost");
+            damageDone = true;
         }
         open("excerpts");
         choose("damaged");
