@@ -59,21 +59,30 @@ class RetentionTest {
     }
 
     @Test
-    void shouldKeepWhatANamedTailerHasNotReadUnlessToldOtherwise() {
+    void shouldKeepWhatANamedTailerHasNotRead() {
         try (MappedQueue queue = builder().retainCycles(2).build()) {
-            queue.acquireAppender().writeText("first");
-            try (ExcerptTailer slow = queue.createTailer("slow")) {
-                assertThat(slow.readText()).isEqualTo("first");
-            }
-            clock.advance(Duration.ofSeconds(1));
-            appendOnePerCycle(queue, clock, 6);
+            slowTailerReadsOneThenSixCyclesFollow(queue);
             assertThat(queue.cycles()).hasSize(7);
             assertThat(queue.createTailer("slow").readText()).isEqualTo("cycle 0");
         }
+    }
+
+    @Test
+    void shouldDeleteWhatANamedTailerHasNotReadWhenToldNotToKeepIt() {
         try (MappedQueue queue = builder().retainCycles(2).retentionKeepsUnreadByNamedTailers(false).build()) {
-            appendOnePerCycle(queue, clock, 1);
+            slowTailerReadsOneThenSixCyclesFollow(queue);
             assertThat(queue.cycles()).hasSize(2);
         }
+    }
+
+    /** A named tailer "slow" reads the first excerpt, then six cycles follow that it has not read. */
+    private void slowTailerReadsOneThenSixCyclesFollow(MappedQueue queue) {
+        queue.acquireAppender().writeText("first");
+        try (ExcerptTailer slow = queue.createTailer("slow")) {
+            assertThat(slow.readText()).isEqualTo("first");
+        }
+        clock.advance(Duration.ofSeconds(1));
+        appendOnePerCycle(queue, clock, 6);
     }
 
     @Test

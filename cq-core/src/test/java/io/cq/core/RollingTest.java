@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -248,6 +249,34 @@ class RollingTest {
                 assertThat(resumed.readText()).as("resumes with the next one backward, not the one read last")
                         .isEqualTo("h0 e2");
             }
+        }
+    }
+
+    @Test
+    void shouldKeepOnlyTheCurrentCycleMappedWhileATailerCrossesManyCycles() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        try (MappedQueue queue = MappedQueue.builder(dir.resolve("q")).rollCycle(RollCycle.TEST_SECONDLY).clock(clock)
+                .blockSize(64 * 1024).build()) {
+            ExcerptAppender appender = queue.acquireAppender();
+            for (int i = 0; i < 300; i++) {
+                appender.writeText("cycle " + i);
+                clock.advance(Duration.ofSeconds(1));
+            }
+            ExcerptTailer tailer = queue.createTailer();
+            for (int i = 0; i < 300; i++) {
+                assertThat(tailer.readText()).isEqualTo("cycle " + i);
+            }
+            assertThat(openMappings()).as("mapped cycle files").isLessThanOrEqualTo(3);
+        }
+    }
+
+    /** Cycle files this process has mapped now, from /proc/self/maps. */
+    private static long openMappings() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {
+            return lines.filter(line -> line.endsWith(".cq4")).map(line -> line.substring(line.lastIndexOf(' ') + 1))
+                    .distinct().count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -6,21 +6,20 @@ import io.cq.core.codec.ExcerptCodecs;
 import io.cq.integration.KeyStores;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.TestInstance;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
-
-import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The bridge against a real Kafka broker (KRaft) started in this JVM: no Docker, no network. */
+/**
+ * The bridge against a real Kafka broker (KRaft) started in this JVM, once for the classes nested here: no Docker,
+ * no network.
+ */
 class KafkaBridgeTest {
     private static final String ENCRYPTED_TOPIC = "cq-trades-encrypted";
     private static EmbeddedKafkaKraftBroker broker;
-
-    @TempDir
-    Path dir;
 
     @BeforeAll
     static void startBroker() {
@@ -33,19 +32,32 @@ class KafkaBridgeTest {
         broker.destroy();
     }
 
-    @Test
-    void shouldBridgeQueueToKafkaAndBackInOrderAndDropRedeliveredDuplicatesByIndex() {
-        KafkaBridgeScenario.run(broker.getBrokersAsString(), dir);
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class BetweenPlainQueues extends KafkaBridgeContract {
+        @Override
+        KafkaBridgeScenario.Outcome runScenario() {
+            return KafkaBridgeScenario.run(broker.getBrokersAsString(), dir);
+        }
     }
 
-    @Test
-    void shouldBridgeBetweenEncryptedQueuesAsBetweenPlainOnes() {
-        EncryptionKeys keys = KeyStores.write(dir.resolve("keys.p12"), "s3cret-store-password", "trades-2026");
-        ExcerptCodecs codecs = ExcerptCodecs.none().withChecksums().withCompression(Compression.LZ4, 32)
-                .withEncryption(keys);
-        KafkaBridgeScenario.run(broker.getBrokersAsString(), dir, ENCRYPTED_TOPIC,
-                builder -> builder.blockSize(1 << 20).codecs(codecs));
-        assertThat(KeyStores.anyFileContains(dir.resolve("trades"), "AAPL")).isFalse();
-        assertThat(KeyStores.anyFileContains(dir.resolve("trades-copy"), "AAPL")).isFalse();
+    /** Between encrypted queues as between plain ones: the bridge reads and writes them like any others. */
+    @Nested
+    @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+    class BetweenEncryptedQueues extends KafkaBridgeContract {
+        @Override
+        KafkaBridgeScenario.Outcome runScenario() {
+            EncryptionKeys keys = KeyStores.write(dir.resolve("keys.p12"), "s3cret-store-password", "trades-2026");
+            ExcerptCodecs codecs = ExcerptCodecs.none().withChecksums().withCompression(Compression.LZ4, 32)
+                    .withEncryption(keys);
+            return KafkaBridgeScenario.run(broker.getBrokersAsString(), dir, ENCRYPTED_TOPIC,
+                    builder -> builder.blockSize(1 << 20).codecs(codecs));
+        }
+
+        @Test
+        void shouldLeaveNoTradeInPlainTextInEitherQueue() {
+            assertThat(KeyStores.anyFileContains(dir.resolve("trades"), "AAPL")).isFalse();
+            assertThat(KeyStores.anyFileContains(dir.resolve("trades-copy"), "AAPL")).isFalse();
+        }
     }
 }

@@ -54,7 +54,16 @@ class ConsoleInBrowserTest {
     /** Under target/: the cached context outlives the class, so nothing may delete its queues before the JVM ends. */
     private static final Path DIR = Path.of("target", "console-test-" + UUID.randomUUID()).toAbsolutePath();
     private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    private static final String SCRIPT = "<script>alert(1)</script>";
+    private static final String BILLING = "tr[data-listener=billing]";
     private static Browser browser;
+    /**
+     * The context, and so the queues, outlive each test: what several tests look at is written once, by the first
+     * (120 events, the paging tests expecting events to hold these only; a queue with a damaged excerpt).
+     */
+    private static long firstEvent = -1;
+    private static long hundredthEvent = -1;
+    private static boolean damageDone;
 
     @LocalServerPort
     int port;
@@ -105,11 +114,16 @@ class ConsoleInBrowserTest {
                 != null);
     }
 
-    @Test
-    void shouldShowEveryQueueWithWhatEachOfItsDiskFiguresIs() throws IOException {
+    /** Opens the queues tab once orders holds an excerpt, and returns the card of orders. */
+    private WebElement showOrders() {
         template.appendText("orders", "order-q1");
         open("queues");
-        WebElement card = browser.waitFor("article[data-queue=orders]");
+        return browser.waitFor("article[data-queue=orders]");
+    }
+
+    @Test
+    void shouldShowEveryQueueWithWhatEachOfItsDiskFiguresIs() throws IOException {
+        WebElement card = showOrders();
         String text = card.getText();
         assertThat(text).contains("DAILY").contains("Codecs").contains("none").contains("Cycles on disk")
                 .contains("First index").contains("Last index")
@@ -117,76 +131,134 @@ class ConsoleInBrowserTest {
                 .contains("Allocated").contains("what du counts")
                 .contains("Apparent size").contains("not disk used")
                 .contains("Free disk").contains("Disk health");
-        assertThat(browser.find("article[data-queue=orders] .path").getText())
-                .as("show-values is never by default: the directory is hidden as in the queues endpoint")
-                .isEqualTo("******");
-        assertThat(browser.find("article[data-queue=orders-dlq] h2").getText()).contains("dead letters");
         browser.script("arguments[0].scrollIntoView()", card);
         browser.screenshot("queues");
     }
 
     @Test
-    void shouldBrowseExcerptsPageByPageAndJumpToAnIndexOrATime() {
-        long first = -1;
-        long hundredth = -1;
-        for (int i = 0; i < 120; i++) {
-            long index = template.appendText("events", String.format("event %03d", i));
-            first = i == 0 ? index : first;
-            hundredth = i == 100 ? index : hundredth;
-        }
-        open("excerpts");
-        choose("events");
-        // a queue opens on its last page: the last 50 excerpts
-        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 070", "event 119", 50));
-
-        browser.find("#excerpt-controls button[data-page=before]").click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 020", "event 069", 50));
-        browser.find("#excerpt-controls button[data-page=before]").click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 000", "event 019", 20));
-        assertThat(browser.find("#excerpt-controls button[data-page=before]").isEnabled()).isFalse();
-        browser.find("#excerpt-controls button[data-page=after]").click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 020", "event 069", 50));
-
-        browser.find("#excerpt-index").clear();
-        browser.find("#excerpt-index").sendKeys("0x" + Long.toHexString(hundredth));
-        browser.find("#excerpt-controls button[data-page=at]").click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 100", "event 119", 20));
-        assertThat(browser.find("#excerpt-table tbody tr").getAttribute("data-index"))
-                .isEqualTo("0x" + Long.toHexString(hundredth));
-
-        // excerpts carry no time: a time finds the first excerpt of the cycle that holds it (today's)
-        browser.script("document.getElementById('excerpt-time').value = arguments[0]",
-                java.time.LocalDateTime.now().withNano(0).toString());
-        browser.find("#excerpt-controls button[data-page=time]").click();
-        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 000", "event 049", 50));
-
-        browser.find("#excerpt-index").clear();
-        browser.find("#excerpt-index").sendKeys("0x" + Long.toHexString(first + 100_000));
-        browser.find("#excerpt-controls button[data-page=at]").click();
-        browser.waitForText("#excerpt-info [data-field=note]", "the queue holds no excerpt with index 0x"
-                + Long.toHexString(first + 100_000) + "; it holds 0x" + Long.toHexString(first) + " to 0x"
-                + Long.toHexString(first + 119));
+    void shouldHideTheQueuesDirectoryByDefault() {
+        showOrders();
+        assertThat(browser.find("article[data-queue=orders] .path").getText())
+                .as("show-values is never by default: the directory is hidden as in the queues endpoint")
+                .isEqualTo("******");
     }
 
     @Test
-    void shouldShowAnExcerptThatIsMarkupAsTheTextItIs() throws IOException {
-        String script = "<script>alert(1)</script>";
-        template.appendText("messages", script);
+    void shouldMarkTheDeadLetterQueue() {
+        showOrders();
+        assertThat(browser.find("article[data-queue=orders-dlq] h2").getText()).contains("dead letters");
+    }
+
+    /** Opens the excerpts of events, which a queue opens on its last page: the last 50 excerpts. */
+    private void browseEvents() {
+        if (firstEvent < 0) {
+            for (int i = 0; i < 120; i++) {
+                long index = template.appendText("events", String.format("event %03d", i));
+                firstEvent = i == 0 ? index : firstEvent;
+                hundredthEvent = i == 100 ? index : hundredthEvent;
+            }
+        }
+        open("excerpts");
+        choose("events");
+        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 070", "event 119", 50));
+    }
+
+    private void page(String direction) {
+        browser.find("#excerpt-controls button[data-page=" + direction + "]").click();
+    }
+
+    private void jumpToIndex(long index) {
+        browser.find("#excerpt-index").clear();
+        browser.find("#excerpt-index").sendKeys("0x" + Long.toHexString(index));
+        page("at");
+    }
+
+    @Test
+    void shouldOpenAQueueOnItsLastPage() {
+        browseEvents();
+        assertThat(summaries()).hasSize(50).endsWith("event 119");
+    }
+
+    @Test
+    void shouldPageBackAndForthThroughTheExcerpts() {
+        browseEvents();
+        page("before");
+        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 020", "event 069", 50));
+        page("before");
+        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 000", "event 019", 20));
+        page("after");
+        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 020", "event 069", 50));
+    }
+
+    @Test
+    void shouldOfferNoPageBeforeTheFirst() {
+        browseEvents();
+        page("before");
+        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 020", "event 069", 50));
+        page("before");
+        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 000", "event 019", 20));
+        assertThat(browser.find("#excerpt-controls button[data-page=before]").isEnabled()).isFalse();
+    }
+
+    @Test
+    void shouldJumpToAnIndex() {
+        browseEvents();
+        jumpToIndex(hundredthEvent);
+        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 100", "event 119", 20));
+        assertThat(browser.find("#excerpt-table tbody tr").getAttribute("data-index"))
+                .isEqualTo("0x" + Long.toHexString(hundredthEvent));
+    }
+
+    @Test
+    void shouldJumpToTheFirstExcerptOfTheCycleThatHoldsATime() {
+        browseEvents();
+        // excerpts carry no time: a time finds the first excerpt of the cycle that holds it (today's)
+        browser.script("document.getElementById('excerpt-time').value = arguments[0]",
+                java.time.LocalDateTime.now().withNano(0).toString());
+        page("time");
+        await().atMost(Duration.ofSeconds(10)).until(() -> showing("event 000", "event 049", 50));
+    }
+
+    @Test
+    void shouldSayWhichIndexesTheQueueHoldsWhenAskedForOneItDoesNot() {
+        browseEvents();
+        jumpToIndex(firstEvent + 100_000);
+        browser.waitForText("#excerpt-info [data-field=note]", "the queue holds no excerpt with index 0x"
+                + Long.toHexString(firstEvent + 100_000) + "; it holds 0x" + Long.toHexString(firstEvent) + " to 0x"
+                + Long.toHexString(firstEvent + 119));
+    }
+
+    /** Appends a text that is markup and a message with markup in its payload, and shows them. */
+    private void browseMarkup() {
+        template.appendText("messages", SCRIPT);
         template.append("messages", Map.of("customer", "<img src=x onerror=alert(2)>", "quantity", 3),
                 new TextHeaders().put("traceparent", TRACEPARENT).put("cq_correlation_id", "c-42"));
         open("excerpts");
         choose("messages");
-        await().atMost(Duration.ofSeconds(10)).until(() -> summaries().contains(script));
+        await().atMost(Duration.ofSeconds(10)).until(() -> summaries().contains(SCRIPT));
+    }
 
+    @Test
+    void shouldShowAnExcerptThatIsMarkupAsTheTextItIs() {
+        browseMarkup();
         assertThat(browser.findAll("#excerpt-table script, #excerpt-table img")).as("no element made of data")
                 .isEmpty();
         assertThat(browser.script("return document.querySelectorAll('script').length")).isEqualTo(1L);
         assertThatThrownBy(() -> browser.driver().switchTo().alert()).isInstanceOf(NoAlertPresentException.class);
+    }
 
+    @Test
+    void shouldShowAMessagesPayloadAndTraceInItsRow() {
+        browseMarkup();
         WebElement message = browser.findAll("#excerpt-table tr[data-kind=message]").getLast();
         assertThat(message.getText()).contains("<img src=x onerror=alert(2)>").contains("trace "
                 + "4bf92f3577b34da6a3ce929d0e0e4736");
-        message.click();
+    }
+
+    @Test
+    void shouldShowAMessagesJsonAndHeadersInItsDetails() throws IOException {
+        browseMarkup();
+        browser.findAll("#excerpt-table tr[data-kind=message]").getLast().click();
         WebElement details = browser.waitFor("#excerpt-table tr.details");
         assertThat(details.findElement(By.cssSelector("pre.json")).getText())
                 .startsWith("{\"index\":\"0x").contains("\"method\":\"\"").contains("<img src=x onerror=alert(2)>")
@@ -195,29 +267,37 @@ class ConsoleInBrowserTest {
         browser.screenshot("excerpts");
     }
 
-    @Test
-    void shouldSeeALagAppearWhileTheListenerIsPausedAndClearWhenItResumes() throws IOException {
+    /** Pauses billing once it has caught up, then appends five orders it does not read. */
+    private void pauseBillingAndAppendFive(String prefix) {
         open("listeners");
-        String row = "tr[data-listener=billing]";
-        browser.waitForText(row + " [data-field=state]", "RUNNING");
-        browser.find(row + " button[data-action=pause]").click();
-        browser.waitForText(row + " [data-field=state]", "PAUSED");
-
+        browser.waitForText(BILLING + " [data-field=state]", "RUNNING");
+        browser.waitForText(BILLING + " [data-field=lag]", "0");
+        browser.find(BILLING + " button[data-action=pause]").click();
+        browser.waitForText(BILLING + " [data-field=state]", "PAUSED");
         for (int i = 1; i <= 5; i++) {
-            template.appendText("orders", "order-lag-" + i);
+            template.appendText("orders", prefix + i);
         }
-        browser.waitForText(row + " [data-field=lag]", "5");
+        browser.waitForText(BILLING + " [data-field=lag]", "5");
+    }
+
+    @Test
+    void shouldSeeALagAppearWhileTheListenerIsPaused() throws IOException {
+        pauseBillingAndAppendFive("order-lag-");
         assertThat(billing.billed).doesNotContain("order-lag-1");
         // the lag chart, from the cq.listener.lag meter, has its sample of it too
         await().atMost(Duration.ofSeconds(10)).until(() -> String.valueOf(browser.script("return Array.from("
                 + "document.querySelectorAll('tr[data-listener=billing] svg title'), t => t.textContent).join()"))
                 .contains("lag 5.00"));
         browser.screenshot("listeners");
+    }
 
-        browser.find(row + " button[data-action=resume]").click();
-        browser.waitForText(row + " [data-field=state]", "RUNNING");
-        browser.waitForText(row + " [data-field=lag]", "0");
-        assertThat(billing.billed).contains("order-lag-1", "order-lag-5");
+    @Test
+    void shouldSeeTheLagClearWhenThePausedListenerResumes() {
+        pauseBillingAndAppendFive("order-resumed-");
+        browser.find(BILLING + " button[data-action=resume]").click();
+        browser.waitForText(BILLING + " [data-field=state]", "RUNNING");
+        browser.waitForText(BILLING + " [data-field=lag]", "0");
+        assertThat(billing.billed).contains("order-resumed-1", "order-resumed-5");
     }
 
     @Test
@@ -250,26 +330,47 @@ class ConsoleInBrowserTest {
         browser.screenshot("dead-letters");
     }
 
-    @Test
-    void shouldShowCqsErrorForADamagedExcerptAndGoOnWorking() throws IOException {
-        template.appendText("damaged", "before the damage");
-        template.appendText("damaged", "this excerpt's header is lost");
-        template.appendText("damaged", "after the damage");
-        zeroHeaderBefore(damaged.path(), "this excerpt's header is lost");
-        byte[] message = messageBytes();
-        template.appendBytes("messages", Arrays.copyOf(message, message.length - 3));
-
+    /** Opens the excerpts of a queue whose second excerpt lost its header, from the start: returns that excerpt. */
+    private WebElement browseDamage() throws IOException {
+        if (!damageDone) {
+            template.appendText("damaged", "before the damage");
+            template.appendText("damaged", "this excerpt's header is lost");
+            template.appendText("damaged", "after the damage");
+            zeroHeaderBefore(damaged.path(), "this excerpt's header is lost");
+            damageDone = true;
+        }
         open("excerpts");
         choose("damaged");
         browser.find("#excerpt-controls button[data-page=start]").click();
-        WebElement broken = browser.waitFor("#excerpt-table tr[data-kind=damaged]");
-        assertThat(summaries()).hasSize(2).first().isEqualTo("before the damage");
-        assertThat(broken.getText()).contains("CorruptQueueException").contains("found empty")
-                .as("show-values is never: the queue's directory is hidden in errors too")
-                .doesNotContain(DIR.toString()).contains("******");
+        return browser.waitFor("#excerpt-table tr[data-kind=damaged]");
+    }
+
+    @Test
+    void shouldShowCqsErrorForADamagedExcerpt() throws IOException {
+        WebElement broken = browseDamage();
+        assertThat(broken.getText()).contains("CorruptQueueException").contains("found empty");
         broken.click();
         assertThat(browser.waitFor("#excerpt-table tr.details").getText()).contains("cq could not read this excerpt");
+    }
 
+    @Test
+    void shouldShowTheExcerptsAroundADamagedOne() throws IOException {
+        browseDamage();
+        assertThat(summaries()).hasSize(2).first().isEqualTo("before the damage");
+    }
+
+    @Test
+    void shouldHideTheQueuesDirectoryInCqsErrors() throws IOException {
+        WebElement broken = browseDamage();
+        assertThat(broken.getText()).as("show-values is never: the queue's directory is hidden in errors too")
+                .doesNotContain(DIR.toString()).contains("******");
+    }
+
+    @Test
+    void shouldMarkAMalformedMessageAndGoOnWorking() {
+        byte[] message = messageBytes();
+        template.appendBytes("messages", Arrays.copyOf(message, message.length - 3));
+        open("excerpts");
         choose("messages");
         WebElement malformed = browser.waitFor("#excerpt-table tr[data-kind=malformed]");
         assertThat(malformed.getText()).contains(ExcerptRendering.MALFORMED).contains("malformed");
@@ -285,6 +386,10 @@ class ConsoleInBrowserTest {
         String text = browser.find("section[data-view=tailers]").getText();
         assertThat(text).contains("orders").contains("billing").contains("trades").contains("risk");
         browser.screenshot("tailers");
+    }
+
+    @Test
+    void shouldListAnAdapterBesideTheListeners() {
         open("listeners");
         browser.waitFor("tr[data-adapter=risk]");
         assertThat(browser.find("tr[data-adapter=risk]").getText()).contains("INBOUND_CHANNEL_ADAPTER")

@@ -39,6 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConsoleOverHttpTest {
     private static final Path DIR = Path.of("target", "console-http-test-" + UUID.randomUUID()).toAbsolutePath();
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String LISTENER = "/api/queues/orders/listeners/billing";
+    private static final String PAUSE = "{\"action\":\"pause\"}";
     private final HttpClient http = HttpClient.newHttpClient();
 
     @LocalServerPort
@@ -78,22 +80,43 @@ class ConsoleOverHttpTest {
     }
 
     @Test
-    void shouldServeThePageWithAPolicyThatAllowsOnlyItsOwnScripts() throws Exception {
+    void shouldServeThePageAsHtml() throws Exception {
         HttpResponse<String> page = get("/");
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type)
                 .startsWith("text/html"));
+    }
+
+    @Test
+    void shouldServeThePageWithAPolicyThatAllowsOnlyItsOwnScripts() throws Exception {
+        HttpResponse<String> page = get("/");
         assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(policy ->
                 assertThat(policy).contains("default-src 'none'").contains("script-src 'self';"));
         assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
-        assertThat(page.body()).contains("<script type=\"module\" src=\"console.js\"></script>")
+    }
+
+    @Test
+    void shouldLoadOnlyItsOwnScriptAndNothingFromAnotherSite() throws Exception {
+        assertThat(get("/").body()).contains("<script type=\"module\" src=\"console.js\"></script>")
                 .doesNotContain("http://").doesNotContain("https://");
+    }
+
+    @Test
+    void shouldServeItsScriptsAsJavaScript() throws Exception {
         assertThat(get("/console.js").headers().firstValue("Content-Type")).hasValueSatisfying(type ->
                 assertThat(type).startsWith("text/javascript"));
+    }
+
+    @Test
+    void shouldServeScriptsThatPutDataOnThePageAsTextOnly() throws Exception {
         for (String script : new String[] {"/console.js", "/views.js", "/excerpts.js", "/chart.js"}) {
             assertThat(get(script).body()).as("%s puts data on the page as text only", script)
                     .doesNotContain("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(");
         }
+    }
+
+    @Test
+    void shouldRedirectItsPathWithoutTheSlashToThePage() throws Exception {
         HttpResponse<String> bare = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
                 + "/actuator/queues-console")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(bare.statusCode()).isEqualTo(302);
@@ -108,10 +131,15 @@ class ConsoleOverHttpTest {
     }
 
     @Test
-    void shouldGiveTheFiguresOfTheQueuesEndpointWithItsValuesHidden() throws Exception {
+    void shouldSayItIsWritableAndGiveATokenForWrites() throws Exception {
         JsonNode overview = JSON.readTree(get("/api/overview").body());
         assertThat(overview.get("writable").asBoolean()).isTrue();
         assertThat(overview.get("token").asString()).hasSizeGreaterThan(40);
+    }
+
+    @Test
+    void shouldGiveTheFiguresOfTheQueuesEndpointWithItsValuesHidden() throws Exception {
+        JsonNode overview = JSON.readTree(get("/api/overview").body());
         JsonNode orders = null;
         for (JsonNode queue : overview.get("queues")) {
             if (queue.get("name").asString().equals("orders")) {
@@ -127,41 +155,75 @@ class ConsoleOverHttpTest {
     }
 
     @Test
-    void shouldReadAtMostAPageOfExcerptsAndSayHowLongItTook() throws Exception {
+    void shouldReadAtMostAPageOfExcerpts() throws Exception {
         for (int i = 0; i < 60; i++) {
             template.appendText("scratch", "line " + i);
         }
         HttpResponse<String> response = get("/api/queues/scratch/excerpts?from=start&limit=1000");
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Server-Timing")).hasValueSatisfying(timing ->
-                assertThat(timing).matches("read;dur=[0-9.]+, total;dur=[0-9.]+"));
         JsonNode page = JSON.readTree(response.body());
         assertThat(page.get("excerpts")).as("the page size caps what a request asks for").hasSize(50);
         assertThat(page.get("more").asBoolean()).isTrue();
+    }
+
+    @Test
+    void shouldSayHowLongReadingExcerptsTook() throws Exception {
+        template.appendText("scratch", "timed");
+        HttpResponse<String> response = get("/api/queues/scratch/excerpts?from=start");
+        assertThat(response.headers().firstValue("Server-Timing")).hasValueSatisfying(timing ->
+                assertThat(timing).matches("read;dur=[0-9.]+, total;dur=[0-9.]+"));
+    }
+
+    @Test
+    void shouldAnswerBadRequestForAnIndexThatIsNoNumber() throws Exception {
         assertThat(get("/api/queues/scratch/excerpts?from=at&index=banana").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void shouldAnswerNotFoundForTheExcerptsOfAnUnknownQueue() throws Exception {
         assertThat(get("/api/queues/nothing/excerpts").statusCode()).isEqualTo(404);
     }
 
     @Test
-    void shouldRefuseAWriteWithoutTheTokenFromAnotherSiteOrAsAForm() throws Exception {
-        String path = "/api/queues/orders/listeners/billing";
-        String pause = "{\"action\":\"pause\"}";
-        assertThat(post(path, "application/json", pause).statusCode()).isEqualTo(403);
-        assertThat(post(path, "application/json", pause, "X-CQ-Console-Token", "guess").statusCode()).isEqualTo(403);
-        assertThat(post(path, "text/plain", pause, "X-CQ-Console-Token", token()).statusCode()).isEqualTo(403);
-        assertThat(post(path, "application/x-www-form-urlencoded", "action=pause", "X-CQ-Console-Token", token())
+    void shouldRefuseAWriteWithoutTheToken() throws Exception {
+        assertThat(post(LISTENER, "application/json", PAUSE).statusCode()).isEqualTo(403);
+        assertThat(post(LISTENER, "application/json", PAUSE, "X-CQ-Console-Token", "guess").statusCode())
+                .isEqualTo(403);
+        assertNothingPaused();
+    }
+
+    @Test
+    void shouldRefuseAWriteThatIsNotJson() throws Exception {
+        assertThat(post(LISTENER, "text/plain", PAUSE, "X-CQ-Console-Token", token()).statusCode()).isEqualTo(403);
+        assertThat(post(LISTENER, "application/x-www-form-urlencoded", "action=pause", "X-CQ-Console-Token", token())
                 .statusCode()).isEqualTo(403);
-        HttpResponse<String> crossSite = post(path, "application/json", pause, "X-CQ-Console-Token", token(),
+        assertNothingPaused();
+    }
+
+    @Test
+    void shouldRefuseAWriteFromAnotherSite() throws Exception {
+        HttpResponse<String> crossSite = post(LISTENER, "application/json", PAUSE, "X-CQ-Console-Token", token(),
                 "Sec-Fetch-Site", "cross-site");
         assertThat(crossSite.statusCode()).isEqualTo(403);
         assertThat(crossSite.body()).contains("another site");
+        assertNothingPaused();
+    }
+
+    private void assertNothingPaused() throws Exception {
         assertThat(JSON.readTree(get("/api/overview").body()).at("/queues").toString()).contains("\"RUNNING\"")
                 .doesNotContain("\"PAUSED\"");
+    }
 
-        HttpResponse<String> unknown = post("/api/queues/orders/listeners/nobody", "application/json", pause,
+    @Test
+    void shouldAnswerNotFoundForAWriteToAnUnknownListener() throws Exception {
+        HttpResponse<String> unknown = post("/api/queues/orders/listeners/nobody", "application/json", PAUSE,
                 "X-CQ-Console-Token", token(), "Sec-Fetch-Site", "same-origin");
         assertThat(unknown.statusCode()).isEqualTo(404);
-        HttpResponse<String> badAction = post(path, "application/json", "{\"action\":\"explode\"}",
+    }
+
+    @Test
+    void shouldAnswerBadRequestForAnUnknownAction() throws Exception {
+        HttpResponse<String> badAction = post(LISTENER, "application/json", "{\"action\":\"explode\"}",
                 "X-CQ-Console-Token", token());
         assertThat(badAction.statusCode()).isEqualTo(400);
         assertThat(badAction.body()).contains("unknown action");

@@ -50,23 +50,42 @@ class ConsoleReadOnlyTest {
         return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    private HttpResponse<String> get(String path) throws Exception {
+        return send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)));
+    }
+
+    private JsonNode overview() throws Exception {
+        return JSON.readTree(get("/ops/cq/api/overview").body());
+    }
+
     @Test
-    void shouldShowEverythingAndOfferNoWriteWhenTheEndpointIsReadOnly() throws Exception {
-        JsonNode overview = JSON.readTree(send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                + "/ops/cq/api/overview"))).body());
+    void shouldSayItIsNotWritableAndGiveNoToken() throws Exception {
+        JsonNode overview = overview();
         assertThat(overview.get("writable").asBoolean()).isFalse();
         assertThat(overview.get("token").isNull()).as("no token: there is nothing to write").isTrue();
-        assertThat(overview.at("/queues/0/queue/path").asString()).isEqualTo(DIR.resolve("orders").toString());
+    }
 
+    @Test
+    void shouldShowTheQueuesDirectoriesWhenTheEndpointShowsValues() throws Exception {
+        assertThat(overview().at("/queues/0/queue/path").asString()).isEqualTo(DIR.resolve("orders").toString());
+    }
+
+    @Test
+    void shouldHaveNoRouteForAWriteAndChangeNothing() throws Exception {
         HttpResponse<String> pause = send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
                         + "/ops/cq/api/queues/orders/listeners/billing")).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"action\":\"pause\"}")));
         assertThat(pause.statusCode()).as("no such route, as for any path that does not exist").isEqualTo(404);
-        JsonNode after = JSON.readTree(send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                + "/ops/cq/api/overview"))).body());
-        assertThat(after.at("/queues/0/queue/listeners/0/state").asString()).isEqualTo("RUNNING");
-        assertThat(send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                + "/actuator/queues-console/"))).statusCode()).as("only at the path chosen").isEqualTo(404);
+        assertThat(overview().at("/queues/0/queue/listeners/0/state").asString()).isEqualTo("RUNNING");
+    }
+
+    @Test
+    void shouldBeServedOnlyAtThePathChosenForIt() throws Exception {
+        assertThat(get("/actuator/queues-console/").statusCode()).as("only at the path chosen").isEqualTo(404);
+    }
+
+    @Test
+    void shouldStandOutsideTheActuatorsPathsWhenServedOutsideItsBasePath() {
         assertThat(actuatorPaths.getPath(ConsolePath.ID)).as("outside the Actuator's base path: rules name it")
                 .isNull();
     }

@@ -20,7 +20,9 @@ import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ContextConsumer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.integration.config.EnableIntegration;
@@ -63,8 +65,8 @@ class AdaptersInActuatorTest {
         }
     }
 
-    @Test
-    void shouldListAdaptersBesideListenersInTheEndpointHealthAndMetrics() {
+    /** Runs the check in an application whose adapter "risk" has handled two trades. */
+    private void afterTheAdapterHandledTwoTrades(ContextConsumer<AssertableApplicationContext> check) {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(CqAutoConfiguration.class, CqListenerAutoConfiguration.class,
                         CqIntegrationAutoConfiguration.class, CqIntegrationAdaptersAutoConfiguration.class,
@@ -78,30 +80,56 @@ class AdaptersInActuatorTest {
                     context.getBean(QueueTemplate.class).appendText("trades", "t-2");
                     Flows flows = context.getBean(Flows.class);
                     await().atMost(Duration.ofSeconds(10)).until(() -> flows.received.size() == 2);
-
-                    QueueDescriptor trades = context.getBean(QueuesEndpoint.class)
-                            .queue(SecurityContext.NONE, "trades");
-                    assertThat(trades.adapters()).singleElement().satisfies(adapter -> {
-                        assertThat(adapter.id()).isEqualTo("risk");
-                        assertThat(adapter.kind()).isEqualTo("INBOUND_CHANNEL_ADAPTER");
-                        assertThat(adapter.state()).isEqualTo("RUNNING");
-                        assertThat(adapter.processed()).isEqualTo(2);
-                    });
-                    await().atMost(Duration.ofSeconds(5)).until(() ->
-                            context.getBean(QueuesEndpoint.class)
-                                    .queue(SecurityContext.NONE, "trades").adapters().getFirst().lag() == 0);
-                    Health health = context.getBean(QueuesHealthIndicator.class).health(true);
-                    assertThat(health.getDetails().get("trades").toString()).contains("adapters={risk=RUNNING}");
-                    MeterRegistry meters = context.getBean(MeterRegistry.class);
-                    assertThat(meters.get("cq.adapter.processed").tag("adapter", "risk").tag("queue", "trades")
-                            .functionCounter().count()).isEqualTo(2.0);
-                    assertThat(health.getStatus()).isEqualTo(Status.UP);
-
-                    context.getBean(QueueTemplate.class).appendText("trades", "an error");
-                    await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(QueuesHealthIndicator.class)
-                            .health(true).getStatus().equals(Status.DOWN));
-                    assertThat(context.getBean(QueuesHealthIndicator.class).health(true).getDetails().get("trades")
-                            .toString()).contains("adapters={risk=FAILED}");
+                    check.accept(context);
                 });
+    }
+
+    @Test
+    void shouldListAnAdapterInTheQueuesEndpointLikeAListener() {
+        afterTheAdapterHandledTwoTrades(context -> {
+            QueueDescriptor trades = context.getBean(QueuesEndpoint.class).queue(SecurityContext.NONE, "trades");
+            assertThat(trades.adapters()).singleElement().satisfies(adapter -> {
+                assertThat(adapter.id()).isEqualTo("risk");
+                assertThat(adapter.kind()).isEqualTo("INBOUND_CHANNEL_ADAPTER");
+                assertThat(adapter.state()).isEqualTo("RUNNING");
+                assertThat(adapter.processed()).isEqualTo(2);
+            });
+        });
+    }
+
+    @Test
+    void shouldShowTheLagOfAnAdapterInTheQueuesEndpoint() {
+        afterTheAdapterHandledTwoTrades(context -> await().atMost(Duration.ofSeconds(5)).until(() ->
+                context.getBean(QueuesEndpoint.class)
+                        .queue(SecurityContext.NONE, "trades").adapters().getFirst().lag() == 0));
+    }
+
+    @Test
+    void shouldReportARunningAdapterInHealthAsUp() {
+        afterTheAdapterHandledTwoTrades(context -> {
+            Health health = context.getBean(QueuesHealthIndicator.class).health(true);
+            assertThat(health.getDetails().get("trades").toString()).contains("adapters={risk=RUNNING}");
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+        });
+    }
+
+    @Test
+    void shouldCountWhatAnAdapterProcessedInItsMetric() {
+        afterTheAdapterHandledTwoTrades(context -> {
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            assertThat(meters.get("cq.adapter.processed").tag("adapter", "risk").tag("queue", "trades")
+                    .functionCounter().count()).isEqualTo(2.0);
+        });
+    }
+
+    @Test
+    void shouldReportAnAdapterWhoseFlowFailedWithAnErrorInHealthAsDown() {
+        afterTheAdapterHandledTwoTrades(context -> {
+            context.getBean(QueueTemplate.class).appendText("trades", "an error");
+            await().atMost(Duration.ofSeconds(10)).until(() -> context.getBean(QueuesHealthIndicator.class)
+                    .health(true).getStatus().equals(Status.DOWN));
+            assertThat(context.getBean(QueuesHealthIndicator.class).health(true).getDetails().get("trades")
+                    .toString()).contains("adapters={risk=FAILED}");
+        });
     }
 }

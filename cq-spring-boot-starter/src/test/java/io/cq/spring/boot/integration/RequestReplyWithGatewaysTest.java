@@ -8,7 +8,10 @@ import io.cq.spring.boot.reply.QuoteApplication.Quote;
 import io.cq.spring.boot.reply.QuoteApplication.QuoteRequest;
 import io.cq.spring.boot.reply.RequestReplyTestSupport;
 import io.cq.spring.core.QueueTemplate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.WebApplicationType;
@@ -34,9 +37,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * The Spring Integration gateways and the starter speak the same request/reply headers: a flow asks a replying
  * {@code @QueueListener}, and {@code QueueTemplate.sendAndReceive} asks a flow served by an inbound gateway.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RequestReplyWithGatewaysTest {
-    @TempDir
-    Path dir;
+    /** One application for every test: none of them changes what the others see. */
+    private ConfigurableApplicationContext context;
 
     @Configuration(proxyBeanMethods = false)
     static class GatewayFlows {
@@ -56,38 +60,46 @@ class RequestReplyWithGatewaysTest {
         }
     }
 
-    private ConfigurableApplicationContext start() {
-        return new SpringApplicationBuilder(QuoteApplication.class, GatewayFlows.class).web(WebApplicationType.NONE)
+    @BeforeAll
+    void start(@TempDir Path dir) {
+        context = new SpringApplicationBuilder(QuoteApplication.class, GatewayFlows.class).web(WebApplicationType.NONE)
                 .properties(RequestReplyTestSupport.properties(dir,
                         "cq.queues.shouts.roll-cycle=daily"))
                 .run();
     }
 
+    @AfterAll
+    void stop() {
+        context.close();
+    }
+
     @Test
     void shouldAnswerAFlowsRequestWithAReplyingListener() {
-        try (ConfigurableApplicationContext context = start()) {
-            MessageChannel askQuoter = context.getBean("askQuoter", MessageChannel.class);
+        MessageChannel askQuoter = context.getBean("askQuoter", MessageChannel.class);
 
-            Object reply = new MessagingTemplate().sendAndReceive(askQuoter,
-                    MessageBuilder.withPayload(new QuoteRequest("AAPL", 4)).build()).getPayload();
+        Object reply = new MessagingTemplate().sendAndReceive(askQuoter,
+                MessageBuilder.withPayload(new QuoteRequest("AAPL", 4)).build()).getPayload();
 
-            assertThat(reply).isEqualTo(new Quote("AAPL", 4, 104.0, String.valueOf(ProcessHandle.current().pid())));
-            assertThatThrownBy(() -> new MessagingTemplate().sendAndReceive(askQuoter,
-                    MessageBuilder.withPayload(new QuoteRequest("FAIL", 1)).build()))
-                    .isInstanceOf(MessageHandlingException.class)
-                    .hasMessageContaining("listener 'quoter' (Quoter.quote) failed on request ")
-                    .cause().isInstanceOf(ReplyErrorException.class);
-        }
+        assertThat(reply).isEqualTo(new Quote("AAPL", 4, 104.0, String.valueOf(ProcessHandle.current().pid())));
+    }
+
+    @Test
+    void shouldFailAFlowsRequestWithTheErrorOfTheReplyingListener() {
+        MessageChannel askQuoter = context.getBean("askQuoter", MessageChannel.class);
+
+        assertThatThrownBy(() -> new MessagingTemplate().sendAndReceive(askQuoter,
+                MessageBuilder.withPayload(new QuoteRequest("FAIL", 1)).build()))
+                .isInstanceOf(MessageHandlingException.class)
+                .hasMessageContaining("listener 'quoter' (Quoter.quote) failed on request ")
+                .cause().isInstanceOf(ReplyErrorException.class);
     }
 
     @Test
     void shouldAnswerSendAndReceiveWithTheReplyOfAnInboundGatewayFlow() throws Exception {
-        try (ConfigurableApplicationContext context = start()) {
-            QueueTemplate template = context.getBean(QueueTemplate.class);
+        QueueTemplate template = context.getBean(QueueTemplate.class);
 
-            String reply = template.sendAndReceive("shouts", "hello", String.class).get(30, TimeUnit.SECONDS);
+        String reply = template.sendAndReceive("shouts", "hello", String.class).get(30, TimeUnit.SECONDS);
 
-            assertThat(reply).isEqualTo("HELLO!");
-        }
+        assertThat(reply).isEqualTo("HELLO!");
     }
 }
