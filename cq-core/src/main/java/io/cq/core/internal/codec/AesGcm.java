@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
+import java.util.Arrays;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
 
@@ -11,50 +12,43 @@ import javax.crypto.SecretKey;
  * AES-GCM (NIST SP 800-38D) with 96-bit nonces and 128-bit tags, the bytes the JCE's {@code AES/GCM/NoPadding}
  * makes, computed over the JCE's AES block cipher initialised once per key. The JCE's GCM must be initialised again
  * for every nonce, which allocates about a kilobyte each time (parameter spec, engine, hash and counter state); at
- * hundreds of thousands of excerpts a second that garbage, not the cipher, set the latency tail. Here a key costs one
- * {@code Cipher.init} and a 64 KiB multiplication table, and an excerpt nothing: its counter blocks are encrypted in
- * one {@code Cipher.update} call (AES-NI where the JVM has it), and GHASH sums products looked up in the table.
- * {@code AesGcmTest} holds it to the JCE's GCM, byte for byte, on random keys, nonces, associated data and lengths.
+ * hundreds of thousands of excerpts a second that garbage, not the cipher, set the latency tail (docs/notes/
+ * performance-journal.md, "AES-GCM without a Cipher.init per excerpt"). Here a key costs one {@code Cipher.init},
+ * and an excerpt nothing: its counter blocks are encrypted in one {@code Cipher.update} call (AES-NI where the JVM
+ * has it), and GHASH multiplies with integer multiplications, in constant time: no branch and no memory access
+ * depends on the data or the key, unlike the tables of most software GHASH, whose timing code sharing the CPU's
+ * caches can read. {@code AesGcmTest} holds it to the JCE's GCM, byte for byte, on random keys, nonces, associated
+ * data and lengths.
  *
- * <p>The table is indexed by data that depends on the hash key, as table-driven GHASH is in most software
- * implementations: code that shares the CPU's caches with the process could learn about it through timing. At-rest
- * encryption trusts the host that holds the key (docs/codecs.md, "What it does not protect").
- *
- * <p>One per frame writer or reader: not thread-safe.
+ * <p>For excerpts of up to {@value #MAX_LENGTH} bytes ({@link ExcerptGcm} hands it far smaller ones). One per frame
+ * writer or reader: not thread-safe.
  */
 final class AesGcm {
     static final int BLOCK = 16;
     static final int TAG_LENGTH = 16;
     static final int NONCE_LENGTH = 12;
+    /** Past this the JCE's GCM, on the CPU's carry-less multiplication, is several times faster anyway. */
+    static final int MAX_LENGTH = 4096;
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    /** x^128 = x^7 + x^2 + x + 1, in GCM's reflected bit order: the top byte of the first half. */
-    private static final long R = 0xE100000000000000L;
-    /** Per byte shifted out of a product: what reducing its eight terms adds to the first half. */
-    private static final long[] REDUCE = new long[256];
-
-    static {
-        for (int m = 0; m < 256; m++) {
-            long r = 0;
-            for (int bit = 0; bit < 8; bit++) {
-                if ((m & (1 << bit)) != 0) {
-                    r ^= R >>> (7 - bit);
-                }
-            }
-            REDUCE[m] = r;
-        }
-    }
+    private static final long M0 = 0x1111111111111111L;
+    private static final long M1 = 0x2222222222222222L;
+    private static final long M2 = 0x4444444444444444L;
+    private static final long M3 = 0x8888888888888888L;
 
     private final Cipher aes;
     private SecretKey key;
+    /** The hash key H's halves as ordinary polynomials (bit k the term of x^k), and as GCM orders them. */
+    private long h0;
+    private long h1;
+    private long hr0;
+    private long hr1;
     /**
-     * The products of the hash key H by each byte value at each of a block's sixteen positions (64 KiB), each as its
-     * two halves: entry {@code (position * 256 + byte) * 2}.
+     * Counter blocks, then their encryption: the tag's mask in block 0, the key stream after it; wiped after each
+     * excerpt. Sized for what {@link ExcerptGcm} hands over, grown (once) only for a longer excerpt.
      */
-    private final long[] table = new long[16 * 256 * 2];
-    /** Counter blocks, then their encryption: the tag's mask in block 0, the key stream after it. */
-    private byte[] counters = new byte[8 * BLOCK];
-    private byte[] stream = new byte[8 * BLOCK];
+    private byte[] counters = new byte[BLOCK + ExcerptGcm.OWN_UP_TO + BLOCK];
+    private byte[] stream = new byte[BLOCK + ExcerptGcm.OWN_UP_TO + BLOCK];
     private final byte[] tail = new byte[BLOCK];
     /** GHASH's running value, two halves (bytes 0-7 and 8-15 of the block, big-endian). */
     private long y0;
@@ -73,10 +67,14 @@ final class AesGcm {
         if (k == key) {
             return;
         }
+        key = null; // until init succeeds: a failed init leaves the cipher unusable, whatever key it had
         try {
             aes.init(Cipher.ENCRYPT_MODE, k);
             byte[] h = aes.doFinal(new byte[BLOCK]);
-            fillTable((long) LONGS.get(h, 0), (long) LONGS.get(h, 8));
+            hr0 = (long) LONGS.get(h, 0);
+            hr1 = (long) LONGS.get(h, 8);
+            h0 = Long.reverse(hr0);
+            h1 = Long.reverse(hr1);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot initialise AES with the cycle file's key: " + e.getMessage(), e);
         }
@@ -99,6 +97,7 @@ final class AesGcm {
         hash(aad, aadLength, out, outOffset, length);
         LONGS.set(out, outOffset + length, y0 ^ (long) LONGS.get(s, 0));
         LONGS.set(out, outOffset + length + 8, y1 ^ (long) LONGS.get(s, 8));
+        wipe(length);
         return length + TAG_LENGTH;
     }
 
@@ -120,16 +119,21 @@ final class AesGcm {
         long diff = (y0 ^ (long) LONGS.get(s, 0) ^ (long) LONGS.get(in, inOffset + n))
                 | (y1 ^ (long) LONGS.get(s, 8) ^ (long) LONGS.get(in, inOffset + n + 8));
         if (diff != 0) {
+            wipe(n);
             return -1;
         }
         for (int i = 0; i < n; i++) {
             out[outOffset + i] = (byte) (in[inOffset + i] ^ s[BLOCK + i]);
         }
+        wipe(n);
         return n;
     }
 
     /** Encrypts J0 (for the tag) and the counter blocks after it, enough for {@code length} bytes, into stream. */
     private void keyStream(byte[] nonce, int length) {
+        if (length > MAX_LENGTH) {
+            throw new IllegalArgumentException("excerpt of " + length + " bytes: at most " + MAX_LENGTH);
+        }
         int blocks = 1 + (length + BLOCK - 1) / BLOCK;
         int bytes = blocks * BLOCK;
         if (counters.length < bytes) {
@@ -150,6 +154,16 @@ final class AesGcm {
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("AES failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Leaves no key stream, tag mask or hash state behind: with them, a forged excerpt refused once could be given
+     * a tag that passes.
+     */
+    private void wipe(int length) {
+        Arrays.fill(stream, 0, BLOCK + length + BLOCK - 1 & -BLOCK, (byte) 0);
+        y0 = 0;
+        y1 = 0;
     }
 
     /** GHASH of the associated data and the ciphertext, each padded to a block, then their bit lengths. */
@@ -173,7 +187,7 @@ final class AesGcm {
         int rest = length - whole;
         if (rest > 0) {
             byte[] t = tail;
-            java.util.Arrays.fill(t, (byte) 0);
+            Arrays.fill(t, (byte) 0);
             System.arraycopy(a, offset + whole, t, 0, rest);
             y0 ^= (long) LONGS.get(t, 0);
             y1 ^= (long) LONGS.get(t, 8);
@@ -182,64 +196,54 @@ final class AesGcm {
     }
 
     /**
-     * y = y * H in GF(2^128): the sum of the table's products of each of y's sixteen bytes, at its position, by H.
-     * The lookups do not depend on each other, so they overlap, where Horner's rule over the bytes would wait for
-     * each step before the next (three times slower here).
+     * y = y * H in GF(2^128), in constant time: no branch and no memory access depends on y or H. GCM numbers a
+     * block's bits from the first byte's top bit, so a block's halves, read big-endian, are its two 64-term halves
+     * with their bits reversed. Reversed again they are ordinary polynomials: the product is Karatsuba's three
+     * carry-less multiplications of 64-bit halves, each the low half of {@link #clmul} and its high half (the low
+     * half of the product of the reversed operands, reversed: that is why both forms are at hand), then reduced by
+     * x^128 = x^7 + x^2 + x + 1.
      */
     private void multiply() {
-        long[] t = table;
-        long a = y0;
-        long b = y1;
-        long z0 = 0;
-        long z1 = 0;
-        for (int i = 0; i < 8; i++) {
-            int at = (i << 8 | (int) (a >>> 56)) << 1;
-            z0 ^= t[at];
-            z1 ^= t[at + 1];
-            a <<= 8;
-        }
-        for (int i = 8; i < 16; i++) {
-            int at = (i << 8 | (int) (b >>> 56)) << 1;
-            z0 ^= t[at];
-            z1 ^= t[at + 1];
-            b <<= 8;
-        }
-        y0 = z0;
-        y1 = z1;
+        long ra = y0;
+        long rb = y1;
+        long a = Long.reverse(ra);
+        long b = Long.reverse(rb);
+        long acLo = clmul(a, h0);
+        long bdLo = clmul(b, h1);
+        long midLo = clmul(a ^ b, h0 ^ h1) ^ acLo ^ bdLo;
+        long acHi = Long.reverse(clmul(ra, hr0)) >>> 1;
+        long bdHi = Long.reverse(clmul(rb, hr1)) >>> 1;
+        long midHi = (Long.reverse(clmul(ra ^ rb, hr0 ^ hr1)) >>> 1) ^ acHi ^ bdHi;
+        long r0 = acLo;
+        long r1 = acHi ^ midLo;
+        long r2 = bdLo ^ midHi;
+        long r3 = bdHi;
+        // r2 + r3 x^64 times x^128 = times (x^7 + x^2 + x + 1); its terms past x^127 folded once more.
+        long over = r3 >>> 63 ^ r3 >>> 62 ^ r3 >>> 57;
+        r0 ^= r2 ^ r2 << 1 ^ r2 << 2 ^ r2 << 7 ^ over ^ over << 1 ^ over << 2 ^ over << 7;
+        r1 ^= r3 ^ (r3 << 1 | r2 >>> 63) ^ (r3 << 2 | r2 >>> 62) ^ (r3 << 7 | r2 >>> 57);
+        y0 = Long.reverse(r0);
+        y1 = Long.reverse(r1);
     }
 
     /**
-     * The products of H by every byte at every position of a block. At position 0, entry {@code reverse(i)} is
-     * {@code i(x) * H}, where bit k of {@code i} is the coefficient of x^k (GCM numbers bits from a byte's top bit);
-     * each position after holds the one before times x^8.
+     * The low 64 terms of the carry-less product of {@code x} and {@code y}, by integer multiplication: each operand
+     * split into four, every fourth bit, so that the sums of terms a product adds at each kept bit (at most 15 below
+     * the top four bits, 16 only where the carry leaves the word) never carry into another kept bit.
      */
-    private void fillTable(long h0, long h1) {
-        long[] t = table;
-        t[reverse(1) << 1] = h0;
-        t[(reverse(1) << 1) + 1] = h1;
-        for (int i = 2; i < 256; i += 2) {
-            int half = reverse(i / 2) << 1;
-            long d0 = t[half] >>> 1;
-            long d1 = t[half + 1] >>> 1 | t[half] << 63;
-            if ((t[half + 1] & 1) != 0) {
-                d0 ^= R; // x times: the term of x^128 the shift made is reduced
-            }
-            int even = reverse(i) << 1;
-            int odd = reverse(i + 1) << 1;
-            t[even] = d0;
-            t[even + 1] = d1;
-            t[odd] = d0 ^ h0;
-            t[odd + 1] = d1 ^ h1;
-        }
-        for (int at = 256 * 2; at < t.length; at += 2) {
-            long p0 = t[at - 512];
-            long p1 = t[at - 511];
-            t[at] = p0 >>> 8 ^ REDUCE[(int) p1 & 0xff];
-            t[at + 1] = p1 >>> 8 | p0 << 56;
-        }
-    }
-
-    private static int reverse(int b) {
-        return Integer.reverse(b) >>> 24;
+    private static long clmul(long x, long y) {
+        long x0 = x & M0;
+        long x1 = x & M1;
+        long x2 = x & M2;
+        long x3 = x & M3;
+        long y0 = y & M0;
+        long y1 = y & M1;
+        long y2 = y & M2;
+        long y3 = y & M3;
+        long z0 = x0 * y0 ^ x1 * y3 ^ x2 * y2 ^ x3 * y1;
+        long z1 = x0 * y1 ^ x1 * y0 ^ x2 * y3 ^ x3 * y2;
+        long z2 = x0 * y2 ^ x1 * y1 ^ x2 * y0 ^ x3 * y3;
+        long z3 = x0 * y3 ^ x1 * y2 ^ x2 * y1 ^ x3 * y0;
+        return z0 & M0 | z1 & M1 | z2 & M2 | z3 & M3;
     }
 }

@@ -9,15 +9,17 @@ import javax.crypto.spec.GCMParameterSpec;
 /**
  * Seals and opens excerpts with AES-GCM, choosing per excerpt between two computations of the same bytes: small
  * excerpts through {@link AesGcm}, which allocates nothing, larger ones through the JCE's {@code AES/GCM/NoPadding},
- * whose GHASH runs on carry-less multiplication instructions (about 0.4 µs for 1 KiB, against 2.5 µs in Java) but
- * which allocates about 1 KiB for each initialisation, that is for each excerpt (docs/performance.md, "Excerpt
- * codecs"). Both make the bytes NIST SP 800-38D defines, so a reader may open with one what a writer sealed with the
- * other. One per frame writer or reader: not thread-safe.
+ * whose GHASH runs on the CPU's carry-less multiplication instructions (a fraction of a microsecond for 1 KiB,
+ * several microseconds in Java) but which allocates about 1 KiB for each initialisation, that is for each excerpt
+ * (docs/notes/performance-journal.md, "AES-GCM without a Cipher.init per excerpt"). Both make the bytes NIST
+ * SP 800-38D defines, so a reader may open with one what a writer sealed with the other. One per frame writer or
+ * reader: not thread-safe.
  */
 final class ExcerptGcm {
     /**
-     * The largest excerpt sealed without the JCE's GCM: measured on this project's machine, the Java GHASH's 30 ns a
-     * block passes the JCE's fixed 300 ns of initialisation at about 150 bytes.
+     * The largest excerpt sealed without the JCE's GCM: up to here an excerpt costs at most a few hundred
+     * nanoseconds more than through the JCE, and no garbage; past it, the JCE's instructions win by more each
+     * block, and an excerpt of this size or more is rarely written hundreds of thousands of times a second.
      */
     static final int OWN_UP_TO = 160;
 
