@@ -43,8 +43,9 @@ import java.util.regex.Pattern;
  * <p>Arguments: {@code quick|full|smoke [report-file]} ({@code smoke}: iterations and runs so short that the figures
  * mean nothing, to see that a section runs); the system property {@code cq.bench.only} restricts the run to
  * the sections named (comma-separated: append, ceiling, read, messages, seek, latency, listener, pretouch, startup,
- * contended, lockwait, stall, codecs), and {@code cq.bench.impl} the JMH benchmarks to one implementation (cq or
- * chronicle), for quick checks while tuning (the codecs section, {@link CodecSection}, always runs all of its own).
+ * contended, lockwait, stall, codecs, console), and {@code cq.bench.impl} the JMH benchmarks to one implementation
+ * (cq or chronicle), for quick checks while tuning (the codecs section, {@link CodecSection}, always runs all of its
+ * own).
  * The latency sections also write a percentile plot (SVG) per scenario, into {@code cq.bench.plots} or else
  * {@code benchmark-<mode>-plots} beside the report; the console's last line names them.
  */
@@ -71,7 +72,8 @@ public final class BenchmarkSuite {
         };
         Path reportFile = Path.of(args.length > 1 ? args[1] : "target/benchmark-" + mode + ".md");
         List<String> only = List.of(System.getProperty("cq.bench.only",
-                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended,lockwait,stall,codecs")
+                "append,ceiling,read,messages,seek,latency,listener,pretouch,startup,contended,lockwait,stall,codecs,"
+                + "console")
                 .split(","));
         List<String> jvmArgs = forkJvmArgs();
         Report report = new Report(mode, jvmArgs);
@@ -185,6 +187,9 @@ public final class BenchmarkSuite {
         }
         if (only.contains("codecs")) {
             CodecSection.run(settings, report, plots, jvmArgs);
+        }
+        if (only.contains("console")) {
+            ConsoleSection.run(settings, report, jvmArgs);
         }
         if (only.contains("startup")) {
             Path work = Files.createTempDirectory("startup-aot");

@@ -1,5 +1,6 @@
 package io.cq.benchmarks.listener;
 
+import io.cq.benchmarks.console.ConsoleDependencies;
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
@@ -252,7 +253,9 @@ public final class ListenerHarness {
             List<String> command = new ArrayList<>();
             command.add(ProcessHandle.current().info().command().orElseThrow());
             command.addAll(jvmArgs);
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), ListenerHarness.class.getName(),
+            // the class path the listener section always had: no Actuator, Micrometer or web server of the console's
+            command.addAll(List.of("-cp", ConsoleDependencies.without(System.getProperty("java.class.path")),
+                    ListenerHarness.class.getName(),
                     consumer,
                     measurement, directory.toString(), Integer.toString(rate), Integer.toString(seconds)));
             Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
