@@ -179,7 +179,8 @@ public final class ArgumentDecoder {
             return switch (tag) {
                 case MessageLayout.TEXT -> bytes.readUtf8();
                 case MessageLayout.NULL -> null;
-                case MessageLayout.DOCUMENT -> (String) document(STRING_READER, null);
+                case MessageLayout.DOCUMENT, MessageLayout.COMPACT_DOCUMENT -> (String) document(tag, STRING_READER,
+                        null);
                 default -> throw mismatch(tag, "String");
             };
         } catch (IndexOutOfBoundsException | IllegalStateException e) {
@@ -243,7 +244,8 @@ public final class ArgumentDecoder {
     private Object readBoxed(byte tag, int slot, Class<?> type) {
         return switch (tag) {
             case MessageLayout.NULL -> null;
-            case MessageLayout.DOCUMENT -> document(dispatch.documentReaders[slot], dispatch.recordPlans[slot]);
+            case MessageLayout.DOCUMENT, MessageLayout.COMPACT_DOCUMENT ->
+                    document(tag, dispatch.documentReaders[slot], dispatch.recordPlans[slot]);
             case MessageLayout.TEXT -> bytes.readUtf8();
             case MessageLayout.BOOLEAN -> bytes.readBoolean();
             case MessageLayout.BYTE -> bytes.readByte();
@@ -261,18 +263,18 @@ public final class ArgumentDecoder {
      * The document at the cursor: a record with a plan read straight from the excerpt ({@link RecordDecoder}), and
      * any document that is not one it reads through Jackson, after {@link CborLimits} checked it.
      */
-    private Object document(ObjectReader reader, RecordPlan plan) {
+    private Object document(byte tag, ObjectReader reader, RecordPlan plan) {
         int length;
         long start;
         try {
-            length = bytes.readInt();
+            length = tag == MessageLayout.DOCUMENT ? bytes.readInt() : MessageLayout.readLength(bytes);
             start = bytes.position();
             if (length < 0 || length > bytes.remaining()) {
                 throw failure("a document of " + length + " bytes does not fit in the " + bytes.remaining() + " left",
                         null);
             }
-        } catch (IndexOutOfBoundsException e) {
-            throw failure("the document is cut short", e);
+        } catch (IndexOutOfBoundsException | IllegalStateException e) {
+            throw failure("the document is cut short or its length malformed", e);
         }
         if (plan != null) {
             long limit = bytes.readLimit();
@@ -354,7 +356,7 @@ public final class ArgumentDecoder {
             case MessageLayout.DOUBLE -> "a double";
             case MessageLayout.TEXT -> "text";
             case MessageLayout.NULL -> "null";
-            case MessageLayout.DOCUMENT -> "a document";
+            case MessageLayout.DOCUMENT, MessageLayout.COMPACT_DOCUMENT -> "a document";
             case MessageLayout.SELF_WRITTEN -> "a self-written message";
             default -> "an unknown tag 0x" + Integer.toHexString(tag & 0xFF);
         };

@@ -223,8 +223,10 @@ public final class MessageEncoder {
                 document.reset();
                 writers[slot].writeValue(generator(), value);
             }
-            bytes.writeByte(MessageLayout.DOCUMENT).writeInt(document.count())
-                    .writeBytes(document.buffer(), 0, document.count());
+            final ExcerptBytes b = bytes;
+            b.writeByte(MessageLayout.COMPACT_DOCUMENT);
+            MessageLayout.writeLength(b, document.count());
+            b.writeBytes(document.buffer(), 0, document.count());
         } catch (Throwable t) {
             generator = null; // it may be left inside an unfinished document
             abandon();

@@ -107,13 +107,14 @@ public final class MessageTrees {
                 case MessageLayout.DOUBLE -> NODES.numberNode(bytes.readDouble());
                 case MessageLayout.TEXT -> NODES.stringNode(bytes.readUtf8());
                 case MessageLayout.NULL -> NODES.nullNode();
-                case MessageLayout.DOCUMENT -> {
-                    byte[] document = lengthPrefixed(bytes);
+                case MessageLayout.DOCUMENT, MessageLayout.COMPACT_DOCUMENT -> {
+                    byte[] document = lengthPrefixed(bytes, tag == MessageLayout.DOCUMENT
+                            ? bytes.readInt() : MessageLayout.readLength(bytes));
                     CborLimits.check(document, 0, document.length);
                     yield CborTrees.read(document);
                 }
                 case MessageLayout.SELF_WRITTEN -> NODES.objectNode()
-                        .put("selfWrittenHex", HexFormat.of().formatHex(lengthPrefixed(bytes)));
+                        .put("selfWrittenHex", HexFormat.of().formatHex(lengthPrefixed(bytes, bytes.readInt())));
                 default -> throw new MessageDecodingException(index, method, "argument " + argument + ": "
                         + ArgumentDecoder.describeTag(tag), null);
             };
@@ -126,8 +127,7 @@ public final class MessageTrees {
         }
     }
 
-    private static byte[] lengthPrefixed(ExcerptBytes bytes) {
-        int length = bytes.readInt();
+    private static byte[] lengthPrefixed(ExcerptBytes bytes, int length) {
         if (length < 0 || length > bytes.remaining()) {
             throw new IndexOutOfBoundsException("a value of " + length + " bytes with " + bytes.remaining() + " left");
         }
