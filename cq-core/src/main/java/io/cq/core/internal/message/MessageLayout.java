@@ -29,7 +29,8 @@ import io.cq.core.message.TextHeaders;
  *
  * Argument tags are the JVM's descriptor letters for primitives, stored raw, plus {@link #TEXT},
  * {@link #NULL}, {@link #DOCUMENT} (int length, CBOR; written before 0.1.0's compact documents, read forever),
- * {@link #COMPACT_DOCUMENT} (unsigned LEB128 length, CBOR) and {@link #SELF_WRITTEN} (int length, the bytes of a
+ * {@link #COMPACT_DOCUMENT} (unsigned LEB128 length, CBOR), {@link #RECORD} (LEB128 length, type id, values) and
+ * {@link #SELF_WRITTEN} (int length, the bytes of a
  * {@link io.cq.core.message.BytesMessage}). An excerpt written by {@code writeObject} is a message with an
  * empty name and one argument.
  */
@@ -65,6 +66,11 @@ public final class MessageLayout {
     static final byte DOCUMENT = 'O';
     /** A document with its length as unsigned LEB128: one byte for documents under 128 bytes, where 'O' takes 4. */
     static final byte COMPACT_DOCUMENT = 'L';
+    /**
+     * A record without its names: LEB128 length, then the record type's id (int64, {@link MessageTypes}) and the
+     * component values in order, each the CBOR item it is in the document.
+     */
+    static final byte RECORD = 'R';
     /** Longest LEB128 encoding of a non-negative int. */
     static final int MAX_LENGTH_BYTES = 5;
     static final byte SELF_WRITTEN = 'M';
