@@ -15,8 +15,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -93,6 +96,49 @@ class RecordTypesTest {
                 assertThat(ExcerptRendering.text(context.bytes(), true)).isEqualTo(
                         "quote [{\"symbol\":\"AAPL\",\"bid\":189.27,\"ask\":189.29,\"bidSize\":300,\"askSize\":500}]");
             }
+        }
+    }
+
+    @Test
+    void shouldGiveTheRecordTypesFileTheQueuesFilePermissions() throws Exception {
+        Set<PosixFilePermission> shared = PosixFilePermissions.fromString("rw-rw----");
+        try (MappedQueue queue = MappedQueue.builder(dir).filePermissions(shared).build()) {
+            Messages.methodWriter(queue.acquireAppender(), Market.class).quote(QUOTE);
+        }
+        assertThat(Files.getPosixFilePermissions(dir.resolve("message-types.cq4m"))).isEqualTo(shared);
+    }
+
+    @Test
+    void shouldWriteRecordsWithTheirNamesWhereTheRecordTypesFileIsNotOne() throws Exception {
+        Files.writeString(dir.resolve("message-types.cq4m"), "not cq's");
+        List<Quote> read = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+            Messages.methodWriter(queue.acquireAppender(), Market.class).quote(QUOTE);
+            try (ExcerptTailer tailer = queue.createTailer(); ReadContext context = tailer.readingDocument()) {
+                ExcerptBytes bytes = context.bytes();
+                byte[] excerpt = new byte[(int) bytes.length()];
+                bytes.readBytes(excerpt);
+                assertThat(new String(excerpt, StandardCharsets.ISO_8859_1)).contains("symbol", "bidSize");
+            }
+            Messages.methodReader(queue.createTailer(), new QuoteReader(read)).readOne();
+        }
+        assertThat(read).containsExactly(QUOTE);
+        assertThat(Files.readString(dir.resolve("message-types.cq4m"))).isEqualTo("not cq's");
+    }
+
+    /** Collects the quotes. */
+    private record QuoteReader(List<Quote> quotes) implements Market {
+        @Override
+        public void quote(Quote quote) {
+            quotes.add(quote);
+        }
+
+        @Override
+        public void trade(Trade trade) {
+        }
+
+        @Override
+        public void level(Level level) {
         }
     }
 

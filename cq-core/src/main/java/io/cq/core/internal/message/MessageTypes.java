@@ -46,6 +46,9 @@ final class MessageTypes {
     static final int MAX_COUNT = 255;
     static final int MAX_NAME_BYTES = 255;
 
+    /** The queue's table store ({@code TableStoreDescriptor.FILE_NAME}, which the message layer cannot name). */
+    private static final String TABLE_STORE = "metadata.cq4t";
+
     private static final ConcurrentHashMap<Long, byte[][]> KNOWN = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<Path, MessageTypes> BY_DIRECTORY = new ConcurrentHashMap<>();
     /** One define at a time in this JVM: two channels of one JVM cannot both hold the file's OS lock. */
@@ -101,11 +104,19 @@ final class MessageTypes {
         return names;
     }
 
-    /** The names of type {@code id}: known, else read from this queue's file (which may have grown); or null. */
+    /**
+     * The names of type {@code id}: known, else read from this queue's file (which may have grown); or null, also
+     * where the file is no types file. A file that cannot be read is an {@link UncheckedIOException}: the reader
+     * reads the excerpt again rather than taking it for undecodable.
+     */
     byte[][] names(long id) {
         byte[][] names = KNOWN.get(id);
         if (names == null) {
-            load();
+            try {
+                load();
+            } catch (IllegalStateException e) {
+                return null;
+            }
             names = KNOWN.get(id);
         }
         return names;
@@ -170,6 +181,7 @@ final class MessageTypes {
                     channel.write(out, valid);
                     channel.force(true);
                     if (created) {
+                        sharePermissions(file);
                         forceDirectory(file.getParent());
                     }
                     KNOWN.putIfAbsent(id, names);
@@ -258,6 +270,18 @@ final class MessageTypes {
             at += length;
         }
         return at == to ? names : null;
+    }
+
+    /**
+     * The new file gets the table store's permissions, those the queue was given ({@code filePermissions}): the
+     * processes that share the queue must all be able to define types. Left as created where they cannot be read.
+     */
+    private static void sharePermissions(Path file) {
+        try {
+            Files.setPosixFilePermissions(file, Files.getPosixFilePermissions(file.resolveSibling(TABLE_STORE)));
+        } catch (IOException | UnsupportedOperationException e) {
+            // no table store or no POSIX permissions: the file keeps what the umask gave it
+        }
     }
 
     /** The new file's name made durable with it: the directory entry is the directory's data. */
