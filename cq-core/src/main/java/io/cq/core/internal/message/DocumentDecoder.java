@@ -8,10 +8,10 @@ import tools.jackson.databind.exc.InvalidTypeIdException;
 /**
  * Decodes the documents of a message, after their tag: a record with a plan straight from the excerpt
  * ({@link RecordDecoder}), anything else through Jackson after {@link CborLimits} checked it; a positional record
- * ({@link MessageLayout#RECORD}) first made the document its type's names make of it ({@link PositionalRecords}),
- * with the reader's own names when its record is the writer's, else with those of the queue's
- * {@link MessageTypes}. The buffers are created with the first document that needs them: a reader of self-written
- * messages never does. One per {@link ArgumentDecoder}.
+ * ({@link MessageLayout#RECORD}) straight from the excerpt too when the reader's record is the writer's, else (or
+ * where that does not decode it) first made the document its type's names make of it ({@link PositionalRecords}),
+ * with the names of the queue's {@link MessageTypes}. The buffers are created with the first document that needs
+ * them: a reader of self-written messages never does. One per {@link ArgumentDecoder}.
  */
 final class DocumentDecoder {
     /** A document that does not decode, for the caller to report with the excerpt's index and argument. */
@@ -76,20 +76,37 @@ final class DocumentDecoder {
             throw new Failure("a record of " + length + " bytes has no room for its type id", null);
         }
         long id = bytes.readLong();
-        byte[][] names = plan != null && plan.typeId == id ? plan.names
-                : types != null ? types.names(id) : MessageTypes.known(id);
+        long values = bytes.position();
+        int valuesLength = length - Long.BYTES;
+        boolean same = plan != null && plan.typeId == id;
+        if (same) {
+            // the writer's record: its values in order, straight from the excerpt
+            long limit = bytes.readLimit();
+            bytes.readLimit(values + valuesLength);
+            Object value;
+            try {
+                value = records().readValues(bytes, plan);
+            } finally {
+                bytes.readLimit(limit);
+            }
+            if (value != RecordDecoder.NOT_DECODED) {
+                return value;
+            }
+            bytes.position(values);
+        }
+        byte[][] names = same ? plan.names : types != null ? types.names(id) : MessageTypes.known(id);
         if (names == null) {
-            throw new Failure("record type " + Long.toHexString(id) + " is not defined in "
-                    + (types != null ? "the queue's " : "any queue this JVM has read, nor in the queue's ")
-                    + MessageTypes.FILE_NAME + ": its field names are unknown", null);
+            throw new Failure("record type " + Long.toHexString(id) + " is defined neither in "
+                    + (types != null ? "the queue's " + MessageTypes.FILE_NAME + " nor" : "")
+                    + " in any record types file this JVM has read: its field names are unknown", null);
         }
         PositionalRecords p = positional();
         try {
-            p.rewrite(bytes, length - Long.BYTES, names);
+            p.rewrite(bytes, valuesLength, names);
         } catch (IllegalArgumentException e) {
             throw new Failure("the record is malformed or beyond the decoding limits: " + e.getMessage(), e);
         }
-        if (plan != null) {
+        if (plan != null && !same) {
             Object value = records().read(p.bytes(), plan);
             if (value != RecordDecoder.NOT_DECODED) {
                 return value;
