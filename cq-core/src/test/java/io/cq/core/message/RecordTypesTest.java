@@ -4,6 +4,8 @@ import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
+import io.cq.core.codec.EncryptionKeys;
+import io.cq.core.codec.ExcerptCodecs;
 import io.cq.core.message.RecordTypesProcess.Level;
 import io.cq.core.message.RecordTypesProcess.Market;
 import io.cq.core.message.RecordTypesProcess.Quote;
@@ -21,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import javax.crypto.spec.SecretKeySpec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,6 +100,20 @@ class RecordTypesTest {
                         "quote [{\"symbol\":\"AAPL\",\"bid\":189.27,\"ask\":189.29,\"bidSize\":300,\"askSize\":500}]");
             }
         }
+    }
+
+    /** Field names would be in the clear beside the encrypted excerpts: they stay inside them. */
+    @Test
+    void shouldKeepRecordsWithTheirNamesInsideTheExcerptsOfAnEncryptedQueue() {
+        ExcerptCodecs encrypted = ExcerptCodecs.none()
+                .withEncryption(EncryptionKeys.of(new SecretKeySpec(new byte[32], "AES")));
+        List<Quote> read = new ArrayList<>();
+        try (MappedQueue queue = MappedQueue.builder(dir).codecs(encrypted).build()) {
+            Messages.methodWriter(queue.acquireAppender(), Market.class).quote(QUOTE);
+            Messages.methodReader(queue.createTailer(), new QuoteReader(read)).readOne();
+        }
+        assertThat(read).containsExactly(QUOTE);
+        assertThat(dir.resolve("message-types.cq4m")).doesNotExist();
     }
 
     @Test

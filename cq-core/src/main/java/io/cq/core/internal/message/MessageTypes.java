@@ -2,6 +2,7 @@ package io.cq.core.internal.message;
 
 import io.cq.core.ExcerptAppender;
 import io.cq.core.ExcerptTailer;
+import io.cq.core.MappedQueue;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -62,10 +63,15 @@ final class MessageTypes {
         this.file = directory.resolve(FILE_NAME);
     }
 
-    /** The types of the appender's queue; null where it has none to tell (a wrapper without a queue). */
+    /**
+     * Where the appender's records' names go: its queue's types; null for an encrypted queue, whose records keep their
+     * names inside their encrypted excerpts rather than in a file in the clear, and where there is no queue to tell
+     * (a wrapper).
+     */
     static MessageTypes of(ExcerptAppender appender) {
         try {
-            return of(appender.queue().path());
+            MappedQueue queue = appender.queue();
+            return queue.settings().codecs().encrypted() ? null : of(queue.path());
         } catch (RuntimeException e) {
             return null;
         }
