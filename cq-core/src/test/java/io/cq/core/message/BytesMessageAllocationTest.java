@@ -2,11 +2,13 @@ package io.cq.core.message;
 
 import io.cq.core.ExcerptBytes;
 import io.cq.core.MappedQueue;
+import io.cq.core.support.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -152,6 +154,43 @@ class BytesMessageAllocationTest {
                     + 4L * (20_000 + MESSAGES));
             assertThat((double) allocated / MESSAGES).as("bytes allocated per message read (%d in all)", allocated)
                     .isLessThan(1.0);
+        }
+    }
+
+    /**
+     * Following a writer in another process, the reader keeps meeting records still being written, where it once
+     * boxed the cycle for each poll (CycleListing.nextCycle): 0.15 to 4.6 B per message read, now 0.02.
+     */
+    @Test
+    void shouldFollowAWriterInAnotherProcessWithoutAllocating() throws Exception {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (ChildJvm writer = ChildJvm.start(TickWriterProcess.class, dir.toString())) {
+            writer.awaitLine("writing", 60, TimeUnit.SECONDS);
+            try (MappedQueue queue = MappedQueue.builder(dir).build()) {
+                Sum sum = new Sum();
+                MethodReader reader = Messages.methodReader(queue.createTailer(), sum);
+                readLive(reader, 200_000); // class loading, JIT, the blocks mapped
+
+                long thread = Thread.currentThread().threadId();
+                long before = threads.getThreadAllocatedBytes(thread);
+                readLive(reader, 2 * MESSAGES);
+                long allocated = threads.getThreadAllocatedBytes(thread) - before;
+
+                assertThat(reader.messagesRead()).isEqualTo(200_000 + 2 * MESSAGES);
+                assertThat((double) allocated / (2 * MESSAGES))
+                        .as("bytes allocated per message read (%d in all)", allocated).isLessThan(1.0);
+            } finally {
+                writer.send("stop");
+            }
+            assertThat(writer.awaitExit(60, TimeUnit.SECONDS)).isZero();
+        }
+    }
+
+    private static void readLive(MethodReader reader, int messages) {
+        for (int read = 0; read < messages; ) {
+            if (reader.readOne()) {
+                read++;
+            }
         }
     }
 
