@@ -7,11 +7,12 @@ import tools.jackson.databind.exc.InvalidTypeIdException;
 
 /**
  * Decodes the documents of a message, after their tag: a record with a plan straight from the excerpt
- * ({@link RecordDecoder}), anything else through Jackson after {@link CborLimits} checked it; a positional record
- * ({@link MessageLayout#RECORD}) straight from the excerpt too when the reader's record is the writer's, else (or
- * where that does not decode it) first made the document its type's names make of it ({@link PositionalRecords}),
- * with the names of the queue's {@link MessageTypes}. The buffers are created with the first document that needs
- * them: a reader of self-written messages never does. One per {@link ArgumentDecoder}.
+ * ({@link RecordDecoder}), anything else through Jackson after {@link CborLimits} checked it. A positional record
+ * ({@link MessageLayout#RECORD}) is read straight from the excerpt too when the reader's record is the writer's;
+ * else (or where that does not decode it) it is made into the document its type's names make of it
+ * ({@link PositionalRecords}), with the names of the queue's {@link MessageTypes}, and read by Jackson. The buffers
+ * are created with the first document that needs them: a reader of self-written messages never does. One per
+ * {@link ArgumentDecoder}.
  */
 final class DocumentDecoder {
     /** A document that does not decode, for the caller to report with the excerpt's index and argument. */
@@ -106,12 +107,8 @@ final class DocumentDecoder {
         } catch (IllegalArgumentException e) {
             throw new Failure("the record is malformed or beyond the decoding limits: " + e.getMessage(), e);
         }
-        if (plan != null && !same) {
-            Object value = records().read(p.bytes(), plan);
-            if (value != RecordDecoder.NOT_DECODED) {
-                return value;
-            }
-        }
+        // Another version of the record (or values RecordDecoder leaves to Jackson): Jackson reads by name, as it
+        // reads a document whose keys are not the reader's components.
         return jackson(reader, p.buffer(), p.count());
     }
 

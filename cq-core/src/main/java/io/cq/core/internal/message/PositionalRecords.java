@@ -1,13 +1,13 @@
 package io.cq.core.internal.message;
 
 import io.cq.core.ExcerptBytes;
-import io.cq.core.message.Messages;
 
 /**
  * Turns the values of a positional record message ({@link MessageLayout#RECORD}) back into the document its names
  * make of them: an indefinite-length CBOR map, each name a definite-length text key before its value, exactly what a
- * writer writes as a record document ({@link RecordEncoder}). Readers then decode it as any document, by name, so
- * that a record with other components than the writer's (schema evolution) reads the components it shares.
+ * writer writes as a record document ({@link RecordEncoder}). Readers then decode it through Jackson, by name, as
+ * they decode a document written by a writer with another version of the record (which {@link RecordDecoder} leaves
+ * to Jackson too), so that a record with other components than the writer's reads the components it shares.
  * Reuses its buffers: it allocates only when a record is larger than any before it. One per reader, confined to its
  * thread.
  */
@@ -15,8 +15,6 @@ final class PositionalRecords {
     private byte[] values = new byte[256];
     private final GrowableOutput document = new GrowableOutput();
     private long[] workspace;
-    private ExcerptBytes documentBytes;
-    private byte[] wrapped;
 
     /**
      * Reads {@code length} bytes of values at the cursor and writes the document of {@code names} and those values.
@@ -63,18 +61,6 @@ final class PositionalRecords {
 
     int count() {
         return document.count();
-    }
-
-    /** A cursor over the document written last, at its start, limited to its end. */
-    ExcerptBytes bytes() {
-        byte[] buffer = document.buffer();
-        if (wrapped != buffer) {
-            documentBytes = Messages.readOnlyBytes(buffer);
-            wrapped = buffer;
-        }
-        documentBytes.position(0);
-        documentBytes.readLimit(document.count());
-        return documentBytes;
     }
 
     private long[] workspace() {
