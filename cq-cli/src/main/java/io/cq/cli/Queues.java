@@ -1,6 +1,7 @@
 package io.cq.cli;
 
 import io.cq.core.MappedQueue;
+import io.cq.core.message.ExcerptRendering;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -16,12 +17,19 @@ final class Queues {
     }
 
     static MappedQueue openReadOnly(Path directory) {
-        return MappedQueue.builder(checkQueueDirectory(directory)).readOnly(true).build();
+        return withRecordTypes(MappedQueue.builder(checkQueueDirectory(directory)).readOnly(true).build());
     }
 
     /** Read-only, with the keys of {@code --key-store} when one was given (an encrypted queue). */
     static MappedQueue openReadOnly(Path directory, KeyStoreOptions keys) {
-        return keys.apply(MappedQueue.builder(checkQueueDirectory(directory)).readOnly(true), false).build();
+        return withRecordTypes(keys.apply(MappedQueue.builder(checkQueueDirectory(directory)).readOnly(true), false)
+                .build());
+    }
+
+    /** Record messages show with their field names, which the queue keeps apart from them. */
+    private static MappedQueue withRecordTypes(MappedQueue queue) {
+        ExcerptRendering.useRecordTypesOf(queue.path());
+        return queue;
     }
 
     static Path checkQueueDirectory(Path directory) {

@@ -2,6 +2,7 @@ package io.cq.cli;
 
 import io.cq.core.ExcerptAppender;
 import io.cq.core.MappedQueue;
+import io.cq.core.message.Messages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,6 +112,31 @@ class CqJarIT {
             assertThat(stats.exitValue()).isZero();
             assertThat(statsOut).contains("excerpts     200");
         }
+    }
+
+    public record Quote(String symbol, double bid, long size) {
+    }
+
+    public interface Quotes {
+        void quote(Quote quote);
+    }
+
+    /** Records hold their values only; tail and dump, in a JVM that never saw the type, show them with their names. */
+    @Test
+    void shouldShowRecordMessagesWithTheirFieldNamesFromTheQueuesRecordTypes() throws Exception {
+        Path queue = dir.resolve("q");
+        try (MappedQueue q = MappedQueue.builder(queue).build(); ExcerptAppender appender = q.acquireAppender()) {
+            Messages.methodWriter(appender, Quotes.class).quote(new Quote("AAPL", 189.25, 300));
+        }
+        Process tail = start("tail", "--format", "json", queue.toString());
+        String tailOut = outputOf(tail);
+        Process dump = start("dump", queue.toString());
+        String dumpOut = outputOf(dump);
+
+        assertThat(tail.exitValue()).isZero();
+        assertThat(tailOut).contains("\"arguments\":[{\"symbol\":\"AAPL\",\"bid\":189.25,\"size\":300}]");
+        assertThat(dump.exitValue()).isZero();
+        assertThat(dumpOut).contains("quote [{\"symbol\":\"AAPL\",\"bid\":189.25,\"size\":300}]");
     }
 
     /**

@@ -6,6 +6,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.nio.file.Path;
 import java.util.HexFormat;
 import java.util.Map;
 
@@ -27,6 +28,16 @@ public final class ExcerptRendering {
     public static final String MALFORMED = "(malformed message)";
 
     private ExcerptRendering() {
+    }
+
+    /**
+     * Renders the record messages of the queue in {@code directory} with their field names: record messages hold
+     * their values only, their names being in the queue's record types file (docs/file-format.md, "Record types"),
+     * which this reads now and again whenever a record of a type not yet known is met. Method writers and readers
+     * of a queue do this for it by themselves; a tool that only renders calls it once per queue it opens.
+     */
+    public static void useRecordTypesOf(Path directory) {
+        MessageEngines.engine().useRecordTypesOf(directory);
     }
 
     /** The excerpt as text, as {@code cq tail} prints it; on one line when {@code oneLine} (messages always are). */

@@ -7,6 +7,7 @@ import io.cq.core.ReadContext;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,9 @@ public interface MessageEngine {
     String methodName(ExcerptBytes bytes, long index);
 
     ObjectNode toTree(ExcerptBytes bytes, long index);
+
+    /** Makes the record types of the queue in {@code directory} known to {@link #toTree}. */
+    void useRecordTypesOf(Path directory);
 
     /** Called once by cq's codec as its class is initialized; refused for any other implementation. */
     static void install(MessageEngine engine) {

@@ -33,6 +33,14 @@ final class CycleListing {
     /** The table store's maxCycle when last listed (listedMaxCycle is what readers go by). */
     private long storedMaxCycle;
     private boolean everListed;
+    /**
+     * The last answer of {@link #nextCycle}, until the listing changes: a tailer that meets a record being written
+     * asks on every poll, and asking the set boxes the cycle (16 bytes a poll, which showed as bytes allocated per
+     * message read by a method reader following another process's writer).
+     */
+    private long nextAskedFor;
+    private long nextAnswer;
+    private boolean nextKnown;
 
     CycleListing(Path directory, CycleCalendar calendar, TableStore tableStore) {
         this.directory = directory;
@@ -47,8 +55,14 @@ final class CycleListing {
 
     long nextCycle(long cycle) {
         ensureCurrent();
+        if (nextKnown && cycle == nextAskedFor) {
+            return nextAnswer;
+        }
         Long next = listed.higher(cycle);
-        return next == null || next > listedMaxCycle ? NO_CYCLE : next;
+        nextAnswer = next == null || next > listedMaxCycle ? NO_CYCLE : next;
+        nextAskedFor = cycle;
+        nextKnown = true;
+        return nextAnswer;
     }
 
     long previousCycle(long cycle) {
@@ -145,6 +159,7 @@ final class CycleListing {
     }
 
     void refresh() {
+        nextKnown = false;
         storedMaxCycle = tableStore.maxCycle();
         listedMinCycle = tableStore.minCycle();
         everListed = true;

@@ -3,9 +3,7 @@ package io.cq.core.internal.message;
 import io.cq.core.ExcerptBytes;
 import io.cq.core.message.BytesMessage;
 import io.cq.core.message.MessageDecodingException;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.ObjectReader;
-import tools.jackson.databind.exc.InvalidTypeIdException;
 
 /**
  * What a generated invoker calls to get each argument, in parameter order, from a message excerpt. Tolerates
@@ -26,10 +24,7 @@ public final class ArgumentDecoder {
     private int available;
     private int argument;
     private boolean failed;
-    private byte[] scratch = new byte[256];
-    /** Created with the first document that needs it: a reader of self-written messages never does. */
-    private RecordDecoder records;
-    private long[] limitsWorkspace;
+    private final DocumentDecoder documents = new DocumentDecoder();
 
     void bind(ExcerptBytes bytes, long index, MessageHeader header, Dispatch dispatch) {
         this.bytes = bytes;
@@ -39,6 +34,11 @@ public final class ArgumentDecoder {
         this.available = header.argumentCount;
         this.argument = 0;
         this.failed = false;
+    }
+
+    /** Where positional records' names are looked up beyond the JVM's own: the reader's queue. */
+    void types(MessageTypes types) {
+        documents.types(types);
     }
 
     boolean failed() {
@@ -179,7 +179,8 @@ public final class ArgumentDecoder {
             return switch (tag) {
                 case MessageLayout.TEXT -> bytes.readUtf8();
                 case MessageLayout.NULL -> null;
-                case MessageLayout.DOCUMENT -> (String) document(STRING_READER, null);
+                case MessageLayout.DOCUMENT, MessageLayout.COMPACT_DOCUMENT -> (String) document(tag, STRING_READER,
+                        null);
                 default -> throw mismatch(tag, "String");
             };
         } catch (IndexOutOfBoundsException | IllegalStateException e) {
@@ -243,7 +244,8 @@ public final class ArgumentDecoder {
     private Object readBoxed(byte tag, int slot, Class<?> type) {
         return switch (tag) {
             case MessageLayout.NULL -> null;
-            case MessageLayout.DOCUMENT -> document(dispatch.documentReaders[slot], dispatch.recordPlans[slot]);
+            case MessageLayout.DOCUMENT, MessageLayout.COMPACT_DOCUMENT, MessageLayout.RECORD ->
+                    document(tag, dispatch.documentReaders[slot], dispatch.recordPlans[slot]);
             case MessageLayout.TEXT -> bytes.readUtf8();
             case MessageLayout.BOOLEAN -> bytes.readBoolean();
             case MessageLayout.BYTE -> bytes.readByte();
@@ -257,75 +259,13 @@ public final class ArgumentDecoder {
         };
     }
 
-    /**
-     * The document at the cursor: a record with a plan read straight from the excerpt ({@link RecordDecoder}), and
-     * any document that is not one it reads through Jackson, after {@link CborLimits} checked it.
-     */
-    private Object document(ObjectReader reader, RecordPlan plan) {
-        int length;
-        long start;
+    /** The document or record at the cursor, after its tag; every failure is the excerpt's. */
+    private Object document(byte tag, ObjectReader reader, RecordPlan plan) {
         try {
-            length = bytes.readInt();
-            start = bytes.position();
-            if (length < 0 || length > bytes.remaining()) {
-                throw failure("a document of " + length + " bytes does not fit in the " + bytes.remaining() + " left",
-                        null);
-            }
-        } catch (IndexOutOfBoundsException e) {
-            throw failure("the document is cut short", e);
+            return documents.read(bytes, tag, reader, plan);
+        } catch (DocumentDecoder.Failure e) {
+            throw failure(e.getMessage(), e.getCause());
         }
-        if (plan != null) {
-            long limit = bytes.readLimit();
-            bytes.readLimit(start + length);
-            Object value;
-            try {
-                value = records().read(bytes, plan);
-            } finally {
-                bytes.readLimit(limit);
-            }
-            if (value != RecordDecoder.NOT_DECODED) {
-                return value;
-            }
-            bytes.position(start);
-        }
-        if (scratch.length < length) {
-            scratch = new byte[Math.max(length, scratch.length * 2)];
-        }
-        bytes.readBytes(scratch, 0, length);
-        try {
-            CborLimits.check(scratch, 0, length, limitsWorkspace());
-        } catch (IllegalArgumentException e) {
-            throw failure("the document is malformed or beyond the decoding limits: " + e.getMessage(), e);
-        }
-        try {
-            return reader.readValue(scratch, 0, length);
-        } catch (InvalidTypeIdException e) {
-            throw failure("type " + e.getTypeId() + " is not allowed here: a reader instantiates only types reachable"
-                    + " from its handlers' parameter types and those added with MethodReaderBuilder.allowTypes; "
-                    + "refused", e);
-        } catch (JacksonException e) {
-            throw failure("the document does not decode as " + reader.getValueType() + ": " + e.getOriginalMessage(),
-                    e);
-        } catch (RuntimeException e) {
-            // e.g. a record's constructor refusing a value: the excerpt will never decode, so it is not retried
-            throw failure("the document does not decode as " + reader.getValueType() + ": " + e, e);
-        }
-    }
-
-    private RecordDecoder records() {
-        RecordDecoder r = records;
-        if (r == null) {
-            r = records = new RecordDecoder();
-        }
-        return r;
-    }
-
-    private long[] limitsWorkspace() {
-        long[] w = limitsWorkspace;
-        if (w == null) {
-            w = limitsWorkspace = CborLimits.workspace();
-        }
-        return w;
     }
 
     /** The cursor's own bounds or length checks failed: the excerpt is shorter than its tags say. */
@@ -354,7 +294,8 @@ public final class ArgumentDecoder {
             case MessageLayout.DOUBLE -> "a double";
             case MessageLayout.TEXT -> "text";
             case MessageLayout.NULL -> "null";
-            case MessageLayout.DOCUMENT -> "a document";
+            case MessageLayout.DOCUMENT, MessageLayout.COMPACT_DOCUMENT -> "a document";
+            case MessageLayout.RECORD -> "a record";
             case MessageLayout.SELF_WRITTEN -> "a self-written message";
             default -> "an unknown tag 0x" + Integer.toHexString(tag & 0xFF);
         };

@@ -39,8 +39,10 @@ final class CborLimits {
     /**
      * {@link #check(byte[], int, int)} in the caller's {@link #workspace()}, which it overwrites: a new one would be
      * 4 KB per document.
+     *
+     * @return where the item ends: the offset of the byte after it, which the bytes after it do not move
      */
-    static void check(byte[] data, int offset, int length, long[] workspace) {
+    static int check(byte[] data, int offset, int length, long[] workspace) {
         int end = offset + length;
         int position = offset;
         // Items still expected in each open container (OPEN_ENDED for indefinite-length ones); [0] is the document.
@@ -120,6 +122,7 @@ final class CborLimits {
             // integers, simple values and floats: their bytes were the argument
             depth = closeFinished(expected, depth);
         }
+        return position;
     }
 
     private static int open(long[] expected, int depth, long items, int at) {

@@ -10,6 +10,7 @@ import io.cq.core.message.TextHeaders;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -78,5 +79,10 @@ public final class CborMessageEngine implements MessageEngine {
     @Override
     public ObjectNode toTree(ExcerptBytes bytes, long index) {
         return MessageTrees.toTree(bytes, index);
+    }
+
+    @Override
+    public void useRecordTypesOf(Path directory) {
+        MessageTrees.useRecordTypesOf(directory);
     }
 }

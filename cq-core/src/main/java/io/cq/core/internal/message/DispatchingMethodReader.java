@@ -29,6 +29,9 @@ final class DispatchingMethodReader implements MethodReader {
         this.tailer = tailer;
         this.table = table;
         this.history = history;
+        if (tailer != null) {
+            decoder.types(MessageTypes.of(tailer));
+        }
     }
 
     @Override

@@ -22,7 +22,7 @@ final class EnumNames {
         try {
             for (int i = 0; i < constants.length; i++) {
                 byte[] written = Cbor.SHARED.writeValueAsBytes(constants[i]);
-                names[i] = RecordDecoder.definiteText(written);
+                names[i] = CborText.definiteText(written);
                 if (names[i] == null || Cbor.SHARED.readerFor(type).readValue(written) != constants[i]) {
                     return new EnumNames(null, null);
                 }

@@ -9,6 +9,8 @@ import io.cq.core.message.TextHeaders;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.ObjectWriter;
 
+import java.util.Arrays;
+
 /**
  * What a generated method writer calls: {@link #begin(int)}, one {@code arg...} per parameter, {@link #end()}.
  * Writes one message excerpt per call in the layout of {@link MessageLayout}. Primitives go straight to the
@@ -29,6 +31,12 @@ public final class MessageEncoder {
     /** The caller's holder, written with every message while it holds pairs; null for a writer without headers. */
     private final TextHeaders headers;
     private final GrowableOutput document = new GrowableOutput();
+    /** The queue's record types, or null for a writer that writes records with their names. */
+    private final MessageTypes types;
+    /** The record types this writer has asked {@link #types} about, and whether it writes them positionally. */
+    private long[] typeIds = new long[4];
+    private boolean[] positional = new boolean[4];
+    private int typeCount;
     /** One generator for every document this encoder writes: creating one per message costs about 1 KB. */
     private JsonGenerator generator;
 
@@ -39,8 +47,10 @@ public final class MessageEncoder {
     private int argument;
     private boolean withHeaders;
 
-    MessageEncoder(ExcerptAppender appender, WriterPlan plan, boolean history, int sourceId, TextHeaders headers) {
+    MessageEncoder(ExcerptAppender appender, WriterPlan plan, boolean history, int sourceId, TextHeaders headers,
+                   boolean positionalRecords) {
         this.appender = appender;
+        this.types = positionalRecords ? MessageTypes.of(appender) : null;
         this.names = plan.names();
         this.argumentCounts = plan.argumentCounts();
         this.documentWriters = plan.documentWriters();
@@ -219,17 +229,50 @@ public final class MessageEncoder {
             if (encoder == RecordEncoder.BY_RUNTIME_CLASS) {
                 encoder = RecordEncoder.of(value.getClass());
             }
+            final ExcerptBytes b = bytes;
+            if (encoder != null && positional(encoder.plan())) {
+                if (encoder.writeValues(value, document)) {
+                    b.writeByte(MessageLayout.RECORD);
+                    MessageLayout.writeLength(b, Long.BYTES + document.count());
+                    b.writeLong(encoder.plan().typeId).writeBytes(document.buffer(), 0, document.count());
+                    return;
+                }
+                document.reset();
+                encoder = null; // a value only Jackson writes (or refuses): the document with names, as Jackson has it
+            }
             if (encoder == null || !encoder.write(value, document)) {
                 document.reset();
                 writers[slot].writeValue(generator(), value);
             }
-            bytes.writeByte(MessageLayout.DOCUMENT).writeInt(document.count())
-                    .writeBytes(document.buffer(), 0, document.count());
+            b.writeByte(MessageLayout.COMPACT_DOCUMENT);
+            MessageLayout.writeLength(b, document.count());
+            b.writeBytes(document.buffer(), 0, document.count());
         } catch (Throwable t) {
             generator = null; // it may be left inside an unfinished document
             abandon();
             throw t;
         }
+    }
+
+    /**
+     * Whether records of {@code plan} go positionally: asked of the queue's types once per type and writer (the
+     * first time under the write lock, which the definition's write and fsync then hold up once), then remembered.
+     */
+    private boolean positional(RecordPlan plan) {
+        final long id = plan.typeId;
+        for (int i = 0; i < typeCount; i++) {
+            if (typeIds[i] == id) {
+                return positional[i];
+            }
+        }
+        boolean usable = types != null && types.define(id, plan.names);
+        if (typeCount == typeIds.length) {
+            typeIds = Arrays.copyOf(typeIds, typeCount * 2);
+            positional = Arrays.copyOf(positional, typeCount * 2);
+        }
+        typeIds[typeCount] = id;
+        positional[typeCount++] = usable;
+        return usable;
     }
 
     private JsonGenerator generator() {

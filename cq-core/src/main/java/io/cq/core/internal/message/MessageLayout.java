@@ -28,7 +28,9 @@ import io.cq.core.message.TextHeaders;
  * message unchanged; its size at the very end lets a reader find it without decoding the arguments.
  *
  * Argument tags are the JVM's descriptor letters for primitives, stored raw, plus {@link #TEXT},
- * {@link #NULL}, {@link #DOCUMENT} (int length, CBOR) and {@link #SELF_WRITTEN} (int length, the bytes of a
+ * {@link #NULL}, {@link #DOCUMENT} (int length, CBOR; written before 0.1.0's compact documents, read forever),
+ * {@link #COMPACT_DOCUMENT} (unsigned LEB128 length, CBOR), {@link #RECORD} (LEB128 length, type id, values) and
+ * {@link #SELF_WRITTEN} (int length, the bytes of a
  * {@link io.cq.core.message.BytesMessage}). An excerpt written by {@code writeObject} is a message with an
  * empty name and one argument.
  */
@@ -60,13 +62,53 @@ public final class MessageLayout {
     static final byte DOUBLE = 'D';
     static final byte TEXT = 'T';
     static final byte NULL = 'N';
+    /** A document with an int32 length: what writers wrote before {@link #COMPACT_DOCUMENT}; still read. */
     static final byte DOCUMENT = 'O';
+    /** A document with its length as unsigned LEB128: one byte for documents under 128 bytes, where 'O' takes 4. */
+    static final byte COMPACT_DOCUMENT = 'L';
+    /**
+     * A record without its names: LEB128 length, then the record type's id (int64, {@link MessageTypes}) and the
+     * component values in order, each the CBOR item it is in the document.
+     */
+    static final byte RECORD = 'R';
+    /** Longest LEB128 encoding of a non-negative int. */
+    static final int MAX_LENGTH_BYTES = 5;
     static final byte SELF_WRITTEN = 'M';
 
     private static final int SOURCE_BYTES = 4 + 8;
     private static final int TIMING_BYTES = 8;
 
     private MessageLayout() {
+    }
+
+    /** Writes a document's length as unsigned LEB128: seven bits a byte, low bits first, high bit on all but last. */
+    static void writeLength(ExcerptBytes bytes, int length) {
+        int value = length;
+        while ((value & ~0x7F) != 0) {
+            bytes.writeByte((byte) (value & 0x7F | 0x80));
+            value >>>= 7;
+        }
+        bytes.writeByte((byte) value);
+    }
+
+    /**
+     * Reads a length written by {@link #writeLength}.
+     *
+     * @throws IllegalStateException when it takes more than {@link #MAX_LENGTH_BYTES} or exceeds an int
+     */
+    static int readLength(ExcerptBytes bytes) {
+        long value = 0;
+        for (int i = 0; i < MAX_LENGTH_BYTES; i++) {
+            byte b = bytes.readByte();
+            value |= (long) (b & 0x7F) << (7 * i);
+            if (b >= 0) {
+                if (value > Integer.MAX_VALUE) {
+                    break;
+                }
+                return (int) value;
+            }
+        }
+        throw new IllegalStateException("a document length that is no non-negative int in LEB128");
     }
 
     /** Whether the excerpt starts with the message signature (any version); does not move the cursor. */

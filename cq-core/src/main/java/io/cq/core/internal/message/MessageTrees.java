@@ -8,6 +8,10 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
@@ -18,6 +22,11 @@ public final class MessageTrees {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private MessageTrees() {
+    }
+
+    /** Makes the record types of the queue in {@code directory} known, now and whenever an unknown one is met. */
+    public static void useRecordTypesOf(Path directory) {
+        MessageTypes.of(directory).load();
     }
 
     public static boolean isMessage(ExcerptBytes bytes) {
@@ -107,13 +116,15 @@ public final class MessageTrees {
                 case MessageLayout.DOUBLE -> NODES.numberNode(bytes.readDouble());
                 case MessageLayout.TEXT -> NODES.stringNode(bytes.readUtf8());
                 case MessageLayout.NULL -> NODES.nullNode();
-                case MessageLayout.DOCUMENT -> {
-                    byte[] document = lengthPrefixed(bytes);
+                case MessageLayout.DOCUMENT, MessageLayout.COMPACT_DOCUMENT -> {
+                    byte[] document = lengthPrefixed(bytes, tag == MessageLayout.DOCUMENT
+                            ? bytes.readInt() : MessageLayout.readLength(bytes));
                     CborLimits.check(document, 0, document.length);
                     yield CborTrees.read(document);
                 }
+                case MessageLayout.RECORD -> record(lengthPrefixed(bytes, MessageLayout.readLength(bytes)));
                 case MessageLayout.SELF_WRITTEN -> NODES.objectNode()
-                        .put("selfWrittenHex", HexFormat.of().formatHex(lengthPrefixed(bytes)));
+                        .put("selfWrittenHex", HexFormat.of().formatHex(lengthPrefixed(bytes, bytes.readInt())));
                 default -> throw new MessageDecodingException(index, method, "argument " + argument + ": "
                         + ArgumentDecoder.describeTag(tag), null);
             };
@@ -126,8 +137,34 @@ public final class MessageTrees {
         }
     }
 
-    private static byte[] lengthPrefixed(ExcerptBytes bytes) {
-        int length = bytes.readInt();
+    /**
+     * A positional record as the document its names make of it; or, where its type is not known (no queue in this
+     * JVM defines it), {"recordType": id in hex, "values": [...]}.
+     */
+    private static JsonNode record(byte[] record) {
+        if (record.length < Long.BYTES) {
+            throw new IndexOutOfBoundsException("a record of " + record.length + " bytes has no room for its type id");
+        }
+        long id = ByteBuffer.wrap(record).order(ByteOrder.LITTLE_ENDIAN).getLong(0);
+        byte[] values = Arrays.copyOfRange(record, Long.BYTES, record.length);
+        byte[][] names = MessageTypes.known(id);
+        if (names != null) {
+            PositionalRecords document = new PositionalRecords();
+            document.rewrite(values, values.length, names);
+            return CborTrees.read(Arrays.copyOf(document.buffer(), document.count()));
+        }
+        ObjectNode unknown = NODES.objectNode().put("recordType", Long.toHexString(id));
+        ArrayNode items = unknown.putArray("values");
+        long[] workspace = CborLimits.workspace();
+        for (int at = 0; at < values.length; ) {
+            int end = CborLimits.check(values, at, values.length - at, workspace);
+            items.add(CborTrees.read(Arrays.copyOfRange(values, at, end)));
+            at = end;
+        }
+        return unknown;
+    }
+
+    private static byte[] lengthPrefixed(ExcerptBytes bytes, int length) {
         if (length < 0 || length > bytes.remaining()) {
             throw new IndexOutOfBoundsException("a value of " + length + " bytes with " + bytes.remaining() + " left");
         }

@@ -11,7 +11,7 @@ public final class MethodWriters {
     public static <T> T create(Class<T> type, ExcerptAppender appender, boolean history, int sourceId,
                                TextHeaders headers) {
         WriterPlan plan = WriterPlan.forInterface(type);
-        MessageEncoder encoder = new MessageEncoder(appender, plan, history, sourceId, headers);
+        MessageEncoder encoder = new MessageEncoder(appender, plan, history, sourceId, headers, true);
         try {
             return type.cast(plan.constructor().invoke(encoder));
         } catch (RuntimeException | Error e) {

@@ -37,7 +37,7 @@ public final class ObjectMessages {
             // it would read back as null, which readObject returns for "nothing to read yet"
             throw new IllegalArgumentException("writeObject needs an object, not null");
         }
-        MessageEncoder encoder = new MessageEncoder(appender, PLAN, false, 0, headers);
+        MessageEncoder encoder = new MessageEncoder(appender, PLAN, false, 0, headers, false);
         encoder.begin(0);
         encoder.argObject(value);
         encoder.end();

@@ -177,14 +177,31 @@ final class RecordEncoder {
      * leaves the record to Jackson, which calls it again and reports the failure as it always has.
      */
     boolean write(Object record, GrowableOutput out) {
-        return write(record, out, 1);
+        return write(record, out, 1, true);
     }
 
-    private boolean write(Object record, GrowableOutput out, int depth) {
-        out.write(Cbor.INDEFINITE_MAP);
+    /**
+     * As {@link #write(Object, GrowableOutput)}, without the map around the values and their keys: the component
+     * values in order, each the CBOR item it is in the document (nested records with their keys), as a positional
+     * record message holds them ({@link MessageTypes}).
+     */
+    boolean writeValues(Object record, GrowableOutput out) {
+        return write(record, out, 1, false);
+    }
+
+    RecordPlan plan() {
+        return plan;
+    }
+
+    private boolean write(Object record, GrowableOutput out, int depth, boolean keyed) {
+        if (keyed) {
+            out.write(Cbor.INDEFINITE_MAP);
+        }
         final int[] kinds = plan.kinds;
         for (int i = 0; i < kinds.length; i++) {
-            out.write(keys[i], 0, keys[i].length);
+            if (keyed) {
+                out.write(keys[i], 0, keys[i].length);
+            }
             int kind = kinds[i];
             try {
                 if ((kind & RecordPlan.REFERENCE) == 0) {
@@ -200,7 +217,9 @@ final class RecordEncoder {
                 return false; // a checked exception, thrown sneakily: Jackson's to report
             }
         }
-        out.write(Cbor.BREAK);
+        if (keyed) {
+            out.write(Cbor.BREAK);
+        }
         return true;
     }
 
@@ -218,7 +237,7 @@ final class RecordEncoder {
                 out.write(name, 0, name.length);
                 return true;
             case RecordPlan.RECORD:
-                return depth < MAX_DEPTH && records[component].write(value, out, depth + 1);
+                return depth < MAX_DEPTH && records[component].write(value, out, depth + 1, true);
             case RecordPlan.REFERENCE | RecordPlan.BOOLEAN:
                 primitive(out, RecordPlan.BOOLEAN, (Boolean) value ? 1 : 0);
                 return true;

@@ -69,6 +69,8 @@ final class RecordPlan {
     final EnumNames[] enums;
     /** {@code (Object[] references, long[] primitives) -> Object}: the canonical constructor. */
     final MethodHandle constructor;
+    /** The id of its names in a positional record message ({@link MessageTypes}). */
+    final long typeId;
 
     private RecordPlan(Class<?> type, byte[][] names, int[] kinds, EnumNames[] enums, MethodHandle constructor) {
         this.type = type;
@@ -77,6 +79,23 @@ final class RecordPlan {
         this.records = new RecordPlan[names.length];
         this.enums = enums;
         this.constructor = constructor;
+        this.typeId = typeId(names);
+    }
+
+    /**
+     * 64-bit FNV-1a of the count and each name with its length: the same names in the same order give the same id
+     * in every process, with no registry to ask; different names collide with a chance of about 2^-64.
+     */
+    static long typeId(byte[][] names) {
+        long hash = 0xCBF29CE484222325L;
+        hash = (hash ^ names.length) * 0x100000001B3L;
+        for (byte[] name : names) {
+            hash = (hash ^ name.length) * 0x100000001B3L;
+            for (byte b : name) {
+                hash = (hash ^ (b & 0xFF)) * 0x100000001B3L;
+            }
+        }
+        return hash;
     }
 
     /** The plan of {@code type}, or null when it is read through Jackson only. */

@@ -55,7 +55,9 @@ public final class TreeMessages {
 
     private static void writeArgument(ExcerptBytes bytes, JsonNode argument, byte[] document) {
         if (document != null) {
-            bytes.writeByte(MessageLayout.DOCUMENT).writeInt(document.length).writeBytes(document);
+            bytes.writeByte(MessageLayout.COMPACT_DOCUMENT);
+            MessageLayout.writeLength(bytes, document.length);
+            bytes.writeBytes(document);
         } else if (argument.isNull() || argument.isMissingNode()) {
             bytes.writeByte(MessageLayout.NULL);
         } else if (argument.isBoolean()) {

@@ -2,6 +2,7 @@ package io.cq.core.internal.message;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreType;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.cq.core.ExcerptBytes;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
@@ -13,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.DatabindException;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -241,18 +244,28 @@ class RecordEncoderTest {
         }
     }
 
-    /** The documents of the next message's arguments, as written. */
+    /**
+     * The documents of the next message's arguments, as written; a positional record (the values only) as the
+     * document its type's names make of it.
+     */
     private static List<byte[]> documents(ExcerptTailer tailer) {
         try (ReadContext context = tailer.readingDocument()) {
             assertThat(context.isPresent()).isTrue();
+            ExcerptBytes bytes = context.bytes();
             MessageHeader header = new MessageHeader();
-            assertThat(header.read(context.bytes(), context.index(), null)).isTrue();
+            assertThat(header.read(bytes, context.index(), null)).isTrue();
             List<byte[]> documents = new ArrayList<>();
             for (int i = 0; i < header.argumentCount; i++) {
-                assertThat(context.bytes().readByte()).isEqualTo(MessageLayout.DOCUMENT);
-                byte[] document = new byte[context.bytes().readInt()];
-                for (int b = 0; b < document.length; b++) {
-                    document[b] = context.bytes().readByte();
+                byte tag = bytes.readByte();
+                assertThat(tag).isIn(MessageLayout.COMPACT_DOCUMENT, MessageLayout.RECORD);
+                byte[] document = new byte[MessageLayout.readLength(bytes)];
+                bytes.readBytes(document);
+                if (tag == MessageLayout.RECORD) {
+                    long id = ByteBuffer.wrap(document).order(ByteOrder.LITTLE_ENDIAN).getLong();
+                    PositionalRecords record = new PositionalRecords();
+                    byte[] values = Arrays.copyOfRange(document, Long.BYTES, document.length);
+                    record.rewrite(values, values.length, MessageTypes.known(id));
+                    document = Arrays.copyOf(record.buffer(), record.count());
                 }
                 documents.add(document);
             }
