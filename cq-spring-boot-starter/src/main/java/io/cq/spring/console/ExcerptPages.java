@@ -5,12 +5,16 @@ import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.StartPosition;
 import io.cq.core.TailerDirection;
+import io.cq.core.message.ExcerptRendering;
 import org.jspecify.annotations.Nullable;
 
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Reads one page of a queue for the excerpt browser: at most the page size, through an unnamed tailer opened and
@@ -63,6 +67,9 @@ final class ExcerptPages {
     private final int pageSize;
     private final int displayLimit;
 
+    /** The queues whose record types rendering has been told of. */
+    private final Set<Path> typesRead = ConcurrentHashMap.newKeySet();
+
     ExcerptPages(int pageSize, int displayLimit) {
         this.pageSize = pageSize;
         this.displayLimit = displayLimit;
@@ -72,6 +79,11 @@ final class ExcerptPages {
     Page read(String name, MappedQueue queue, Request request, boolean deadLetters, boolean showPaths) {
         long started = System.nanoTime();
         int limit = Math.max(1, Math.min(request.limit(), pageSize));
+        if (typesRead.add(queue.path())) {
+            // Record messages hold their values only; their names are in the queue's record types file, which
+            // rendering reads again by itself whenever it meets a type it does not know yet.
+            ExcerptRendering.useRecordTypesOf(queue.path());
+        }
         ExcerptViews views = new ExcerptViews(queue.rollCycle(), displayLimit, showPaths ? null : queue.path());
         List<ExcerptView> excerpts = new ArrayList<>(limit);
         String note = null;
