@@ -1,8 +1,8 @@
 package io.cq.benchmarks.console;
 
-import io.cq.core.ExcerptBytes;
+import io.cq.benchmarks.listener.ListenerHarness.Tick;
+import io.cq.benchmarks.listener.ListenerHarness.TickEvents;
 import io.cq.core.MappedQueue;
-import io.cq.core.message.BytesMessage;
 import io.cq.core.message.Messages;
 import io.cq.spring.annotation.QueueListener;
 import io.cq.spring.config.ListenerContainerRegistry;
@@ -41,29 +41,6 @@ public final class ConsoleCostHarness {
     private ConsoleCostHarness() {
     }
 
-    /** A self-written message: the time it was due, an instrument and a price. */
-    public static final class Tick implements BytesMessage {
-        public long dueNanos;
-        public long instrument;
-        public double price;
-
-        @Override
-        public void writeTo(ExcerptBytes bytes) {
-            bytes.writeLong(dueNanos).writeLong(instrument).writeDouble(price);
-        }
-
-        @Override
-        public void readFrom(ExcerptBytes bytes) {
-            dueNanos = bytes.readLong();
-            instrument = bytes.readLong();
-            price = bytes.readDouble();
-        }
-    }
-
-    public interface TickEvents {
-        void onTick(Tick tick);
-    }
-
     /** The listener: counts, and records latency once told to. */
     @QueueListener(queue = "ticks", id = LISTENER)
     public static class TickListener implements TickEvents {
@@ -76,7 +53,7 @@ public final class ConsoleCostHarness {
         public void onTick(Tick tick) {
             long now = System.nanoTime();
             if (recording) {
-                latency.recordValue(Math.max(0, now - tick.dueNanos));
+                latency.recordValue(Math.max(0, now - tick.scheduledNanos));
             }
             lastNanos = now;
             count = count + 1;
@@ -145,7 +122,7 @@ public final class ConsoleCostHarness {
         Tick tick = new Tick();
         long started = System.nanoTime();
         for (int i = 0; i < appends; i++) {
-            tick.dueNanos = System.nanoTime();
+            tick.scheduledNanos = System.nanoTime();
             tick.instrument = i;
             tick.price = i * 0.25;
             events.onTick(tick);
@@ -165,7 +142,7 @@ public final class ConsoleCostHarness {
             while (System.nanoTime() < due) {
                 Thread.onSpinWait();
             }
-            tick.dueNanos = due;
+            tick.scheduledNanos = due;
             tick.instrument = i;
             events.onTick(tick);
         }
