@@ -74,9 +74,7 @@ final class AesGcm {
              int outOffset) {
         keyStream(nonce, length);
         byte[] s = stream;
-        for (int i = 0; i < length; i++) {
-            out[outOffset + i] = (byte) (in[inOffset + i] ^ s[BLOCK + i]);
-        }
+        xor(in, inOffset, s, out, outOffset, length);
         ghash.hash(aad, aadLength, out, outOffset, length);
         LONGS.set(out, outOffset + length, ghash.hi() ^ (long) LONGS.get(s, 0));
         LONGS.set(out, outOffset + length + 8, ghash.lo() ^ (long) LONGS.get(s, 8));
@@ -105,11 +103,20 @@ final class AesGcm {
             wipe(n);
             return -1;
         }
-        for (int i = 0; i < n; i++) {
-            out[outOffset + i] = (byte) (in[inOffset + i] ^ s[BLOCK + i]);
-        }
+        xor(in, inOffset, s, out, outOffset, n);
         wipe(n);
         return n;
+    }
+
+    /** out = in XOR the key stream, eight bytes at a time where it can. */
+    private static void xor(byte[] in, int inOffset, byte[] s, byte[] out, int outOffset, int length) {
+        int i = 0;
+        for (; i <= length - Long.BYTES; i += Long.BYTES) {
+            LONGS.set(out, outOffset + i, (long) LONGS.get(in, inOffset + i) ^ (long) LONGS.get(s, BLOCK + i));
+        }
+        for (; i < length; i++) {
+            out[outOffset + i] = (byte) (in[inOffset + i] ^ s[BLOCK + i]);
+        }
     }
 
     /** Encrypts J0 (for the tag) and the counter blocks after it, enough for {@code length} bytes, into stream. */
