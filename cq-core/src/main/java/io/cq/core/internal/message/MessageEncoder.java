@@ -37,6 +37,10 @@ public final class MessageEncoder {
     private long[] typeIds = new long[4];
     private boolean[] positional = new boolean[4];
     private int typeCount;
+    /** Per method: whether the types of its record parameters have been looked up (before the lock: see begin). */
+    private final boolean[] typesLookedUp;
+    /** A record type met under the write lock (an {@code Object} parameter) and not looked up yet: done after it. */
+    private RecordPlan lookUpAfter;
     /** One generator for every document this encoder writes: creating one per message costs about 1 KB. */
     private JsonGenerator generator;
 
@@ -55,6 +59,7 @@ public final class MessageEncoder {
         this.argumentCounts = plan.argumentCounts();
         this.documentWriters = plan.documentWriters();
         this.recordEncoders = plan.recordEncoders();
+        this.typesLookedUp = new boolean[names.length];
         this.history = history;
         this.sourceId = sourceId;
         this.headers = headers;
@@ -62,6 +67,9 @@ public final class MessageEncoder {
 
     /** Opens the excerpt for the {@code method}-th method of the plan and writes everything before the arguments. */
     public void begin(int method) {
+        if (!typesLookedUp[method]) {
+            lookUpTypes(method);
+        }
         final WriteContext c = appender.writingDocument();
         context = c;
         bytes = c.bytes();
@@ -101,6 +109,25 @@ public final class MessageEncoder {
         context = null;
         bytes = null;
         c.close();
+        if (lookUpAfter != null) {
+            RecordPlan plan = lookUpAfter;
+            lookUpAfter = null;
+            positional(plan);
+        }
+    }
+
+    /**
+     * Looks up the types of the method's record parameters in the queue's types file before the write lock is taken:
+     * defining one writes and forces the file, which must not hold up every writer of the queue (the lock's rule:
+     * nothing under it waits on the outside world).
+     */
+    private void lookUpTypes(int method) {
+        for (RecordEncoder encoder : recordEncoders[method]) {
+            if (encoder != null && encoder != RecordEncoder.BY_RUNTIME_CLASS) {
+                positional(encoder.plan());
+            }
+        }
+        typesLookedUp[method] = true;
     }
 
     public void argBoolean(boolean value) {
@@ -230,7 +257,7 @@ public final class MessageEncoder {
                 encoder = RecordEncoder.of(value.getClass());
             }
             final ExcerptBytes b = bytes;
-            if (encoder != null && positional(encoder.plan())) {
+            if (encoder != null && positionalUnderLock(encoder.plan())) {
                 if (encoder.writeValues(value, document)) {
                     b.writeByte(MessageLayout.RECORD);
                     MessageLayout.writeLength(b, Long.BYTES + document.count());
@@ -255,8 +282,26 @@ public final class MessageEncoder {
     }
 
     /**
-     * Whether records of {@code plan} go positionally: asked of the queue's types once per type and writer (the
-     * first time under the write lock, which the definition's write and fsync then hold up once), then remembered.
+     * Under the write lock: whether records of {@code plan} go positionally, as looked up before; a type not looked up
+     * yet (a record in an {@code Object} parameter) is written with its names this once, and looked up after the
+     * excerpt is published and the lock released.
+     */
+    private boolean positionalUnderLock(RecordPlan plan) {
+        final long id = plan.typeId;
+        for (int i = 0; i < typeCount; i++) {
+            if (typeIds[i] == id) {
+                return positional[i];
+            }
+        }
+        if (types != null) {
+            lookUpAfter = plan;
+        }
+        return false;
+    }
+
+    /**
+     * Whether records of {@code plan} go positionally: asked of the queue's types once per type and writer, never under
+     * the write lock, then remembered.
      */
     private boolean positional(RecordPlan plan) {
         final long id = plan.typeId;
@@ -285,6 +330,7 @@ public final class MessageEncoder {
 
     /** A failed call leaves no excerpt behind and releases the write lock, so the appender stays usable. */
     private void abandon() {
+        lookUpAfter = null;
         final WriteContext c = context;
         context = null;
         bytes = null;
