@@ -85,6 +85,9 @@ public final class ConsoleCostHarness {
                 "--management.endpoints.web.exposure.include=queues", "--spring.main.banner-mode=off",
                 "--logging.level.root=warn")) {
             System.out.println("port " + context.getEnvironment().getProperty("local.server.port"));
+            // A deliberate pause of the benchmark, not a wait for a condition: what Boot starts in the background
+            // after the context is up (the web server's threads, the console's first class loading) settles before
+            // anything is timed, as LatencyHarness.settle does between runs.
             Thread.sleep(1_000);
             MappedQueue queue = context.getBean("ticks", MappedQueue.class);
             TickListener listener = context.getBean(TickListener.class);
