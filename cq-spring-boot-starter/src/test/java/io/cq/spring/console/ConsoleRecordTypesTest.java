@@ -43,8 +43,9 @@ class ConsoleRecordTypesTest {
     }
 
     private void writeInAnotherJvm() throws Exception {
+        // Without --enable-native-access, as `java -jar` runs a service: the types file needs none.
         Process child = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                "-cp", System.getProperty("java.class.path"),
                 QuoteWriter.class.getName(), dir.toString()).redirectErrorStream(true).start();
         String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
