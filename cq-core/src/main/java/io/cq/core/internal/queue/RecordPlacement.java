@@ -155,6 +155,11 @@ final class RecordPlacement {
         if (length > a.cursor.remaining()) {
             throw new ExcerptTooLargeException(length, a.cursor.remaining(), a.file.blockSize());
         }
+        if (a.unmarked) {
+            // From here on the record holds bytes a dead writer would leave behind: mark it as in progress.
+            Memory.putInt(a.chunk, a.position - a.chunkStart, ExcerptHeaderDescriptor.WORKING);
+            a.unmarked = false;
+        }
         if (!rollback) {
             a.cursor.position(length);
             MemorySegment.copy(composed, 0, a.chunk, a.position - a.chunkStart + ExcerptHeaderDescriptor.SIZE, length);
