@@ -114,7 +114,9 @@ public final class BenchmarkSuite {
             }
         }
         if (only.contains("ceiling")) {
-            report.ceiling(jmh(settings, PlainMappedWriteBenchmark.class, Mode.Throughput, jvmArgs, false));
+            report.markdown(CeilingSection.render(jmh(settings, PlainMappedWriteBenchmark.class, Mode.Throughput,
+                    jvmArgs, false), jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, false,
+                    "implementation", "floor", "cq", "chronicle")));
         }
         if (only.contains("read")) {
             Collection<RunResult> reads = jmh(settings, ReadBenchmark.class, Mode.Throughput, jvmArgs, true);
@@ -259,6 +261,11 @@ public final class BenchmarkSuite {
     public static List<String> forkJvmArgs() {
         List<String> args = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xms2g", "-Xmx2g"));
         args.addAll(ChronicleDriver.JVM_ARGS);
+        String directory = System.getProperty("cq.bench.dir");
+        if (directory != null && !directory.isBlank()) {
+            // Where the JMH benchmarks make their queues (tmpfs, say): the forks must know it.
+            args.add("-Dcq.bench.dir=" + directory);
+        }
         return args;
     }
 
@@ -318,7 +325,8 @@ public final class BenchmarkSuite {
             options.param(param[0], Arrays.copyOfRange(param, 1, param.length));
         }
         String implementations = System.getProperty("cq.bench.impl");
-        if (implementations != null) {
+        // A section that names its implementations itself (the ceilings' floor) keeps them.
+        if (implementations != null && (param.length == 0 || !param[0].equals("implementation"))) {
             options.param("implementation", implementations.split(","));
         }
         return new Runner(options.build()).run();

@@ -68,21 +68,6 @@ final class Report {
         sections.append(section);
     }
 
-    void ceiling(Collection<RunResult> results) {
-        sections.append("\n### Ceiling: a plain loop writing length-prefixed records into fresh mapped pages (one "
-                + "thread)\n\n");
-        sections.append("| size | records/s median [min-max] | MB/s |\n|---|---|---|\n");
-        Map<Integer, RunResult> bySize = new TreeMap<>();
-        for (RunResult result : results) {
-            bySize.put(Integer.parseInt(result.getParams().getParam("size")), result);
-        }
-        for (Map.Entry<Integer, RunResult> row : bySize.entrySet()) {
-            Statistics statistics = stats(row.getValue());
-            sections.append(String.format(Locale.ROOT, "| %d B | %s | %.0f |%n", row.getKey(), spread(statistics),
-                    median(statistics) * row.getKey() / 1e6));
-        }
-    }
-
     /**
      * One table for the three benchmarks of {@code MethodMessageBenchmark}: writing only, reading only, and both per
      * operation, one row per operation and message type.

@@ -19,9 +19,9 @@ final class ComposedRecord {
 
     /**
      * Takes the write lock and opens the record, whose header keeps the free mark until the composed excerpt is
-     * copied in ({@link RecordPlacement#copyComposed}). When the appender was closed before, or is closed while this thread
-     * waits for the lock, nothing is written, the lock is not kept, and {@link #closedWhileComposing} is thrown; the
-     * caller unbinds its cursor on any failure.
+     * copied in ({@link RecordPlacement#copyComposed}). When the appender was closed before, or is closed while this
+     * thread waits for the lock, nothing is written, the lock is not kept, and {@link #closedWhileComposing} is thrown;
+     * the caller unbinds its cursor on any failure.
      */
     static void open(StoreAppender appender, QueueContext queue) {
         if (appender.isClosed()) {

@@ -20,8 +20,11 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * The ceiling for one appending thread on this machine: a loop that writes length-prefixed records into fresh
- * mapped pages of a file, 64 MiB at a time, with no index, no lock, no header protocol and nothing done ahead
- * on another thread. Any queue that faults its pages in on the appending thread is bounded by this figure.
+ * mapped pages of a file, 64 MiB at a time, with no index, no lock and no header protocol. With {@code ahead} off,
+ * the writing thread faults every page in itself: any queue that does so is bounded by this figure. With it on, a
+ * second thread faults in the next 64 MiB while the writer fills the current one, as cq's background thread does: the
+ * ceiling of a writer that gets its pages from another core, bounded, on tmpfs, by how fast the kernel hands out
+ * zeroed pages (docs/performance.md, "Ceilings").
  */
 @State(Scope.Thread)
 public class PlainMappedWriteBenchmark {
@@ -29,6 +32,9 @@ public class PlainMappedWriteBenchmark {
 
     @Param({"40", "96", "1024"})
     public int size;
+
+    @Param({"false", "true"})
+    public boolean ahead;
 
     private Path directory;
     private FileChannel channel;
@@ -38,6 +44,7 @@ public class PlainMappedWriteBenchmark {
     private long offset;
     private MemorySegment payload;
     private long counter;
+    private PagesAhead pagesAhead;
 
     @Setup(Level.Iteration)
     public void openFile() throws IOException {
@@ -53,10 +60,14 @@ public class PlainMappedWriteBenchmark {
         MemorySegment.copy(bytes, 0, payload, ValueLayout.JAVA_BYTE, 0, size);
         chunkStart = -CHUNK;
         offset = CHUNK;
+        pagesAhead = ahead ? PagesAhead.start(channel, directory.resolve("data"), CHUNK) : null;
     }
 
     @TearDown(Level.Iteration)
     public void deleteFile() throws IOException {
+        if (pagesAhead != null) {
+            pagesAhead.stop();
+        }
         arena.close();
         channel.close();
         Directories.delete(directory);
@@ -80,6 +91,9 @@ public class PlainMappedWriteBenchmark {
             chunkStart += CHUNK;
             chunk = channel.map(FileChannel.MapMode.READ_WRITE, chunkStart, CHUNK, arena);
             offset = 0;
+            if (pagesAhead != null) {
+                pagesAhead.writerAt(chunkStart);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
