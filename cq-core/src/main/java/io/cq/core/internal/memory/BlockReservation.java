@@ -62,6 +62,29 @@ public final class BlockReservation {
         return reservedEnd;
     }
 
+    /** How far the background has faulted pages in, as far as this process knows (a hint). */
+    public long populatedEnd() {
+        return populatedEnd;
+    }
+
+    /**
+     * The appender's own fault-in, where the background has not got ahead of it: up to {@code to} (within what is
+     * reserved) in {@code chunk}, its mapping of the chunk that starts at {@code chunkStart}, page by page
+     * ({@link MemoryAdvice#populateForWrite(MemorySegment)}); returns how far pages are in now, or {@code from} where
+     * they cannot be faulted in so (no native access, or the call failed: the appender's stores fault them then).
+     * Without the guard the background takes: the appender writes this mapping anyway, so it is open.
+     */
+    public long populateOwn(MemorySegment chunk, long chunkStart, long from, long to) {
+        long start = from & -BlockDescriptor.PAGE;
+        long end = Math.min(to, reservedEnd);
+        if (end <= start || !NativeAccess.canReserveBlocksNow()
+                || MemoryAdvice.populateForWrite(chunk.asSlice(start - chunkStart, end - start))
+                != MemoryAdvice.Populated.DONE) {
+            return from;
+        }
+        return end;
+    }
+
     /**
      * Allocates the file's blocks up to at least {@code end}, and a part of a step beyond, so that appends meet
      * this call once a step. Only the write-lock holder calls it: without native access the blocks are allocated

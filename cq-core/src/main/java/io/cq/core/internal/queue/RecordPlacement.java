@@ -23,8 +23,9 @@ final class RecordPlacement {
 
     /**
      * What an appender does a block, a step or an eighth of a step apart, behind one comparison per append: moves to
-     * the chunk that holds {@code p}; half-way through a block, maps the next one (mapping lengthens the file, which
-     * only the write-lock holder may do, docs/file-format.md, so it is done here, early, rather than when the
+     * the chunk that holds {@code p}; faults in its next pages where the background has not
+     * ({@link ReservationPacer#faultIn}); half-way through a block, maps the next one (mapping lengthens the file,
+     * which only the write-lock holder may do, docs/file-format.md, so it is done here, early, rather than when the
      * appender arrives there); and lets the pacer look at the pace.
      *
      * <p>A method of its own, reached every few thousand appends at most: the JIT compiles the append around a call
@@ -45,7 +46,11 @@ final class RecordPlacement {
         if (p >= a.pacer.nextCheck && p + StoreAppender.RESERVED_PER_RECORD <= reserved) {
             a.pacer.consider(f, p, reserved);
         }
-        a.nextLookAt = Math.min(Math.min(a.pacer.nextCheck, a.nextChunkMappedAt), a.chunkEnd);
+        if (p >= a.pacer.faultedTo) {
+            a.pacer.faultIn(f, a.chunk, a.chunkStart, a.chunkEnd, p);
+        }
+        a.nextLookAt = Math.min(Math.min(Math.min(a.pacer.nextCheck, a.nextChunkMappedAt), a.chunkEnd),
+                a.pacer.faultedTo);
     }
 
     /**
