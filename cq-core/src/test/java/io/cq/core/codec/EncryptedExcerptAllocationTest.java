@@ -6,10 +6,10 @@ import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
 import io.cq.core.RollCycle;
+import io.cq.core.support.AllocatedBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Random;
 import javax.crypto.spec.SecretKeySpec;
@@ -26,11 +26,6 @@ class EncryptedExcerptAllocationTest {
 
     @TempDir
     Path dir;
-
-    private static long allocated() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean())
-                .getThreadAllocatedBytes(Thread.currentThread().threadId());
-    }
 
     private static long readOne(ExcerptTailer tailer, byte[] into) {
         try (ReadContext context = tailer.readingDocument()) {
@@ -59,13 +54,13 @@ class EncryptedExcerptAllocationTest {
                 read += readOne(tailer, into);
             }
 
-            long before = allocated();
+            long before = AllocatedBytes.now();
             for (int i = 0; i < COUNTED; i++) {
                 payload[0] = (byte) i;
                 appender.writeBytes(payload);
                 read += readOne(tailer, into);
             }
-            long perExcerpt = (allocated() - before) / COUNTED;
+            long perExcerpt = AllocatedBytes.since(before) / COUNTED;
 
             assertThat(read).isEqualTo(40L * (WARM_UP + COUNTED));
             assertThat(into[0]).isEqualTo((byte) (COUNTED - 1));

@@ -2,11 +2,11 @@ package io.cq.core.message;
 
 import io.cq.core.ExcerptBytes;
 import io.cq.core.MappedQueue;
+import io.cq.core.support.AllocatedBytes;
 import io.cq.core.support.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -68,7 +68,6 @@ class BytesMessageAllocationTest {
 
     @Test
     void shouldWriteAndReadSelfWrittenMessagesAndPrimitivesWithoutAllocating() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64L << 20).build()) {
             Ticks writer = Messages.methodWriter(queue.acquireAppender(), Ticks.class);
             Sum sum = new Sum();
@@ -76,10 +75,9 @@ class BytesMessageAllocationTest {
             Tick tick = new Tick();
             roundTrips(writer, reader, tick, 20_000); // warm-up: class loading, JIT, first blocks mapped
 
-            long thread = Thread.currentThread().threadId();
-            long before = threads.getThreadAllocatedBytes(thread);
+            long before = AllocatedBytes.now();
             roundTrips(writer, reader, tick, MESSAGES);
-            long allocated = threads.getThreadAllocatedBytes(thread) - before;
+            long allocated = AllocatedBytes.since(before);
 
             assertThat(reader.messagesRead()).isEqualTo(2L * (20_000 + MESSAGES));
             assertThat(sum.instruments).isPositive();
@@ -133,7 +131,6 @@ class BytesMessageAllocationTest {
                 writer.quote(quote);
             }
         }
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long[] sizes = new long[1];
         try (MappedQueue queue = MappedQueue.builder(dir).build()) {
             MethodReader reader = Messages.methodReader(queue.createTailer(),
@@ -142,12 +139,11 @@ class BytesMessageAllocationTest {
                 reader.readOne(); // class loading, JIT, the blocks mapped
             }
 
-            long thread = Thread.currentThread().threadId();
-            long before = threads.getThreadAllocatedBytes(thread);
+            long before = AllocatedBytes.now();
             for (int i = 0; i < MESSAGES; i++) {
                 reader.readOne();
             }
-            long allocated = threads.getThreadAllocatedBytes(thread) - before;
+            long allocated = AllocatedBytes.since(before);
 
             assertThat(reader.messagesRead()).isEqualTo(20_000 + MESSAGES);
             assertThat(sizes[0]).isEqualTo((long) (20_000 + MESSAGES) * (20_000 + MESSAGES - 1) / 2
@@ -163,7 +159,6 @@ class BytesMessageAllocationTest {
      */
     @Test
     void shouldFollowAWriterInAnotherProcessWithoutAllocating() throws Exception {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (ChildJvm writer = ChildJvm.start(TickWriterProcess.class, dir.toString())) {
             writer.awaitLine("writing", 60, TimeUnit.SECONDS);
             try (MappedQueue queue = MappedQueue.builder(dir).build()) {
@@ -171,10 +166,9 @@ class BytesMessageAllocationTest {
                 MethodReader reader = Messages.methodReader(queue.createTailer(), sum);
                 readLive(reader, 200_000); // class loading, JIT, the blocks mapped
 
-                long thread = Thread.currentThread().threadId();
-                long before = threads.getThreadAllocatedBytes(thread);
+                long before = AllocatedBytes.now();
                 readLive(reader, 2 * MESSAGES);
-                long allocated = threads.getThreadAllocatedBytes(thread) - before;
+                long allocated = AllocatedBytes.since(before);
 
                 assertThat(reader.messagesRead()).isEqualTo(200_000 + 2 * MESSAGES);
                 assertThat((double) allocated / (2 * MESSAGES))

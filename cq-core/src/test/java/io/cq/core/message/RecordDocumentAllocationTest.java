@@ -3,10 +3,10 @@ package io.cq.core.message;
 import io.cq.core.ExcerptTailer;
 import io.cq.core.MappedQueue;
 import io.cq.core.ReadContext;
+import io.cq.core.support.AllocatedBytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,7 +61,6 @@ class RecordDocumentAllocationTest {
 
     @Test
     void shouldAllocateNothingToWriteRecords() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Order[] orders = new Order[1024];
         for (int i = 0; i < orders.length; i++) {
             orders[i] = new Order("o-" + i, "AAPL", i, 189.25 + i, (i & 1) == 0 ? Side.BUY : Side.SELL);
@@ -72,12 +71,11 @@ class RecordDocumentAllocationTest {
                 writer.order(orders[i & 1023]); // class loading, JIT, the blocks mapped
             }
 
-            long thread = Thread.currentThread().threadId();
-            long before = threads.getThreadAllocatedBytes(thread);
+            long before = AllocatedBytes.now();
             for (int i = 0; i < MESSAGES; i++) {
                 writer.order(orders[i & 1023]);
             }
-            long allocated = threads.getThreadAllocatedBytes(thread) - before;
+            long allocated = AllocatedBytes.since(before);
 
             Sum sum = new Sum();
             MethodReader reader = Messages.methodReader(queue.createTailer(), sum);
@@ -92,7 +90,6 @@ class RecordDocumentAllocationTest {
 
     @Test
     void shouldAllocateNothingToWriteNestedRecordsWithBoxedComponentsOrAsObjects() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Fill[] fills = new Fill[1024];
         for (int i = 0; i < fills.length; i++) {
             Order order = new Order("o-" + i, "AAPL", i, 189.25 + i, Side.BUY);
@@ -104,12 +101,11 @@ class RecordDocumentAllocationTest {
                 writer.fill(fills[i & 1023], fills[(i + 1) & 1023].order());
             }
 
-            long thread = Thread.currentThread().threadId();
-            long before = threads.getThreadAllocatedBytes(thread);
+            long before = AllocatedBytes.now();
             for (int i = 0; i < MESSAGES; i++) {
                 writer.fill(fills[i & 1023], fills[(i + 1) & 1023].order());
             }
-            long allocated = threads.getThreadAllocatedBytes(thread) - before;
+            long allocated = AllocatedBytes.since(before);
 
             long count = 0;
             try (ExcerptTailer tailer = queue.createTailer()) {
@@ -130,7 +126,6 @@ class RecordDocumentAllocationTest {
 
     @Test
     void shouldAllocateOnlyTheRecordsItReads() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (MappedQueue queue = MappedQueue.builder(dir).blockSize(64L << 20).build()) {
             Orders writer = Messages.methodWriter(queue.acquireAppender(), Orders.class);
             for (int i = 0; i < WARM_UP + MESSAGES; i++) {
@@ -142,12 +137,11 @@ class RecordDocumentAllocationTest {
                 reader.readOne(); // class loading, JIT, the blocks mapped
             }
 
-            long thread = Thread.currentThread().threadId();
-            long before = threads.getThreadAllocatedBytes(thread);
+            long before = AllocatedBytes.now();
             for (int i = 0; i < MESSAGES; i++) {
                 reader.readOne();
             }
-            long allocated = threads.getThreadAllocatedBytes(thread) - before;
+            long allocated = AllocatedBytes.since(before);
 
             assertThat(reader.messagesRead()).isEqualTo(WARM_UP + MESSAGES);
             assertThat(sum.quantities).isEqualTo((long) (WARM_UP + MESSAGES) * (WARM_UP + MESSAGES - 1) / 2);

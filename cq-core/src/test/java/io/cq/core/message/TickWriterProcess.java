@@ -6,6 +6,7 @@ import io.cq.core.message.BytesMessageAllocationTest.Ticks;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The other JVM of {@link BytesMessageAllocationTest}: {@code <dir>} writes ticks through a method writer, a pause
@@ -18,7 +19,7 @@ public final class TickWriterProcess {
     private TickWriterProcess() {
     }
 
-    public static void main(String[] args) throws InterruptedException {
+    public static void main(String[] args) {
         Thread stop = new Thread(() -> {
             try {
                 System.in.read();
@@ -38,7 +39,9 @@ public final class TickWriterProcess {
                 tick.instrument = i;
                 writer.tick(tick);
                 if ((i & 63) == 0) {
-                    Thread.sleep(0, 50_000);
+                    // Pacing, not waiting for anything: a writer about as fast as the reader leaves it meeting
+                    // records still being written, the case under test.
+                    LockSupport.parkNanos(50_000);
                 }
             }
         }

@@ -142,8 +142,12 @@ final class ReservationPacer {
             ownFaultedEnd = got;
             // Looked at again half a slice before the end: a record and the free mark after it stay on pages in.
             faultedTo = got < chunkEnd ? Math.max(got - OWN_MARGIN, p + 1) : chunkEnd;
+        } else if (NativeAccess.isReady() && !NativeAccess.canReserveBlocksNow()) {
+            // No native access in this JVM: the write-lock holder reserves by writing zeros through the channel,
+            // which puts the pages in the page cache, so its stores meet no read-ahead. Never looked at again here.
+            faultedTo = Long.MAX_VALUE;
         } else {
-            // Not reserved yet, or no native access: the next look comes a page later (the stores fault this one).
+            // Not reserved yet, or still linking: the next look comes a page later (the stores fault this one).
             faultedTo = Math.min(Math.max(target, p + 1), page + BlockDescriptor.PAGE);
         }
     }

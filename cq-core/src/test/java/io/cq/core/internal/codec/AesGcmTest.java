@@ -1,8 +1,8 @@
 package io.cq.core.internal.codec;
 
+import io.cq.core.support.AllocatedBytes;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Random;
 import javax.crypto.AEADBadTagException;
@@ -227,21 +227,19 @@ class AesGcmTest {
         byte[] plain = random(random, 1_024);
         byte[] sealed = new byte[plain.length + 16];
         byte[] opened = new byte[plain.length];
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         for (int i = 0; i < 20_000; i++) {
             nonce[11] = (byte) i;
             int n = gcm.seal(nonce, aad, aad.length, plain, 0, 40 + i % 900, sealed, 0);
             gcm.open(nonce, aad, aad.length, sealed, 0, n, opened, 0);
         }
 
-        long before = threads.getThreadAllocatedBytes(Thread.currentThread().threadId());
+        long before = AllocatedBytes.now();
         for (int i = 0; i < 100_000; i++) {
             nonce[11] = (byte) i;
             int n = gcm.seal(nonce, aad, aad.length, plain, 0, 40 + i % 900, sealed, 0);
             gcm.open(nonce, aad, aad.length, sealed, 0, n, opened, 0);
         }
-        long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().threadId()) - before;
+        long allocated = AllocatedBytes.since(before);
 
         assertThat(allocated).as("bytes allocated by 100,000 seals and opens").isLessThan(100_000);
     }

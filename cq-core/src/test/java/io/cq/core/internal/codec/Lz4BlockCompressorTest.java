@@ -1,10 +1,10 @@
 package io.cq.core.internal.codec;
 
+import io.cq.core.support.AllocatedBytes;
 import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 import org.junit.jupiter.api.Test;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
@@ -81,18 +81,17 @@ class Lz4BlockCompressorTest {
 
     @Test
     void shouldAllocateNothingPerBlock() {
-        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Lz4BlockCompressor compressor = new Lz4BlockCompressor();
         byte[] input = sample(new Random(1), 2, 1024);
         byte[] out = new byte[Lz4BlockCompressor.maxCompressedLength(1024)];
         for (int i = 0; i < 50_000; i++) {
             compressor.compress(input, 0, input.length, out, 0);
         }
-        long before = threads.getThreadAllocatedBytes(Thread.currentThread().threadId());
+        long before = AllocatedBytes.now();
         for (int i = 0; i < 100_000; i++) {
             compressor.compress(input, 0, input.length, out, 0);
         }
-        long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().threadId()) - before;
+        long allocated = AllocatedBytes.since(before);
         assertThat(allocated / 100_000.0).as("bytes per block (%d in all)", allocated).isLessThan(1.0);
     }
 }
