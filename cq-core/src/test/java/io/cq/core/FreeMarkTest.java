@@ -170,16 +170,16 @@ class FreeMarkTest {
             int damaged = random.nextInt(written - 1);
             long at = records.excerptStarts().get(damaged);
             try (WriteContext open = appender.writingDocument()) {
-                // The writer's next record is in progress: the word at the end of the records reads WORKING, not the
-                // free mark, for as long as it is open.
+                // The writer's next record is in progress: its header keeps the free mark, counting every excerpt
+                // before it, until it is published.
                 open.bytes().writeLong(written);
-                assertThat(Records.of(file).endWord()).isEqualTo(0x8000_0000);
+                assertThat(Records.of(file).endWord()).isEqualTo(0xC000_0000 | written);
                 swallowTheRest(file, at, records);
 
                 try (ExcerptTailer tailer = queue.createTailer()) {
                     CorruptQueueException damage = damageAfter(tailer, damaged + 1, written);
                     assertThat(damage.getMessage()).contains("after " + (damaged + 1) + " excerpts")
-                            .contains(written + " were written");
+                            .contains("counts " + written);
                 }
                 open.rollbackOnClose();
             }

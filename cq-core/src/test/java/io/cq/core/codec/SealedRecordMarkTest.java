@@ -24,13 +24,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * On a queue whose excerpts are sealed under the write lock (encrypted), the record the lock holder opens keeps the
- * free mark in its header until the sealed frame is copied in (docs/file-format.md, "Excerpt codecs"): a tailer
- * polling the end waits at the free mark rather than at a {@code WORKING} word, and a writer that dies while sealing
- * leaves nothing behind it to discard. The header words are read from the file as the format describes them.
+ * free mark in its header until the excerpt is published (docs/file-format.md, "Appending", step 5), as on a plain
+ * queue: a tailer polling the end waits at the free mark, and a writer that dies while sealing leaves nothing behind
+ * it to discard. The header words are read from the file as the format describes them.
  */
 class SealedRecordMarkTest {
     private static final int FREE = 0xC000_0000;
-    private static final int WORKING = 0x8000_0000;
     private static final long WRITE_POSITION_OFFSET = 64;
 
     @TempDir
@@ -59,13 +58,13 @@ class SealedRecordMarkTest {
     }
 
     @Test
-    void shouldMarkARecordWrittenInPlaceAsWorkingWhileItIsOpen() throws IOException {
-        // The contrast that shows the reading above sees the header: a plain queue marks the open record at once.
+    void shouldKeepTheFreeMarkWhileAPlainExcerptIsWrittenInPlace() throws IOException {
+        // The same reading on a plain queue: its record keeps the free mark too, though its bytes are being written.
         try (MappedQueue queue = MappedQueue.builder(dir).build(); ExcerptAppender appender = queue.createAppender()) {
             appender.writeText("first");
             try (WriteContext wc = appender.writingDocument()) {
                 wc.bytes().writeUtf8("in place");
-                assertThat(endWord(onlyCycleFile(dir))).isEqualTo(WORKING);
+                assertThat(endWord(onlyCycleFile(dir))).isEqualTo(FREE | 1);
             }
             assertThat(endWord(onlyCycleFile(dir))).isEqualTo(FREE | 2);
         }

@@ -140,9 +140,9 @@ class VerifyCodecQueuesTest {
             assertThat(finding.description()).contains("no keys were given", "tags of its 3 encrypted excerpts "
                     + "were not checked", "0x00000007");
         });
-        // The structure still is: a byte after the last record.
+        // The structure still is: a byte after the last record, further on than an unpublished excerpt would start.
         long end = QueueFileBytes.readLong(file, 64);
-        write(file, end + 100, (byte) 1);
+        write(file, end + 8_192, (byte) 1);
         assertThat(damage(verify(queue, null))).singleElement().satisfies(finding ->
                 assertThat(finding.description()).contains("after the last record"));
     }

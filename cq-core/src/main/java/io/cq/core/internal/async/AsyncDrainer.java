@@ -296,7 +296,7 @@ final class AsyncDrainer {
                 continue;
             }
             long index = ring.indexAt(position);
-            WriteContext context = appender.writingDocumentAt(ring.millisAt(position), sealer != null);
+            WriteContext context = appender.writingDocumentAt(ring.millisAt(position));
             long got;
             try {
                 got = context.index();

@@ -273,18 +273,50 @@ public final class QueueVerifier {
             return;
         }
         if (!working) {
-            checkUnwrittenArea(file, position, header, position + ExcerptHeaderDescriptor.SIZE, file.mapped().size());
+            checkAfterTheEnd(file, position, header);
+            return;
         }
-        if (working) {
-            WriteLockWord lock = new WriteLockWord(files.tableStore());
-            long owner = lock.owner();
-            // Read again after the lock: a live writer may have finished the excerpt and let go of the lock since.
-            if ((owner == LockWordDescriptor.FREE || !lock.isHolderProcessAlive(owner))
-                    && file.headerAt(position) == header) {
-                note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
-                        + "before it and the next append discards it");
-            }
+        WriteLockWord lock = new WriteLockWord(files.tableStore());
+        long owner = lock.owner();
+        // Read again after the lock: a live writer may have finished the excerpt and let go of the lock since.
+        if ((owner == LockWordDescriptor.FREE || !lock.isHolderProcessAlive(owner))
+                && file.headerAt(position) == header) {
+            note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
+                    + "before it and the next append discards it");
         }
+    }
+
+    /**
+     * How far after the end of the records an unpublished excerpt's first non-zero byte may lie. Further on, bytes are
+     * damage; an excerpt whose payload starts with a page of zeros, left by a writer that stopped, is reported as such
+     * too: verify errs on the loud side.
+     */
+    private static final long UNPUBLISHED_REACH = 4096;
+
+    /**
+     * The newest cycle's records end at the free mark (or a word of 0). A writer keeps the free mark in the header
+     * while it writes the payload after it (docs/file-format.md, "Appending", step 5), so bytes that start within
+     * {@link #UNPUBLISHED_REACH} after it are the excerpt a live write-lock holder is writing, or one a writer never
+     * published because it stopped (its lock since taken over or freed, the next excerpt perhaps shorter). Tailers
+     * never read them and appends write over them. The header is read again after the lock: a writer that published
+     * meanwhile changed it.
+     */
+    private void checkAfterTheEnd(CycleFile file, long position, int header) {
+        long from = position + ExcerptHeaderDescriptor.SIZE;
+        long nonZero = UnwrittenArea.firstNonZero(file, from, file.mapped().size());
+        if (nonZero < 0 || nonZero >= from + UNPUBLISHED_REACH) {
+            checkUnwrittenArea(file, position, header, from, file.mapped().size());
+            return;
+        }
+        WriteLockWord lock = new WriteLockWord(files.tableStore());
+        long owner = lock.owner();
+        if (file.headerAt(position) != header
+                || owner != LockWordDescriptor.FREE && lock.isHolderProcessAlive(owner)) {
+            return; // published meanwhile, or being written now
+        }
+        note(file.path(), nonZero, "bytes of an excerpt that was never published follow the end of the records at "
+                + position + " (a writer stopped while writing it): tailers stop before them and appends write over "
+                + "them");
     }
 
     /**

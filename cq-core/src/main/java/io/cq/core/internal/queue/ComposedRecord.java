@@ -18,8 +18,8 @@ final class ComposedRecord {
     }
 
     /**
-     * Takes the write lock and opens the record, whose header keeps the free mark until the composed excerpt is
-     * copied in ({@link RecordPlacement#copyComposed}). When the appender was closed before, or is closed while this
+     * Takes the write lock and opens the record the composed excerpt is copied into
+     * ({@link RecordPlacement#copyComposed}). When the appender was closed before, or is closed while this
      * thread waits for the lock, nothing is written, the lock is not kept, and {@link #closedWhileComposing} is thrown;
      * the caller unbinds its cursor on any failure.
      */
@@ -28,7 +28,7 @@ final class ComposedRecord {
             throw closedWhileComposing(queue);
         }
         try {
-            appender.openInPlace(false, true);
+            appender.openInPlace(false);
         } catch (RuntimeException | Error e) {
             if (appender.isClosed()) {
                 // Closed while this thread waited for the lock, which left it no file to write in.

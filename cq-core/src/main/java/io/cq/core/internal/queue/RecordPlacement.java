@@ -121,7 +121,6 @@ final class RecordPlacement {
         int length = IndexDescriptor.indexBlockLength(index.indexCount());
         f.mapped().blocks().reserve(p, ExcerptHeaderDescriptor.next(p, length) + StoreAppender.RESERVED_PER_RECORD);
         long offset = p - a.chunkStart;
-        Memory.putInt(a.chunk, offset, ExcerptHeaderDescriptor.WORKING);
         a.chunk.asSlice(offset + ExcerptHeaderDescriptor.SIZE, length).fill((byte) 0);
         long next = ExcerptHeaderDescriptor.next(p, length);
         Memory.putInt(a.chunk, next - a.chunkStart, ExcerptHeaderDescriptor.free(s));
@@ -159,11 +158,6 @@ final class RecordPlacement {
     static void copyComposed(StoreAppender a, MemorySegment composed, long length, boolean rollback) {
         if (length > a.cursor.remaining()) {
             throw new ExcerptTooLargeException(length, a.cursor.remaining(), a.file.blockSize());
-        }
-        if (a.unmarked) {
-            // From here on the record holds bytes a dead writer would leave behind: mark it as in progress.
-            Memory.putInt(a.chunk, a.position - a.chunkStart, ExcerptHeaderDescriptor.WORKING);
-            a.unmarked = false;
         }
         if (!rollback) {
             a.cursor.position(length);

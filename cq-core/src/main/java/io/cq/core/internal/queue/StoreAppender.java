@@ -64,11 +64,6 @@ public final class StoreAppender implements ExcerptAppender {
     private CycleFile trustedFile;
     private long trustedGeneration = -1;
     private int lastLength;
-    /**
-     * The open record's header still holds the free mark, until {@link RecordPlacement#copyComposed} marks it
-     * {@code WORKING} (docs/file-format.md, "Excerpt codecs": why).
-     */
-    boolean unmarked;
     /** Volatile: another thread (the queue's close, its sweep) may close the appender while a context buffers. */
     private volatile boolean closed;
     /**
@@ -112,34 +107,29 @@ public final class StoreAppender implements ExcerptAppender {
     /**
      * For an async queue's drainer: a context written in place as if at {@code millis}, the time its record was added
      * to the buffer, so that the excerpt lands in the cycle of the index the buffer gave it (docs/file-format.md,
-     * "Async buffer"). {@code sealedLater}: a frame is copied in ({@link RecordSealer#sealInto}), not written through
-     * the context's bytes.
+     * "Async buffer").
      */
-    public WriteContext writingDocumentAt(long millis, boolean sealedLater) {
+    public WriteContext writingDocumentAt(long millis) {
         requireNoOpenContext();
         stampMillis = millis;
         try {
-            return openInPlace(false, sealedLater);
+            return openInPlace(false);
         } finally {
             stampMillis = NO_STAMP;
         }
     }
 
-    /** A context written in place, in the record under the write lock; {@code held}: the lock is taken already. */
+    /**
+     * A context written in place, in the record under the write lock; {@code held}: the lock is taken already. The
+     * record's header keeps the free mark until the excerpt is published (docs/file-format.md, "Appending", step 5).
+     */
     WriteContext openInPlace(boolean held) {
-        return openInPlace(held, false);
-    }
-
-    /** {@code copiedLater}: the record is marked {@code WORKING} by {@link RecordPlacement#copyComposed}. */
-    WriteContext openInPlace(boolean held, boolean copiedLater) {
         if (!held) {
             lock.acquire();
         }
-        unmarked = copiedLater;
         try {
             prepareRecord();
         } catch (RuntimeException | Error e) {
-            unmarked = false;
             lock.release();
             announceRetired();
             throw e;
@@ -180,7 +170,6 @@ public final class StoreAppender implements ExcerptAppender {
     /** The appender was closed while the record was being opened: it is freed unwritten and the lock released. */
     void abandonOpenRecord() {
         context.open = false;
-        unmarked = false;
         if (chunk != null) {
             RecordPlacement.discard(this);
         }
@@ -202,7 +191,6 @@ public final class StoreAppender implements ExcerptAppender {
                 published = true;
             }
         } finally {
-            unmarked = false;
             cursor.unbind();
             lock.release();
             announceRetired();
@@ -271,10 +259,8 @@ public final class StoreAppender implements ExcerptAppender {
             reserved = f.mapped().blocks().reserve(p, p + RESERVED_PER_RECORD);
         }
         long offset = p - chunkStart;
-        if (!unmarked) {
-            // Marks the record as in progress; readers treat it like free space until the header is published.
-            Memory.putInt(chunk, offset, ExcerptHeaderDescriptor.WORKING);
-        }
+        // The header keeps the free mark while the payload is written: storing WORKING first would take the line a
+        // tailer polls from it once more per excerpt (docs/file-format.md, "Appending", step 5).
         cursor.bindForWrite(chunk, offset + ExcerptHeaderDescriptor.SIZE, f.maxExcerptSize()
                 - (checksum == null ? 0 : Crc32cTrailer.LENGTH), f.blockSize(),
                 p + ExcerptHeaderDescriptor.SIZE, reserved, context);

@@ -269,8 +269,9 @@ public final class StoreTailer implements ExcerptTailer {
             // Where the writer has reached, unless this is an older copy of a page the writer has since written past,
             // or of the end of a cycle since finished. Both words checked live on cache lines written once a page and
             // once a cycle, so a reader polling here never takes the line its writer stores to on every publish
-            // (docs/file-format.md, "Reading"). The writer's next record starts here as WORKING: looks at it count
-            // from this one, so it is checked against the hints only if it stays unfinished for 64 looks.
+            // (docs/file-format.md, "Reading"). A writer of this version keeps the mark here until it publishes; one
+            // of an older version marks the record WORKING while it writes it: looks at that count from this one, so
+            // it is checked against the hints only if it stays unfinished for 64 looks.
             if (position >= file.pageHint() && queue.tableStore().maxCycle() <= cycle) {
                 quietPosition = position;
                 quietCycle = cycle;
