@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -32,12 +33,15 @@ class OpenRecordVerifyTest {
             for (int i = 0; i < before; i++) {
                 appender.writeText("excerpt " + i);
             }
-            byte[] payload = new byte[1 + random.nextInt(4000)];
+            // Zeros first, as a payload may start, then bytes that are not: further on than a page after the end.
+            byte[] payload = new byte[8_192 + random.nextInt(8_000)];
             random.nextBytes(payload);
-            payload[0] = 1; // at least one byte after the free mark is not zero
+            Arrays.fill(payload, 0, 4_096 + random.nextInt(4_000), (byte) 0);
+            payload[payload.length - 1] = 1;
             try (WriteContext open = appender.writingDocument()) {
                 open.bytes().writeBytes(payload);
                 assertThat(queue.verify().findings()).isEmpty();
+                assertThat(queue.dump()).contains("bytes of an excerpt being written after the end");
                 for (int i = 0; i < before; i++) {
                     assertThat(tailer.readText()).isEqualTo("excerpt " + i);
                 }
@@ -67,9 +71,10 @@ class OpenRecordVerifyTest {
         try (MappedQueue queue = MappedQueue.builder(queueDir).build()) {
             QueueVerification verification = queue.verify();
             assertThat(verification.isIntact()).isTrue();
+            assertThat(queue.dump()).contains("left unfinished by a writer that stopped");
             assertThat(verification.findings()).singleElement().satisfies(finding -> {
                 assertThat(finding.severity()).isEqualTo(QueueVerification.Severity.NOTE);
-                assertThat(finding.description()).contains("never published").contains("a writer stopped");
+                assertThat(finding.description()).contains("left unfinished").contains("never published");
             });
             try (ExcerptAppender appender = queue.createAppender(); ExcerptTailer tailer = queue.createTailer()) {
                 // Takes over the dead writer's lock; this excerpt is longer than what the dead writer left.

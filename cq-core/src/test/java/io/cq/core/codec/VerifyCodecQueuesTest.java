@@ -174,12 +174,12 @@ class VerifyCodecQueuesTest {
         assertThat(verify(queue, KEYS).findings()).isEmpty();
 
         write(file, 92, (byte) 1);
-        write(file, 120, (byte) 1);
+        write(file, 116, (byte) 1);
         write(tableStore, 84, (byte) 1);
         write(tableStore, 160, (byte) 1);
 
         assertThat(damage(verify(queue, KEYS))).extracting(Finding::file, Finding::position).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(file, 92L), org.assertj.core.groups.Tuple.tuple(file, 120L),
+                org.assertj.core.groups.Tuple.tuple(file, 92L), org.assertj.core.groups.Tuple.tuple(file, 116L),
                 org.assertj.core.groups.Tuple.tuple(tableStore, 84L),
                 org.assertj.core.groups.Tuple.tuple(tableStore, 160L));
     }
@@ -192,7 +192,7 @@ class VerifyCodecQueuesTest {
 
         assertThat(damage(verify(queue, null))).singleElement().satisfies(finding -> {
             assertThat(finding.position()).isEqualTo(100);
-            assertThat(finding.description()).contains("reserved range of the cycle file's header (96 to 128)");
+            assertThat(finding.description()).contains("reserved range of the cycle file's header (96 to 120)");
         });
     }
 

@@ -12,6 +12,7 @@ import io.cq.core.internal.memory.MappedFile;
 import io.cq.core.internal.memory.Memory;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 
@@ -136,6 +137,21 @@ public final class CycleFile {
      */
     public long pageHint() {
         return Memory.getLongAcquire(header, CycleHeaderDescriptor.PAGE_HINT_OFFSET);
+    }
+
+    /**
+     * The write-lock holder opens a record at {@code position}: stored before any byte of it, so that whoever sees a
+     * byte of the record after an acquire fence sees this too ({@link #openRecordHint()}).
+     */
+    public void markOpen(long position) {
+        Memory.putLong(header, CycleHeaderDescriptor.OPEN_RECORD_OFFSET, position);
+        VarHandle.storeStoreFence();
+    }
+
+    /** Where the last record was opened (0: not said); load after the bytes it is to explain, and a fence. */
+    public long openRecordHint() {
+        VarHandle.acquireFence();
+        return Memory.getLong(header, CycleHeaderDescriptor.OPEN_RECORD_OFFSET);
     }
 
     /**

@@ -160,6 +160,10 @@ public final class QueueDumper {
                 if (!free) {
                     damage(file, position, "expected a record header, found "
                             + ExcerptHeaderDescriptor.describe(header));
+                } else if (nonZero >= 0 && file.headerAt(position) == header
+                        && UnwrittenArea.ofOpenRecord(file, position, nonZero)) {
+                    out.append("@").append(String.valueOf(nonZero)).append(" bytes of an excerpt being written after ")
+                            .append("the end (or left unfinished by a writer that stopped)\n");
                 } else if (nonZero >= 0 && file.headerAt(position) == header) {
                     out.append("@").append(String.valueOf(nonZero))
                             .append(" non-zero bytes after the end of the data\n");

@@ -109,17 +109,18 @@ public final class QueueVerifier {
      * The header's reserved ranges (docs/file-format.md, "Cycle files") were written as zeros with the header, and
      * nothing writes there since; so is the padding between the primary index and the records. A version 2 file
      * (excerpt codecs) holds its codec fields at the start of the range after the sequence, and its key salt there
-     * when encrypted (docs/file-format.md, "Excerpt codecs"); the rest of that range stays zero.
+     * when encrypted (docs/file-format.md, "Excerpt codecs"); the rest of that range stays zero, up to the open-record
+     * hint.
      */
     private void checkReservedHeader(CycleFile file) {
         long primaryEnd = IndexDescriptor.primaryEntryOffset(file.index().indexCount());
         long afterSequence = CycleHeaderDescriptor.SEQUENCE_OFFSET + Long.BYTES;
         FileCodecs fileCodecs = file.codecs();
         long[][] afterSequenceRanges = fileCodecs == null
-                ? new long[][] {{afterSequence, CycleHeaderDescriptor.PAGE_HINT_OFFSET}}
+                ? new long[][] {{afterSequence, CycleHeaderDescriptor.OPEN_RECORD_OFFSET}}
                 : new long[][] {{CodecDescriptor.FILE_THRESHOLD_OFFSET + Integer.BYTES,
                     CodecDescriptor.FILE_KEY_SALT_OFFSET}, {fileCodecs.encrypted() ? CodecDescriptor.FILE_CODECS_END
-                    : CodecDescriptor.FILE_KEY_SALT_OFFSET, CycleHeaderDescriptor.PAGE_HINT_OFFSET}};
+                    : CodecDescriptor.FILE_KEY_SALT_OFFSET, CycleHeaderDescriptor.OPEN_RECORD_OFFSET}};
         List<long[]> ranges = new ArrayList<>();
         ranges.add(new long[] {CycleHeaderDescriptor.INDEX_SPACING_OFFSET + Integer.BYTES,
             CycleHeaderDescriptor.BLOCK_SIZE_OFFSET});
@@ -287,50 +288,48 @@ public final class QueueVerifier {
     }
 
     /**
-     * How far after the end of the records an unpublished excerpt's first non-zero byte may lie. Further on, bytes are
-     * damage; an excerpt whose payload starts with a page of zeros, left by a writer that stopped, is reported as such
-     * too: verify errs on the loud side.
-     */
-    private static final long UNPUBLISHED_REACH = 4096;
-
-    /**
      * The newest cycle's records end at the free mark (or a word of 0). A writer keeps the free mark in the header
-     * while it writes the payload after it (docs/file-format.md, "Appending", step 5), so bytes that start within
-     * {@link #UNPUBLISHED_REACH} after it are the excerpt a live write-lock holder is writing, or one a writer never
-     * published because it stopped (its lock since taken over or freed, the next excerpt perhaps shorter). Tailers
-     * never read them and appends write over them. The header is read again after the lock: a writer that published
-     * meanwhile changed it.
+     * while it writes the record after it and says where it opened the record on the hints' line first
+     * (docs/file-format.md, "Appending", step 5): bytes of that record are an excerpt being written while a live
+     * process holds the write lock, and one a writer never finished otherwise. Any other bytes are damage. The header
+     * is read again after the hint: a writer that published meanwhile changed it.
      */
     private void checkAfterTheEnd(CycleFile file, long position, int header) {
         long from = position + ExcerptHeaderDescriptor.SIZE;
         long nonZero = UnwrittenArea.firstNonZero(file, from, file.mapped().size());
-        if (nonZero < 0 || nonZero >= from + UNPUBLISHED_REACH) {
+        if (nonZero < 0 || !UnwrittenArea.ofOpenRecord(file, position, nonZero)) {
             checkUnwrittenArea(file, position, header, from, file.mapped().size());
             return;
         }
         WriteLockWord lock = new WriteLockWord(files.tableStore());
         long owner = lock.owner();
-        if (file.headerAt(position) != header
-                || owner != LockWordDescriptor.FREE && lock.isHolderProcessAlive(owner)) {
-            return; // published meanwhile, or being written now
+        if (file.headerAt(position) != header || owner != LockWordDescriptor.FREE && lock.isHolderProcessAlive(owner)
+                || UnwrittenArea.firstNonZero(file, from, file.mapped().size()) < 0) {
+            return; // published meanwhile, being written now, or rolled back
         }
-        note(file.path(), nonZero, "bytes of an excerpt that was never published follow the end of the records at "
-                + position + " (a writer stopped while writing it): tailers stop before them and appends write over "
-                + "them");
+        note(file.path(), position, "an excerpt left unfinished by a writer that stopped while writing it (its bytes "
+                + "follow the free mark): it was never published, tailers stop before it and the next append writes "
+                + "over it");
     }
 
     /**
      * After the last record (its free header word, or the end-of-cycle mark) nothing has been written: every byte up
      * to the file's end is zero. Bytes there would be read as records once an appender reaches them. A live writer
-     * that starts a record at {@code position} meanwhile is not damage: the header is read again first.
+     * that publishes or opens a record at {@code position} meanwhile is not damage: the header and the open-record
+     * hint are read after the bytes.
      */
     private void checkUnwrittenArea(CycleFile file, long position, int header, long from, long size) {
         long nonZero = UnwrittenArea.firstNonZero(file, from, size);
-        if (nonZero >= 0 && file.headerAt(position) == header) {
-            damage(file.path(), nonZero, "non-zero bytes at position " + nonZero + " after the last record (which "
-                    + "ends at " + position + "): nothing was written there, and an appender would write over them "
-                    + "or a reader take them for records");
+        if (nonZero < 0 || file.headerAt(position) != header) {
+            return;
         }
+        // A writer may have opened a record here since the first look (not after a finished cycle's mark).
+        if (header != ExcerptHeaderDescriptor.END_OF_CYCLE && UnwrittenArea.ofOpenRecord(file, position, nonZero)) {
+            return;
+        }
+        damage(file.path(), nonZero, "non-zero bytes at position " + nonZero + " after the last record (which "
+                + "ends at " + position + "): nothing was written there, and an appender would write over them "
+                + "or a reader take them for records");
     }
 
     /**

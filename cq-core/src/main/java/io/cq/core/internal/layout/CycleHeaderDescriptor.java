@@ -27,7 +27,10 @@ package io.cq.core.internal.layout;
  *   +-------------------+-------------------+
  *   |    sequence hint (release/acquire)    |  72
  *   +-------------------+-------------------+
- *   |        (reserved up to 128)           |
+ *   |        (reserved up to 120)           |  80  (codec fields in version 2 files: CodecDescriptor)
+ *   +-------------------+-------------------+
+ *   |   open record (plain, fenced)         | 120  where the last record was opened; 0 = not said
+ *   +-------------------+-------------------+
  *   +-------------------+-------------------+
  *   |      page hint (release/acquire)      | 128  (a cache line of its own)
  *   +-------------------+-------------------+
@@ -60,6 +63,13 @@ public final class CycleHeaderDescriptor {
     public static final long DATA_START_OFFSET = 56;
     public static final long WRITE_POSITION_OFFSET = 64;
     public static final long SEQUENCE_OFFSET = 72;
+    /**
+     * Where the write-lock holder last opened a record, stored before it writes any byte of it (docs/file-format.md,
+     * "Appending", step 5): bytes after the free mark there are that record's, not damage. Never cleared: once the
+     * record is published the end is elsewhere. On the hints' line, which only the writer stores to; 0 in files of
+     * versions that marked open records {@code WORKING} instead.
+     */
+    public static final long OPEN_RECORD_OFFSET = 120;
     /**
      * Where the records reached when they last reached a new page: stored only then, so that readers polling the end
      * of the records can load it on every look without taking a cache line the writer stores to on every publish.

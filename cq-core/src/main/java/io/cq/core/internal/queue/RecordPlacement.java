@@ -54,8 +54,9 @@ final class RecordPlacement {
     }
 
     /**
-     * Frees the record (its header word becomes the free mark again, counting the same excerpts) and zeros what the
-     * excerpt wrote: past the last record's free mark every byte must be zero (what {@code verify} checks).
+     * Frees the record (its header word holds the free mark again, counting the same excerpts) and zeros what the
+     * excerpt wrote: past the last record's free mark every byte is zero but an open record's (what {@code verify}
+     * checks).
      */
     static void discard(StoreAppender a) {
         long written = a.cursor.writtenExtent();
@@ -121,6 +122,7 @@ final class RecordPlacement {
         int length = IndexDescriptor.indexBlockLength(index.indexCount());
         f.mapped().blocks().reserve(p, ExcerptHeaderDescriptor.next(p, length) + StoreAppender.RESERVED_PER_RECORD);
         long offset = p - a.chunkStart;
+        f.markOpen(p);
         a.chunk.asSlice(offset + ExcerptHeaderDescriptor.SIZE, length).fill((byte) 0);
         long next = ExcerptHeaderDescriptor.next(p, length);
         Memory.putInt(a.chunk, next - a.chunkStart, ExcerptHeaderDescriptor.free(s));

@@ -260,7 +260,9 @@ public final class StoreAppender implements ExcerptAppender {
         }
         long offset = p - chunkStart;
         // The header keeps the free mark while the payload is written: storing WORKING first would take the line a
-        // tailer polls from it once more per excerpt (docs/file-format.md, "Appending", step 5).
+        // tailer polls from it once more per excerpt. The open record is said on the hints' line instead, which only
+        // the writer stores to (docs/file-format.md, "Appending", step 5).
+        f.markOpen(p);
         cursor.bindForWrite(chunk, offset + ExcerptHeaderDescriptor.SIZE, f.maxExcerptSize()
                 - (checksum == null ? 0 : Crc32cTrailer.LENGTH), f.blockSize(),
                 p + ExcerptHeaderDescriptor.SIZE, reserved, context);
