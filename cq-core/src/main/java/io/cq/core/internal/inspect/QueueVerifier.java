@@ -275,24 +275,32 @@ public final class QueueVerifier {
         }
         if (!working) {
             checkAfterTheEnd(file, position, header);
-            return;
+        } else if (leftByAStoppedWriter(file, position, header)) {
+            noteUnfinished(file, position);
         }
+    }
+
+    /**
+     * Whether the record at {@code position} is still as it was read while no live process holds the write lock: its
+     * writer stopped. The header is read after the lock: a live writer may have published and let go of it since.
+     */
+    private boolean leftByAStoppedWriter(CycleFile file, long position, int header) {
         WriteLockWord lock = new WriteLockWord(files.tableStore());
         long owner = lock.owner();
-        // Read again after the lock: a live writer may have finished the excerpt and let go of the lock since.
-        if ((owner == LockWordDescriptor.FREE || !lock.isHolderProcessAlive(owner))
-                && file.headerAt(position) == header) {
-            note(file.path(), position, "an excerpt left unfinished by a writer that stopped; tailers stop "
-                    + "before it and the next append discards it");
-        }
+        return (owner == LockWordDescriptor.FREE || !lock.isHolderProcessAlive(owner))
+                && file.headerAt(position) == header;
+    }
+
+    private void noteUnfinished(CycleFile file, long position) {
+        note(file.path(), position, "an excerpt left unfinished by a writer that stopped while writing it: it was "
+                + "never published, tailers stop before it and the next append writes over it");
     }
 
     /**
      * The newest cycle's records end at the free mark (or a word of 0). A writer keeps the free mark in the header
      * while it writes the record after it and says where it opened the record on the hints' line first
      * (docs/file-format.md, "Appending", step 5): bytes of that record are an excerpt being written while a live
-     * process holds the write lock, and one a writer never finished otherwise. Any other bytes are damage. The header
-     * is read again after the hint: a writer that published meanwhile changed it.
+     * process holds the write lock, and one a writer never finished otherwise. Any other bytes are damage.
      */
     private void checkAfterTheEnd(CycleFile file, long position, int header) {
         long from = position + ExcerptHeaderDescriptor.SIZE;
@@ -301,15 +309,11 @@ public final class QueueVerifier {
             checkUnwrittenArea(file, position, header, from, file.mapped().size());
             return;
         }
-        WriteLockWord lock = new WriteLockWord(files.tableStore());
-        long owner = lock.owner();
-        if (file.headerAt(position) != header || owner != LockWordDescriptor.FREE && lock.isHolderProcessAlive(owner)
-                || UnwrittenArea.firstNonZero(file, from, file.mapped().size()) < 0) {
-            return; // published meanwhile, being written now, or rolled back
+        // Not published meanwhile, not being written now, and not rolled back (its bytes zeroed) since the first look.
+        if (leftByAStoppedWriter(file, position, header)
+                && UnwrittenArea.firstNonZero(file, from, file.mapped().size()) >= 0) {
+            noteUnfinished(file, position);
         }
-        note(file.path(), position, "an excerpt left unfinished by a writer that stopped while writing it (its bytes "
-                + "follow the free mark): it was never published, tailers stop before it and the next append writes "
-                + "over it");
     }
 
     /**

@@ -32,7 +32,7 @@ class OwnFaultInTest {
     void shouldFaultInTheReservedPagesFromThePageOfTheWritePosition() throws IOException {
         assumeTrue(NativeAccess.canReserveBlocks(), "faulting in with madvise needs native access");
         try (FileChannel channel = open(dir.resolve("cycle"))) {
-            MappedFile mapped = new MappedFile(dir.resolve("cycle"), channel, true, 16 * MIB, 0, 512 * 1024, null);
+            MappedFile mapped = map(channel);
             try {
                 mapped.blocks().reserve(0, 2 * MIB);
                 MemorySegment chunk = mapped.chunk(0);
@@ -55,7 +55,7 @@ class OwnFaultInTest {
     void shouldFaultInNothingBeyondWhatIsReserved() throws IOException {
         assumeTrue(NativeAccess.canReserveBlocks(), "faulting in with madvise needs native access");
         try (FileChannel channel = open(dir.resolve("cycle"))) {
-            MappedFile mapped = new MappedFile(dir.resolve("cycle"), channel, true, 16 * MIB, 0, 512 * 1024, null);
+            MappedFile mapped = map(channel);
             try {
                 long reserved = mapped.blocks().reserveExactly(0, 2 * PAGE);
                 MemorySegment chunk = mapped.chunk(0);
@@ -68,6 +68,11 @@ class OwnFaultInTest {
                 mapped.close();
             }
         }
+    }
+
+    /** 512 KiB blocks of a 16 MiB file, writable: what a cycle file maps. */
+    private MappedFile map(FileChannel channel) {
+        return new MappedFile(dir.resolve("cycle"), channel, true, 16 * MIB, 0, 512 * 1024, null);
     }
 
     private static FileChannel open(Path path) throws IOException {
